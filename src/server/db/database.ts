@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './types.js';
+
+/** A connection-bound handle used for plain-SQL scripts (migrations) inside one transaction. */
+export interface ScriptRunner {
+  exec(sqlText: string): Promise<void>;
+  query<R = Record<string, unknown>>(sqlText: string, params?: unknown[]): Promise<R[]>;
+}
+
+export interface Database {
+  /** The query layer every piece of server code uses. */
+  db: Kysely<DB>;
+  kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction on a single connection; multi-statement SQL allowed. */
+  scriptTransaction<T>(fn: (runner: ScriptRunner) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string;
+  /** Directory of the embedded database; omitted means in memory (tests). */
+  dataDir?: string;
+}
+
+// PostgreSQL `date` values stay 'YYYY-MM-DD' strings: a Date object would shift them by the time zone.
+const DATE_OID = 1082;
+// bigint (count(*), sums) as a JS number; ids are integers well below 2^53.
+const INT8_OID = 20;
+const parseInt8 = (v: string) => Number(v);
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir?: string): Promise<Database> {
+  let dir: string | undefined;
+  if (dataDir) {
+    dir = path.join(dataDir, 'pgdata');
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  const pglite = await PGlite.create(dir, {
+    parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: parseInt8 },
+  });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+  let closed = false;
+  return {
+    db,
+    kind: 'pglite',
+    scriptTransaction: (fn) =>
+      pglite.transaction((tx) =>
+        fn({
+          exec: async (sqlText) => {
+            await tx.exec(sqlText);
+          },
+          query: async <R,>(sqlText: string, params?: unknown[]) => (await tx.query<R>(sqlText, params)).rows,
+        }),
+      ),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(databaseUrl: string): Promise<Database> {
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') => {
+      if (oid === DATE_OID) return (v: string) => v;
+      if (oid === INT8_OID) return parseInt8;
+      return pg.types.getTypeParser(oid, format as 'text');
+    },
+  };
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types });
+  // Fail fast with a clear error when the server is unreachable.
+  const probe = await pool.connect();
+  probe.release();
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    db,
+    kind: 'postgres',
+    scriptTransaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn({
+          exec: async (sqlText) => {
+            await client.query(sqlText);
+          },
+          query: async <R,>(sqlText: string, params?: unknown[]) => (await client.query(sqlText, params)).rows as R[],
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await db.destroy(); // ends the pool
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type BuildOptions } from './app.js';
+import type { AppConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { initialiseDatabase } from './seed/index.js';
+
+export interface Started {
+  app: FastifyInstance;
+  url: string;
+  /** True when this start created the administrator (and the demo data). */
+  initialised: boolean;
+  migrationsApplied: string[];
+}
+
+/** Opens the database, migrates it, initialises it on first start, builds the app and listens. */
+export async function startServer(config: AppConfig, extra: Partial<BuildOptions> = {}): Promise<Started> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let app: FastifyInstance | undefined;
+  try {
+    const migrationsApplied = await migrate(database);
+    app = await buildApp({ config, database, ...extra });
+    const initialised = await initialiseDatabase({ database, config, log: app.log });
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    return { app, url: `http://${host}:${port}`, initialised, migrationsApplied };
+  } catch (error) {
+    if (app) await app.close();
+    else await database.close();
+    throw error;
+  }
+}

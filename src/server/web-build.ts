@@ -1,0 +1,29 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT_DIR, WEB_DIST_DIR } from './app.js';
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when dist/web is missing or older than the web sources it is built from. */
+export function webBuildIsStale(): boolean {
+  const index = path.join(WEB_DIST_DIR, 'index.html');
+  if (!fs.existsSync(index)) return true;
+  const sources = ['src/web', 'src/shared', 'schemas'].map((d) => path.join(ROOT_DIR, d)).filter((d) => fs.existsSync(d));
+  const newestSource = Math.max(...sources.map(newestMtime), fs.statSync(path.join(ROOT_DIR, 'vite.config.ts')).mtimeMs);
+  return newestSource > fs.statSync(index).mtimeMs;
+}
+
+/** Builds the web app into dist/web when it is stale. */
+export async function ensureWebBuilt(log: (line: string) => void = console.log): Promise<void> {
+  if (!webBuildIsStale()) return;
+  log('Building the web app (first start or sources changed)...');
+  const { build } = await import('vite');
+  await build({ configFile: path.join(ROOT_DIR, 'vite.config.ts'), logLevel: 'warn' });
+}

@@ -1,0 +1,47 @@
+/** Hand-written view of a module schema (the meta-schema in schemas/meta/module.schema.json is the authority). */
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'array';
+
+export interface FieldSchema {
+  type: FieldType;
+  title: string;
+  description?: string;
+  format?: string;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  default?: unknown;
+  readOnly?: boolean;
+  items?: { type?: 'string' | 'integer'; enum?: unknown[] };
+  'x-dict'?: string;
+  'x-ref'?: string;
+  'x-computed'?: string;
+  'x-widget'?: string;
+  'x-placeholder'?: string;
+  'x-show-if'?: { field: string; in?: unknown[] };
+  'x-hidden'?: boolean;
+}
+
+export type ListColumn = string | { field: string; width?: number; fixed?: 'left' | 'right'; ellipsis?: boolean };
+export type FilterOp = 'eq' | 'like' | 'in' | 'range' | 'org-subtree';
+
+export interface ModuleSchema {
+  $schema: string;
+  'x-id': string;
+  title: string;
+  description?: string;
+  type: 'object';
+  properties: Record<string, FieldSchema>;
+  required?: string[];
+  additionalProperties?: false;
+  'x-list'?: { columns?: ListColumn[]; filters?: { field: string; op: FilterOp; title?: string }[]; sort?: string };
+  'x-form'?: { layout?: 'single' | 'groups' | 'tabs'; order?: string[]; groups?: { title: string; fields: string[] }[]; columns?: 1 | 2 | 3 };
+  'x-children'?: { module: string; foreignKey: string; title?: string }[];
+  'x-permissions'?: Partial<Record<'list' | 'view' | 'add' | 'edit' | 'delete' | 'export' | 'import', string>>;
+  'x-trail'?: boolean | { module?: number };
+  'x-unique'?: string[][];
+  'x-hooks'?: { beforeWrite?: string[]; afterWrite?: string[]; beforeDelete?: string[] };
+  'x-scope'?: string;
+}

@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export interface BenchResult {
+  suite: string;
+  name: string;
+  value: number;
+  unit: string;
+  /** Budget from the issue, in the same unit, when one exists. */
+  budget?: number;
+  /** Our figure divided by a baseline's (a bare route, the bare SQL query, ...), when one exists. */
+  ratio?: number;
+  baseline?: string;
+  note?: string;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the real server process (as `npm run serve`) and resolves once /api/health answers. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess & { startMs: number }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/server/main.ts')], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  let port = 0;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
+    const m = /is running: http:\/\/[^:]+:(\d+)/.exec(out);
+    if (m) {
+      port = Number(m[1]);
+      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+      if (ok) break;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const startMs = performance.now() - t0;
+  return {
+    child,
+    port,
+    startMs,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/** A bounded load on a loopback URL with autocannon. */
+export async function load(url: string, options: { seconds?: number; connections?: number; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> } = {}): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    duration: options.seconds ?? 5,
+    connections: options.connections ?? 20,
+    method: options.method ?? 'GET',
+    body: options.body,
+    headers: options.headers,
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`load on ${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}

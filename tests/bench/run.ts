@@ -1,0 +1,46 @@
+/** `npm run bench [suite...]`: runs the benchmark suites, prints a table and writes bench/results.json. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BenchResult } from './lib.js';
+import { serverSuite } from './suites/server.js';
+
+const suites: Record<string, () => Promise<BenchResult[]>> = {
+  server: serverSuite,
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const names = wanted.length ? wanted : Object.keys(suites);
+const results: BenchResult[] = [];
+for (const name of names) {
+  const suite = suites[name];
+  if (!suite) {
+    console.error(`unknown suite "${name}"; suites: ${Object.keys(suites).join(', ')}`);
+    process.exit(1);
+  }
+  console.error(`running ${name} ...`);
+  results.push(...(await suite()));
+}
+
+console.table(
+  results.map((r) => ({
+    suite: r.suite,
+    benchmark: r.name,
+    value: `${r.value} ${r.unit}`,
+    budget: r.budget !== undefined ? `${r.budget} ${r.unit}` : '',
+    'within budget': r.budget === undefined ? '' : r.unit.includes('/s') ? r.value >= r.budget : r.value <= r.budget,
+    ratio: r.ratio ?? '',
+    note: [r.baseline, r.note].filter(Boolean).join('; '),
+  })),
+);
+
+const file = path.resolve('bench/results.json');
+fs.mkdirSync(path.dirname(file), { recursive: true });
+const previous = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { results: BenchResult[] }).results : [];
+// Keep figures of suites not run this time, replace those that were.
+const merged = [...previous.filter((r) => !names.includes(r.suite)), ...results];
+fs.writeFileSync(
+  file,
+  JSON.stringify({ machine: { cpus: os.cpus().length, node: process.version, at: new Date().toISOString() }, results: merged }, null, 2) + '\n',
+);
+console.error(`wrote ${path.relative(process.cwd(), file)}`);

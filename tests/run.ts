@@ -1,0 +1,46 @@
+/**
+ * `npm test`: checks the machine has what the tests need (one line each when not), builds the web app,
+ * runs every vitest project (unit, API on PGlite and PostgreSQL, browser) and ends with "N passed, N failed".
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureWebBuilt } from '../src/server/web-build.js';
+import { missingPrerequisites } from './support/prerequisites.js';
+
+const missing = missingPrerequisites();
+if (missing.length) {
+  for (const line of missing) console.error(line);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+// Type errors fail the run like a failing test (TypeScript 7 checks the whole project in seconds).
+const typecheck = spawnSync('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' });
+if (typecheck.status !== 0) console.error('Type check failed (npm run typecheck).');
+
+await ensureWebBuilt();
+
+const reportFile = path.resolve('.tmp/vitest-report.json');
+fs.mkdirSync(path.dirname(reportFile), { recursive: true });
+fs.rmSync(reportFile, { force: true });
+const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...process.argv.slice(2)];
+const run = spawnSync('npx', args, { stdio: 'inherit' });
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+if (fs.existsSync(reportFile)) {
+  const report = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as {
+    numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; numFailedTestSuites: number;
+  };
+  passed = report.numPassedTests;
+  failed = report.numFailedTests + (report.numFailedTests === 0 && run.status !== 0 ? Math.max(report.numFailedTestSuites, 1) : 0);
+  skipped = report.numPendingTests + report.numTodoTests;
+} else if (run.status !== 0) {
+  failed = 1;
+}
+if (passed === 0 && failed === 0) failed = 1; // a run that ran no test is not a pass
+if (typecheck.status !== 0) failed += 1;
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 || run.status !== 0 ? 1 : 0);

@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { loadConfig } from '../../src/server/config.js';
+import { startServer } from '../../src/server/server.js';
+import { ensureWebBuilt } from '../../src/server/web-build.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+/** globalSetup of the e2e project: the built app on a fresh embedded database with demo data, captcha off. */
+export default async function setup(project: TestProject) {
+  await ensureWebBuilt();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-e2e-'));
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', CAPTCHA: 'off' });
+  const { app, url } = await startServer(config);
+  project.provide('baseUrl', url);
+  return async () => {
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
