@@ -1,10 +1,23 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
+import { authGuard, PUBLIC } from './core/auth/guard.js';
+import { outboxSender, type MessageSender } from './core/auth/messages.js';
+import { flatOrgTree } from './core/auth/org-scope.js';
+import { authRoutes } from './core/auth/routes.js';
+import { loadOrCreateKeyPair } from './core/auth/rsa.js';
+import { SessionService } from './core/auth/sessions.js';
+import { roleRoutes } from './core/roles/routes.js';
+import type { CoreServices } from './core/services.js';
+import { ConfigStore } from './core/sysconfig/store.js';
+import { userRoutes } from './core/users/routes.js';
 import { HttpError, STATUS_MESSAGES } from './errors.js';
+import { requestValidationErrors } from './validation-messages.js';
 import { registerWebApp } from './web-static.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -22,6 +35,8 @@ export interface BuildOptions {
   database: Database;
   logger?: FastifyServerOptions['logger'];
   webDir?: string;
+  /** Replaces the default outbox sender (an SMS provider in production, a spy in tests). */
+  sender?: MessageSender;
 }
 
 const OVERRIDABLE = new Set(['PUT', 'DELETE', 'PATCH']);
@@ -59,16 +74,58 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).send({ status: error.statusCode, message: error.message, ...error.details });
     }
+    if (error.validation) {
+      const errors = requestValidationErrors(req, error.validation as never);
+      return reply.code(400).send({ status: 400, message: errors[0]?.message ?? STATUS_MESSAGES[400], errors });
+    }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) req.log.error({ err: error }, 'request failed');
-    const message = error.validation ? STATUS_MESSAGES[400] : (STATUS_MESSAGES[status] ?? STATUS_MESSAGES[500]);
-    return reply.code(status).send({ status, message });
+    return reply.code(status).send({ status, message: STATUS_MESSAGES[status] ?? STATUS_MESSAGES[500] });
   });
   app.setNotFoundHandler((req, reply) =>
     reply.code(404).send({ status: 404, message: STATUS_MESSAGES[404], path: req.url.split('?')[0] }),
   );
 
-  app.get('/api/health', async (_req, reply) => {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd writes its styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        // The ukey client talks to a local service on the loopback address.
+        connectSrc: ["'self'", 'ws:', 'wss:', 'ws://127.0.0.1:10096', 'ws://127.0.0.1:10086'],
+        frameAncestors: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, status: 429, message: `请求过于频繁，请${Math.ceil(ctx.ttl / 1000)}秒后再试` }),
+  });
+
+  const config = new ConfigStore(options.database);
+  const services: CoreServices = {
+    appConfig: options.config,
+    database: options.database,
+    config,
+    sessions: new SessionService(options.database, config),
+    keys: await loadOrCreateKeyPair(options.database),
+    sender: options.sender ?? outboxSender(options.database, app.log),
+    orgTree: flatOrgTree,
+  };
+  app.decorate('services', services);
+  await app.register(authGuard, { sessions: services.sessions });
+
+  await app.register(authRoutes);
+  await app.register(userRoutes);
+  await app.register(roleRoutes);
+
+  app.get('/api/health', { config: PUBLIC }, async (_req, reply) => {
     try {
       await sql`SELECT 1`.execute(options.database.db);
       return { status: 'UP', db: 'UP', kind: options.database.kind };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
+import { PUBLIC } from '../../src/server/core/auth/guard.js';
 import { migrate, readMigrations } from '../../src/server/db/migrate.js';
 import { verifyPassword } from '../../src/server/core/passwords.js';
 import { initialiseDatabase } from '../../src/server/seed/index.js';
@@ -14,9 +15,9 @@ describe(`foundation on ${TEST_DB}`, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({}, (app) => {
-      app.get('/api/test/echo-method', async (req) => ({ method: req.method }));
-      app.put('/api/test/echo-method', async (req) => ({ method: req.method }));
-      app.delete('/api/test/echo-method', async (req) => ({ method: req.method, body: req.body }));
+      app.get('/api/test/echo-method', { config: PUBLIC }, async (req) => ({ method: req.method }));
+      app.put('/api/test/echo-method', { config: PUBLIC }, async (req) => ({ method: req.method }));
+      app.delete('/api/test/echo-method', { config: PUBLIC }, async (req) => ({ method: req.method, body: req.body }));
     });
   });
   afterAll(() => t.app.close());
@@ -50,7 +51,7 @@ describe(`foundation on ${TEST_DB}`, () => {
 
   it('creates the administrator once with ADMIN_PASSWORD (hashed) and no demo data when DEMO_DATA=false', async () => {
     const admin = await t.database.db.selectFrom('users').selectAll().where('username', '=', 'admin').executeTakeFirstOrThrow();
-    expect(admin.is_admin).toBe(true);
+    expect(admin.enabled).toBe(true);
     expect(admin.password_hash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword(admin.password_hash, t.config.adminPassword)).toBe(true);
     const count = await t.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -64,7 +65,7 @@ describe(`graceful shutdown on ${TEST_DB}`, () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const t = await createTestApp({}, (app) => {
-      app.get('/api/test/slow', async () => {
+      app.get('/api/test/slow', { config: PUBLIC }, async () => {
         await gate;
         return { done: true };
       });

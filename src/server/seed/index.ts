@@ -21,11 +21,14 @@ export async function initialiseDatabase(ctx: SeedContext): Promise<boolean> {
   const { db } = ctx.database;
   const done = await db.selectFrom('app_meta').select('key').where('key', '=', INITIALISED_KEY).executeTakeFirst();
   if (done) return false;
-  await db
+  const admin = await db
     .insertInto('users')
-    .values({ username: 'admin', nick_name: '系统管理员', password_hash: await hashPassword(ctx.config.adminPassword), is_admin: true })
-    .onConflict((oc) => oc.column('username').doNothing())
-    .execute();
+    .values({ username: 'admin', nick_name: '系统管理员', password_hash: await hashPassword(ctx.config.adminPassword), password_weak: false })
+    .onConflict((oc) => oc.column('username').doUpdateSet({ username: 'admin' }))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const superRole = await db.selectFrom('roles').select('id').where('code', '=', 'admin').executeTakeFirstOrThrow();
+  await db.insertInto('user_roles').values({ user_id: admin.id, role_id: superRole.id }).onConflict((oc) => oc.doNothing()).execute();
   if (ctx.config.demoData) {
     for (const seeder of demoSeeders) {
       ctx.log.info({ seeder: seeder.name }, 'seeding demo data');

@@ -16,7 +16,6 @@ CREATE TABLE users (
   avatar        text,
   use_ukey      boolean NOT NULL DEFAULT false,
   enabled       boolean NOT NULL DEFAULT true,
-  is_admin      boolean NOT NULL DEFAULT false,
   created_at    timestamptz NOT NULL DEFAULT now(),
   updated_at    timestamptz NOT NULL DEFAULT now()
 );
