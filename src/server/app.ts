@@ -9,14 +9,12 @@ import type { Database } from './db/database.js';
 import { authGuard, PUBLIC } from './core/auth/guard.js';
 import { outboxSender, type MessageSender } from './core/auth/messages.js';
 import { flatOrgTree } from './core/auth/org-scope.js';
-import { authRoutes } from './core/auth/routes.js';
 import { loadOrCreateKeyPair } from './core/auth/rsa.js';
 import { SessionService } from './core/auth/sessions.js';
-import { roleRoutes } from './core/roles/routes.js';
 import type { CoreServices } from './core/services.js';
 import { ConfigStore } from './core/sysconfig/store.js';
-import { userRoutes } from './core/users/routes.js';
 import { HttpError, STATUS_MESSAGES } from './errors.js';
+import { routePlugins } from './routes.js';
 import { requestValidationErrors } from './validation-messages.js';
 import { registerWebApp } from './web-static.js';
 
@@ -121,9 +119,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('services', services);
   await app.register(authGuard, { sessions: services.sessions });
 
-  await app.register(authRoutes);
-  await app.register(userRoutes);
-  await app.register(roleRoutes);
+  for (const plugin of routePlugins) await app.register(plugin);
 
   app.get('/api/health', { config: PUBLIC }, async (_req, reply) => {
     try {

@@ -109,7 +109,8 @@ export interface SysConfigTable {
   updated_at: Updated;
 }
 
-export interface DB {
+/** The core tables of 0001/0002. Other areas declare theirs next to their code and join `DB` below. */
+export interface CoreTables {
   app_meta: AppMetaTable;
   users: UsersTable;
   roles: RolesTable;
@@ -121,3 +122,6 @@ export interface DB {
   message_outbox: MessageOutboxTable;
   sys_config: SysConfigTable;
 }
+
+/** The whole database as Kysely sees it: add an area's tables interface to the `extends` list. */
+export interface DB extends CoreTables {}

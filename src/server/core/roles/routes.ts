@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { HttpError } from '../../errors.js';
 import { currentUser, perm } from '../auth/guard.js';
 import { parsePaging } from '../paging.js';
-import { idsOf } from '../users/routes.js';
+import { idsOf } from '../ids.js';
 
 const PERMISSION = '^[a-zA-Z][\\w-]*(:[\\w-]+)*$';
 const roleFields = {

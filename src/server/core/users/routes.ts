@@ -8,6 +8,7 @@ import { consumeCode, sendCode } from '../auth/codes.js';
 import { scopeOrgIds } from '../auth/org-scope.js';
 import { isWeakPassword, passwordPolicy } from '../auth/password-policy.js';
 import { decryptPassword } from '../auth/rsa.js';
+import { idsOf } from '../ids.js';
 import { parsePaging } from '../paging.js';
 import { hashPassword, verifyPassword } from '../passwords.js';
 import { sendXlsx } from '../xlsx.js';
@@ -37,14 +38,6 @@ const userFields = {
   hasLeft: { type: 'boolean', title: '已离校' },
   roles: { type: 'array', title: '角色', items: { anyOf: [{ type: 'integer' }, { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }] } },
 };
-
-/** Ids from the forms the clients send: [1,2], {ids:[1,2]}, {id:1}, 1. */
-export function idsOf(body: unknown): number[] {
-  const raw = Array.isArray(body) ? body : typeof body === 'object' && body ? ((body as { ids?: unknown }).ids ?? (body as { id?: unknown }).id) : body;
-  const list = ([] as unknown[]).concat(raw ?? []).map(Number);
-  if (!list.length || list.some((n) => !Number.isInteger(n) || n <= 0)) throw new HttpError(400, '请选择要操作的记录');
-  return list;
-}
 
 export async function userRoutes(app: FastifyInstance): Promise<void> {
   const { database, sessions, keys, config, sender, orgTree } = app.services;
