@@ -4,23 +4,8 @@ import dictMetaSchema from '../../schemas/meta/dict.schema.json' with { type: 'j
 import { Ajv2020, addFormats, type Ajv } from '../../src/shared/module-schema/ajv.js';
 import { SCHEMAS_DIR, moduleFiles } from './schemas.js';
 
-/** One entry of a dictionary, as `GET api/dictDetail` answers it (plus display order and grouping). */
-export interface DictEntry {
-  value: string;
-  label: string;
-  sort: number;
-  disabled?: boolean;
-  /** Value of the grouping entry in the same dictionary, e.g. 博士 for 哲学博士学位. */
-  parent?: string;
-}
-
-/** A dictionary file `schemas/dicts/<code>.json`. */
-export interface Dict {
-  code: string;
-  name: string;
-  description?: string;
-  entries: DictEntry[];
-}
+export type { Dict, DictEntry } from '../../src/shared/dicts.js';
+import type { Dict } from '../../src/shared/dicts.js';
 
 /** The dictionaries spec §3 names; each must exist. */
 export const SPEC_DICT_CODES = [

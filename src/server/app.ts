@@ -11,6 +11,7 @@ import { outboxSender, type MessageSender } from './core/auth/messages.js';
 import { flatOrgTree } from './core/auth/org-scope.js';
 import { loadOrCreateKeyPair } from './core/auth/rsa.js';
 import { SessionService } from './core/auth/sessions.js';
+import { DictService } from './core/dicts/service.js';
 import type { CoreServices } from './core/services.js';
 import { ConfigStore } from './core/sysconfig/store.js';
 import { HttpError, STATUS_MESSAGES } from './errors.js';
@@ -20,6 +21,7 @@ import { registerWebApp } from './web-static.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const WEB_DIST_DIR = path.join(ROOT_DIR, 'dist', 'web');
+export const SCHEMAS_DIR = path.join(ROOT_DIR, 'schemas');
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,6 +35,8 @@ export interface BuildOptions {
   database: Database;
   logger?: FastifyServerOptions['logger'];
   webDir?: string;
+  /** Where schemas (modules, dicts, menus, schools) are read from; tests point it at fixtures. */
+  schemasDir?: string;
   /** Replaces the default outbox sender (an SMS provider in production, a spy in tests). */
   sender?: MessageSender;
 }
@@ -115,7 +119,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     keys: await loadOrCreateKeyPair(options.database),
     sender: options.sender ?? outboxSender(options.database, app.log),
     orgTree: flatOrgTree,
+    dicts: new DictService(options.database),
   };
+  // Dictionaries the shipped files add since the last start (administrators' edits are kept).
+  await services.dicts.syncFromFiles(options.schemasDir ?? SCHEMAS_DIR);
   app.decorate('services', services);
   await app.register(authGuard, { sessions: services.sessions });
 

@@ -4,6 +4,7 @@ import type { MessageSender } from './auth/messages.js';
 import type { OrgTree } from './auth/org-scope.js';
 import type { KeyPair } from './auth/rsa.js';
 import type { SessionService } from './auth/sessions.js';
+import type { DictService } from './dicts/service.js';
 import type { ConfigStore } from './sysconfig/store.js';
 
 /** The core services every route module receives (one instance per app). */
@@ -16,6 +17,7 @@ export interface CoreServices {
   sender: MessageSender;
   /** Replaceable: the organisation module installs the real tree. */
   orgTree: OrgTree;
+  dicts: DictService;
 }
 
 declare module 'fastify' {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { DictTables } from '../core/dicts/tables.js';
 
 /** Row types of the core tables, kept in step with `migrations/`. Module tables are typed by the runtime. */
 type Created = ColumnType<Date, Date | undefined, never>;
@@ -124,4 +125,4 @@ export interface CoreTables {
 }
 
 /** The whole database as Kysely sees it: add an area's tables interface to the `extends` list. */
-export interface DB extends CoreTables {}
+export interface DB extends CoreTables, DictTables {}
