@@ -1,6 +1,7 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { recordValidators } from './src/web/renderer/form/precompile.js';
 
 const apiTarget = process.env.API_URL ?? `http://localhost:${process.env.PORT ?? 8080}`;
 
@@ -8,7 +9,7 @@ export default defineConfig({
   root: path.resolve(import.meta.dirname, 'src/web'),
   base: '/web/',
   publicDir: path.resolve(import.meta.dirname, 'src/web/public'),
-  plugins: [react()],
+  plugins: [react(), recordValidators()],
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist/web'),
     emptyOutDir: true,

@@ -13,13 +13,21 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'api-pglite', include: apiTests, env: { TEST_DB: 'pglite' }, testTimeout: 30_000, hookTimeout: 60_000 },
+        test: {
+          name: 'web',
+          include: ['tests/web/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          setupFiles: ['tests/web/setup.ts'],
+        },
+      },
+      {
+        test: { name: 'api-pglite', include: apiTests, env: { TEST_DB: 'pglite', DEMO_MEMBERS: '300' }, testTimeout: 30_000, hookTimeout: 60_000 },
       },
       {
         test: {
           name: 'api-postgres',
           include: apiTests,
-          env: { TEST_DB: 'postgres' },
+          env: { TEST_DB: 'postgres', DEMO_MEMBERS: '300' },
           globalSetup: ['tests/support/global-postgres.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

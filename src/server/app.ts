@@ -12,10 +12,14 @@ import { flatOrgTree } from './core/auth/org-scope.js';
 import { loadOrCreateKeyPair } from './core/auth/rsa.js';
 import { SessionService } from './core/auth/sessions.js';
 import { DictService } from './core/dicts/service.js';
+import { MenuService } from './core/menus/service.js';
+import { MessageService } from './core/messages/service.js';
 import type { CoreServices } from './core/services.js';
 import { ConfigStore } from './core/sysconfig/store.js';
 import { HttpError, STATUS_MESSAGES } from './errors.js';
 import { routePlugins } from './routes.js';
+import { Runtime } from './runtime/index.js';
+import { installOrgTree } from './domain/org/index.js';
 import { requestValidationErrors } from './validation-messages.js';
 import { registerWebApp } from './web-static.js';
 
@@ -120,9 +124,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     sender: options.sender ?? outboxSender(options.database, app.log),
     orgTree: flatOrgTree,
     dicts: new DictService(options.database),
+    messages: new MessageService(options.database),
+    runtime: new Runtime({ database: options.database, schemasDir: options.schemasDir ?? SCHEMAS_DIR, school: options.config.school, dicts: () => services.dicts, orgTree: () => services.orgTree, log: app.log }),
   };
   // Dictionaries the shipped files add since the last start (administrators' edits are kept).
   await services.dicts.syncFromFiles(options.schemasDir ?? SCHEMAS_DIR);
+  // The shipped menu tree likewise (nodes administrators edited, created or deleted stay as they are).
+  await new MenuService(options.database).syncFromFiles(options.schemasDir ?? SCHEMAS_DIR);
+  // Module tables follow the schemas (and the school's overrides) before any route serves them.
+  await services.runtime.start();
+  installOrgTree(services);
   app.decorate('services', services);
   await app.register(authGuard, { sessions: services.sessions });
 

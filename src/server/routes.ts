@@ -1,6 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './core/auth/routes.js';
+import { dictRoutes } from './core/dicts/routes.js';
+import { fileRoutes } from './core/files/routes.js';
+import { menuRoutes } from './core/menus/routes.js';
+import { messageRoutes } from './core/messages/routes.js';
+import { miscRoutes } from './core/misc-routes.js';
 import { roleRoutes } from './core/roles/routes.js';
+import { runtimeRoutes } from './runtime/routes.js';
+import { memberAnalysisRoutes } from './domain/member/analysis.js';
+import { memberLookupRoutes } from './domain/member/lookups.js';
+import { memberRosterRoutes } from './domain/member/roster.js';
+import { orgRoutes } from './domain/org/routes.js';
+import { sysConfigRoutes } from './core/sysconfig/routes.js';
 import { userRoutes } from './core/users/routes.js';
 
 /**
@@ -8,7 +19,18 @@ import { userRoutes } from './core/users/routes.js';
  * a permission on every route (see core/auth/guard.ts). Add a module here with one line.
  */
 export const routePlugins: FastifyPluginAsync[] = [
+  miscRoutes, // first: its route index (/doc.html) sees the routes registered after it
   authRoutes,
   userRoutes,
   roleRoutes,
+  menuRoutes,
+  sysConfigRoutes,
+  dictRoutes,
+  messageRoutes,
+  fileRoutes,
+  runtimeRoutes,
+  orgRoutes,
+  memberLookupRoutes,
+  memberAnalysisRoutes,
+  memberRosterRoutes,
 ];

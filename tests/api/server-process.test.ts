@@ -24,7 +24,7 @@ async function startProcess(env: Record<string, string>): Promise<Running> {
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   while (!/is running: http:\/\/[^:]+:(\d+)/.test(out)) {
     if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
     if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
@@ -62,7 +62,7 @@ describe(`the server process on ${TEST_DB}`, () => {
     expect(second.output()).not.toContain('seeding demo data');
     expect(await second.stop('SIGINT')).toBe(0);
     expect(second.output()).toContain('stopped cleanly');
-  }, 120_000);
+  }, 300_000);
 
   it('stops with one clear line on a bad configuration value', () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', MAIN], {

@@ -27,10 +27,13 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the real server process (as `npm run serve`) and resolves once /api/health answers. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess & { startMs: number }> {
+/**
+ * Starts the real server process (as `npm run serve`, or another entry that prints the same banner)
+ * and resolves once /api/health answers.
+ */
+export async function startServerProcess(env: Record<string, string>, entry = 'src/server/main.ts'): Promise<ServerProcess & { startMs: number }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/server/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(entry)], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,10 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchResult } from './lib.js';
+import { runtimeSuite } from './suites/runtime.js';
 import { serverSuite } from './suites/server.js';
+import { webSuite } from './suites/web.js';
 
 const suites: Record<string, () => Promise<BenchResult[]>> = {
   server: serverSuite,
+  web: webSuite,
+  runtime: runtimeSuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

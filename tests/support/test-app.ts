@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
@@ -16,6 +19,19 @@ export async function openTestDatabase(): Promise<Database> {
   return openDatabase({});
 }
 
+/**
+ * A database that survives an app's close, for restart tests: `open()` gives a new connection to the same
+ * data each time (an on-disk PGlite directory, or one database on the run's PostgreSQL server).
+ */
+export async function reopenableTestDatabase(): Promise<{ open(): Promise<Database>; dispose(): void }> {
+  if (TEST_DB === 'postgres') {
+    const url = await createDatabase(inject('postgresUrl'));
+    return { open: () => openDatabase({ databaseUrl: url }), dispose: () => undefined };
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-test-db-'));
+  return { open: () => openDatabase({ dataDir }), dispose: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+}
+
 export function testConfig(env: Record<string, string> = {}): AppConfig {
   return loadConfig({ LOG_LEVEL: 'silent', CAPTCHA: 'off', DEMO_DATA: 'false', ...env });
 }
@@ -26,17 +42,37 @@ export interface TestApp {
   config: AppConfig;
 }
 
+export interface TestAppOptions {
+  /** Schemas (modules, dicts, menus, schools) from here instead of the repository's `schemas/`. */
+  schemasDir?: string;
+  /** An existing database (a restart test); by default a fresh one. */
+  database?: Database;
+}
+
 /** The real app on a fresh database, migrated and initialised; requests go through `app.inject`. */
 export async function createTestApp(
   env: Record<string, string> = {},
   beforeReady?: (app: FastifyInstance) => void,
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
-  const database = await openTestDatabase();
+  const database = options.database ?? (await openTestDatabase());
   await migrate(database);
-  const app = await buildApp({ config, database, logger: false });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({ config, database, logger: false, schemasDir: options.schemasDir });
+  } catch (error) {
+    // A start that fails (tests of bad schemas) leaves no connection behind.
+    if (!options.database) await database.close();
+    throw error;
+  }
   await initialiseDatabase({ database, config, log: app.log });
-  beforeReady?.(app);
-  await app.ready();
+  try {
+    beforeReady?.(app);
+    await app.ready();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return { app, database, config };
 }

@@ -140,10 +140,10 @@ describe('menu tree (schemas/menus.json)', () => {
 
   it('core module pages carry add/edit/delete/export/import buttons', () => {
     const permissions = new Set(collectPermissions(loadMenus()));
-    for (const module of ['member', 'org', 'unit', 'users']) {
+    for (const module of ['member', 'org', 'unit', 'user']) {
       for (const action of ['list', 'add', 'edit', 'delete', 'export', 'import']) expect(permissions, `${module}:${action}`).toContain(`${module}:${action}`);
     }
-    for (const action of ['list', 'add', 'edit', 'delete']) expect(permissions).toContain(`roles:${action}`);
+    for (const action of ['list', 'add', 'edit', 'delete']) expect(permissions).toContain(`role:${action}`);
     const buttons = flattenMenus(loadMenus()).filter((n) => n.type === 'button');
     expect(buttons.every((b) => b.permission && !b.children)).toBe(true);
   });

@@ -32,3 +32,8 @@ export function parsePaging(query: unknown, sortable: Record<string, string>, fa
   }
   return { page, size, offset: page * size, limit: size, order: order.length ? order : fallback };
 }
+
+/** A LIKE/ILIKE pattern matching `text` anywhere, with %, _ and \ in the text taken literally. */
+export function likeContains(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

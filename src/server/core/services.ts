@@ -5,6 +5,8 @@ import type { OrgTree } from './auth/org-scope.js';
 import type { KeyPair } from './auth/rsa.js';
 import type { SessionService } from './auth/sessions.js';
 import type { DictService } from './dicts/service.js';
+import type { MessageService } from './messages/service.js';
+import type { Runtime } from '../runtime/index.js';
 import type { ConfigStore } from './sysconfig/store.js';
 
 /** The core services every route module receives (one instance per app). */
@@ -18,6 +20,10 @@ export interface CoreServices {
   /** Replaceable: the organisation module installs the real tree. */
   orgTree: OrgTree;
   dicts: DictService;
+  /** To-dos, private messages and reminders, pushed to the recipients' websockets. */
+  messages: MessageService;
+  /** The schema runtime: module registry and a typed record API per module (`runtime.records('regulation')`). */
+  runtime: Runtime;
 }
 
 declare module 'fastify' {

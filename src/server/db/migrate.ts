@@ -5,7 +5,7 @@ import type { Database } from './database.js';
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 /** Serialises migrations when several app servers start at once against one PostgreSQL server. */
-const MIGRATION_LOCK_KEY = 727_072_001;
+export const MIGRATION_LOCK_KEY = 727_072_001;
 
 export interface Migration {
   name: string;

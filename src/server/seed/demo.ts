@@ -1,14 +1,54 @@
+import { getSchoolInfo } from '../../shared/school-branding.js';
 import { hashPassword } from '../core/passwords.js';
+import { seedUniversity } from './university/seed.js';
+import { generateUniversity } from './university/university.js';
+import { MenuService } from '../core/menus/service.js';
+import type { DataScopeKind } from '../db/types.js';
+import { collectPermissions, flattenMenus, type MenuNode } from '../../shared/menus.js';
 import type { SeedContext } from './index.js';
 
 /** The password of every demo account except `admin` (listed in the README and printed at start). */
 export const DEMO_USER_PASSWORD = 'Dangjian@2026';
 
+/** Each demo account holds the demo role of the same code. */
 export const DEMO_ACCOUNTS = [
-  { username: 'dwzzb', nickName: '党委组织部管理员' },
-  { username: 'zbsj', nickName: '支部书记（演示）' },
-  { username: 'dy', nickName: '党员（演示）' },
+  { username: 'dwzzb', nickName: '党委组织部管理员', role: 'dwzzb' },
+  { username: 'zbsj', nickName: '支部书记（演示）', role: 'zbsj' },
+  { username: 'dy', nickName: '党员（演示）', role: 'dy' },
 ] as const;
+
+/** System administration stays with the superuser (both the API's and the menu file's spellings). */
+const SYSTEM_PERMISSION = /^(users?|roles?|menus?|dicts?|sysconfig|online|outbox|sms-outbox):/;
+
+/** Permissions of the pages and buttons below these menu nodes (their ids in schemas/menus.json). */
+function permissionsUnder(tree: MenuNode[], ...nodeIds: string[]): string[] {
+  return collectPermissions(flattenMenus(tree).filter((n) => nodeIds.includes(n.id)));
+}
+
+interface DemoRole {
+  code: string;
+  name: string;
+  description: string;
+  level: number;
+  dataScope: DataScopeKind;
+  /** Read from the menu tree, so a role follows the menu as it grows. */
+  permissions(tree: MenuNode[]): string[];
+}
+
+export const DEMO_ROLES: DemoRole[] = [
+  {
+    code: 'dwzzb', name: '党委组织部管理员', description: '全校党建业务管理（不含系统管理）', level: 2, dataScope: 'all',
+    permissions: (tree) => collectPermissions(tree.filter((n) => n.id !== 'system')).filter((p) => !SYSTEM_PERMISSION.test(p)),
+  },
+  {
+    code: 'zbsj', name: '支部书记', description: '本支部党员、组织生活、党校学习与消息', level: 3, dataScope: 'own',
+    permissions: (tree) => ['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', ...permissionsUnder(tree, 'org-life', 'pschool-study', 'message-center')],
+  },
+  {
+    code: 'dy', name: '党员', description: '党校学习、消息与规章制度', level: 4, dataScope: 'own',
+    permissions: (tree) => [...permissionsUnder(tree, 'pschool-study', 'message-center'), 'regulation:list'],
+  },
+];
 
 export interface DemoSeeder {
   name: string;
@@ -16,6 +56,9 @@ export interface DemoSeeder {
 }
 
 /** Demo seeders run in this order, once, on the first start of an empty database. */
+/** Members in the demo university of `npm start` (DEMO_MEMBERS overrides). */
+export const DEMO_MEMBER_COUNT = 3000;
+
 export const demoSeeders: DemoSeeder[] = [
   {
     name: 'demo-accounts',
@@ -26,6 +69,43 @@ export const demoSeeders: DemoSeeder[] = [
         .values(DEMO_ACCOUNTS.map((a) => ({ username: a.username, nick_name: a.nickName, password_hash: passwordHash })))
         .onConflict((oc) => oc.column('username').doNothing())
         .execute();
+    },
+  },
+  {
+    // Runs after the app synchronised the menu table from schemas/menus.json.
+    name: 'demo-roles',
+    async run({ database }) {
+      const { db } = database;
+      const tree = await new MenuService(database).menuNodes();
+      await db
+        .insertInto('roles')
+        .values(DEMO_ROLES.map((r) => ({ code: r.code, name: r.name, description: r.description, level: r.level, data_scope: r.dataScope, permissions: [...new Set(r.permissions(tree))].sort() })))
+        .onConflict((oc) => oc.column('code').doNothing())
+        .execute();
+      const users = await db.selectFrom('users').select(['id', 'username']).where('username', 'in', DEMO_ACCOUNTS.map((a) => a.username)).execute();
+      const roles = await db.selectFrom('roles').select(['id', 'code']).where('code', 'in', DEMO_ROLES.map((r) => r.code)).execute();
+      const grants = DEMO_ACCOUNTS.flatMap((a) => {
+        const user = users.find((u) => u.username === a.username);
+        const role = roles.find((r) => r.code === a.role);
+        return user && role ? [{ user_id: user.id, role_id: role.id }] : [];
+      });
+      if (grants.length) await db.insertInto('user_roles').values(grants).onConflict((oc) => oc.doNothing()).execute();
+    },
+  },
+  {
+    // A realistic university: units, the organisation tree, classes, students, teachers and members.
+    // The demo branch secretary and member belong to the first teachers' branch; 组织部 to the root.
+    name: 'demo-university',
+    async run({ database, config, log }) {
+      const members = Number(process.env.DEMO_MEMBERS ?? DEMO_MEMBER_COUNT);
+      const university = generateUniversity({ members, name: getSchoolInfo(config.school).schoolName });
+      const { counts, orgIds } = await seedUniversity(database, university, config.school);
+      log.info(counts, 'demo university seeded');
+      const branch = university.orgs.find((o) => o.kind === 'teacher' && o.type === '3')!;
+      const placement: Record<string, string> = { dwzzb: 'org-root', zbsj: branch.key, dy: branch.key };
+      for (const [username, orgKey] of Object.entries(placement)) {
+        await database.db.updateTable('users').set({ org_id: orgIds.get(orgKey) ?? null }).where('username', '=', username).execute();
+      }
     },
   },
 ];

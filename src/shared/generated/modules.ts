@@ -2,6 +2,212 @@
 /* eslint-disable */
 
 /**
+ * 班级信息
+ */
+export interface ClassRecord {
+  /**
+   * 班级名称
+   */
+  name: string;
+  /**
+   * 班级编码
+   */
+  code?: string;
+  /**
+   * 所在学院
+   */
+  unitId: number;
+  /**
+   * 年级
+   */
+  grade: string;
+  /**
+   * 专业
+   */
+  major?: string;
+  /**
+   * 班主任
+   */
+  headTeacher?: string;
+}
+
+/**
+ * 党员基本信息
+ */
+export interface MemberRecord {
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 性别
+   */
+  gender: string;
+  /**
+   * 民族
+   */
+  ethnicity?: string;
+  /**
+   * 出生日期
+   */
+  birthDate?: string;
+  /**
+   * 年龄
+   */
+  age?: number;
+  /**
+   * 身份证号
+   */
+  idCard: string;
+  /**
+   * 籍贯
+   */
+  nativePlace?: string;
+  /**
+   * 学历
+   */
+  education?: string;
+  /**
+   * 学位
+   */
+  degree?: string;
+  /**
+   * 专业技术职称
+   */
+  title?: string;
+  /**
+   * 工作岗位
+   */
+  jobPost?: string;
+  /**
+   * 人员类别
+   */
+  category: string;
+  /**
+   * 党员类型
+   */
+  memberType: string;
+  /**
+   * 党籍状态
+   */
+  partyStatus: string;
+  /**
+   * 申请入党日期
+   */
+  applyDate?: string;
+  /**
+   * 入党日期（预备）
+   */
+  joinDate: string;
+  /**
+   * 转正日期
+   */
+  fullDate?: string;
+  /**
+   * 党龄
+   */
+  partyAge?: number;
+  /**
+   * 所在党支部
+   */
+  orgId: number;
+  /**
+   * 所在单位
+   */
+  unitId?: number;
+  /**
+   * 学号/工号
+   */
+  personNo?: string;
+  /**
+   * 手机号码
+   */
+  phone?: string;
+  /**
+   * 家庭住址
+   */
+  address?: string;
+  /**
+   * 参加工作日期
+   */
+  workStartDate?: string;
+  /**
+   * 照片
+   */
+  photo?: string;
+}
+
+/**
+ * 党组织信息库
+ */
+export interface OrgRecord {
+  /**
+   * 组织名称
+   */
+  name: string;
+  /**
+   * 组织简称
+   */
+  shortName?: string;
+  /**
+   * 组织编码
+   */
+  code?: string;
+  /**
+   * 组织类别
+   */
+  type: string;
+  /**
+   * 上级党组织
+   */
+  parentId?: number;
+  /**
+   * 所在单位
+   */
+  unitId?: number;
+  /**
+   * 书记
+   */
+  secretary?: string;
+  /**
+   * 副书记
+   */
+  deputySecretary?: string;
+  /**
+   * 委员会成员
+   */
+  committee?: string;
+  /**
+   * 成立日期
+   */
+  foundedOn?: string;
+  /**
+   * 本届任期开始
+   */
+  termStart?: string;
+  /**
+   * 本届任期届满
+   */
+  termEnd?: string;
+  /**
+   * 联系电话
+   */
+  contactPhone?: string;
+  /**
+   * 办公地址
+   */
+  address?: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 规章制度
  */
 export interface RegulationRecord {
@@ -35,8 +241,180 @@ export interface RegulationRecord {
   attachment?: string;
 }
 
-export type ModuleId = 'regulation';
+/**
+ * 学生信息
+ */
+export interface StudentRecord {
+  /**
+   * 学号
+   */
+  studentNo: string;
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 性别
+   */
+  gender: string;
+  /**
+   * 民族
+   */
+  ethnicity?: string;
+  /**
+   * 出生日期
+   */
+  birthDate?: string;
+  /**
+   * 身份证号
+   */
+  idCard?: string;
+  /**
+   * 所在学院
+   */
+  unitId: number;
+  /**
+   * 班级
+   */
+  classId?: number;
+  /**
+   * 年级
+   */
+  grade?: string;
+  /**
+   * 专业
+   */
+  major?: string;
+  /**
+   * 政治面貌
+   */
+  politicalStatus?: string;
+  /**
+   * 手机号码
+   */
+  phone?: string;
+  /**
+   * 入学日期
+   */
+  enrolledOn?: string;
+}
+
+/**
+ * 教职工信息
+ */
+export interface TeacherRecord {
+  /**
+   * 工号
+   */
+  staffNo: string;
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 性别
+   */
+  gender: string;
+  /**
+   * 民族
+   */
+  ethnicity?: string;
+  /**
+   * 出生日期
+   */
+  birthDate?: string;
+  /**
+   * 身份证号
+   */
+  idCard?: string;
+  /**
+   * 所在单位
+   */
+  unitId: number;
+  /**
+   * 专业技术职称
+   */
+  title?: string;
+  /**
+   * 工作岗位
+   */
+  jobPost?: string;
+  /**
+   * 学历
+   */
+  education?: string;
+  /**
+   * 政治面貌
+   */
+  politicalStatus?: string;
+  /**
+   * 手机号码
+   */
+  phone?: string;
+  /**
+   * 入职日期
+   */
+  hiredOn?: string;
+  /**
+   * 已退休
+   */
+  retired?: boolean;
+}
+
+/**
+ * 单位信息库
+ */
+export interface UnitRecord {
+  /**
+   * 单位名称
+   */
+  name: string;
+  /**
+   * 单位简称
+   */
+  shortName?: string;
+  /**
+   * 单位编码
+   */
+  code?: string;
+  /**
+   * 单位类别
+   */
+  type: string;
+  /**
+   * 上级单位
+   */
+  parentId?: number;
+  /**
+   * 单位负责人
+   */
+  leader?: string;
+  /**
+   * 联系电话
+   */
+  phone?: string;
+  /**
+   * 办公地址
+   */
+  address?: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+export type ModuleId = 'class' | 'member' | 'org' | 'regulation' | 'student' | 'teacher' | 'unit';
 
 export interface ModuleRecords {
+  'class': ClassRecord;
+  'member': MemberRecord;
+  'org': OrgRecord;
   'regulation': RegulationRecord;
+  'student': StudentRecord;
+  'teacher': TeacherRecord;
+  'unit': UnitRecord;
 }

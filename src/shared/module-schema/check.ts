@@ -1,10 +1,12 @@
 import metaSchema from '../../../schemas/meta/module.schema.json' with { type: 'json' };
 import { Ajv2020, addFormats, type Ajv } from './ajv.js';
-import type { ModuleSchema } from './types.js';
+import { COMPUTED_FUNCTIONS } from './computed.js';
+import { fieldKind } from './fields.js';
+import type { FieldSchema, FilterOp, ModuleSchema } from './types.js';
 
 /** The x- keywords a module schema may carry on a field; ajv must know them to stay strict. */
 export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden'];
-export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope'];
+export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-name-field'];
 
 /** Custom string formats of module schemas, as names only; validators are added by the runtime. */
 export const CUSTOM_FORMATS = ['id-card', 'mobile', 'textarea', 'rich-text', 'file', 'image'];
@@ -49,10 +51,13 @@ export function checkModuleSchema(schema: unknown, expectedId?: string): string[
   module['x-form']?.groups?.forEach((g) => g.fields.forEach((f) => refer(`x-form.groups "${g.title}"`, f)));
   module['x-unique']?.forEach((set) => set.forEach((f) => refer('x-unique', f)));
   if (module['x-scope']) refer('x-scope', module['x-scope']);
+  if (module['x-name-field']) refer('x-name-field', module['x-name-field']);
   for (const [name, field] of Object.entries(module.properties)) {
     if (field['x-show-if']) refer(`${name}.x-show-if`, field['x-show-if'].field);
     if (field.enum && field['x-dict']) problems.push(`${name} has both enum and x-dict: choose one`);
+    field['x-computed']?.args.forEach((a) => refer(`${name}.x-computed`, a));
   }
+  if (problems.length === 0) problems.push(...checkRuntimeRules(module));
   if (problems.length > 0) return problems;
   try {
     createModuleAjv().compile(schema as object);
@@ -60,4 +65,73 @@ export function checkModuleSchema(schema: unknown, expectedId?: string): string[
     problems.push(`does not compile: ${(error as Error).message}`);
   }
   return problems;
+}
+
+/** Which field kinds each filter operator works on. */
+const FILTER_KINDS: Record<FilterOp, string[]> = {
+  eq: ['string', 'date', 'date-time', 'integer', 'number', 'boolean', 'array'],
+  like: ['string'],
+  in: ['string', 'integer', 'number', 'array'],
+  range: ['date', 'date-time', 'integer', 'number'],
+  'org-subtree': ['integer'],
+};
+
+/** What the runtime needs beyond the meta-schema: fields it can store, filter, sort, reference and compute. */
+function checkRuntimeRules(module: ModuleSchema): string[] {
+  const problems: string[] = [];
+  const fields = module.properties;
+  const computed = (name: string) => !!fields[name]['x-computed'];
+  for (const [name, field] of Object.entries(fields)) {
+    const spec = field['x-computed'];
+    if (spec) {
+      const fn = COMPUTED_FUNCTIONS[spec.fn];
+      if (!fn) problems.push(`${name}.x-computed names unknown function "${spec.fn}" (see src/shared/module-schema/computed.ts)`);
+      else {
+        if (fn.arity !== spec.args.length) problems.push(`${name}.x-computed: ${spec.fn} takes ${fn.arity} field(s), got ${spec.args.length}`);
+        if (fn.result !== field.type) problems.push(`${name}.x-computed: ${spec.fn} gives ${fn.result}, the field is ${field.type}`);
+      }
+      if (spec.args.some(computed)) problems.push(`${name}.x-computed reads another computed field`);
+      if (module.required?.includes(name)) problems.push(`${name} is computed and cannot be required`);
+    }
+    if (field['x-dict'] && !isStringLike(field)) problems.push(`${name}.x-dict needs type string (or an array of strings): dictionary values are strings`);
+    if (field.type === 'array' && !field.items?.type) problems.push(`${name} is an array: give items.type`);
+    for (const suffix of ['Label', 'Name']) {
+      if (name.endsWith(suffix) && fields[name.slice(0, -suffix.length)]) {
+        problems.push(`${name} collides with the ${suffix.toLowerCase()} the API adds for "${name.slice(0, -suffix.length)}": rename it`);
+      }
+    }
+  }
+  for (const f of module['x-list']?.filters ?? []) {
+    const field = fields[f.field];
+    if (computed(f.field)) problems.push(`x-list.filters: "${f.field}" is computed and cannot be filtered on`);
+    else if (!FILTER_KINDS[f.op].includes(fieldKind(field))) problems.push(`x-list.filters: "${f.op}" does not apply to ${f.field} (${fieldKind(field)})`);
+  }
+  const sortField = module['x-list']?.sort?.split(',')[0];
+  if (sortField && fields[sortField] && (computed(sortField) || fields[sortField].type === 'array')) {
+    problems.push(`x-list.sort: "${sortField}" cannot be sorted on`);
+  }
+  for (const set of module['x-unique'] ?? []) {
+    if (set.some((f) => computed(f) || fields[f].type === 'array')) problems.push(`x-unique [${set.join(', ')}]: computed and array fields cannot be unique`);
+  }
+  const scope = module['x-scope'];
+  if (scope && (fields[scope].type !== 'integer' || computed(scope) || fields[scope]['x-hidden'])) {
+    problems.push(`x-scope: "${scope}" must be a stored, visible integer field (an organisation id)`);
+  }
+  const nameField = module['x-name-field'];
+  if (nameField && (fieldKind(fields[nameField]) !== 'string' || computed(nameField))) problems.push(`x-name-field: "${nameField}" must be a stored string field`);
+  return problems;
+}
+
+/**
+ * References store record ids, so an x-ref field is an integer (or an array of integers). Checked by the
+ * runtime when it loads modules (with the other cross-module checks), not by checkModuleSchema.
+ */
+export function checkReferenceTypes(module: ModuleSchema): string[] {
+  return Object.entries(module.properties)
+    .filter(([, f]) => f['x-ref'] && !(f.type === 'integer' || (f.type === 'array' && f.items?.type === 'integer')))
+    .map(([name]) => `${name}.x-ref needs type integer (or an array of integers): references store record ids`);
+}
+
+function isStringLike(field: FieldSchema): boolean {
+  return field.type === 'string' || (field.type === 'array' && field.items?.type === 'string');
 }

@@ -17,7 +17,7 @@ export interface FieldSchema {
   items?: { type?: 'string' | 'integer'; enum?: unknown[] };
   'x-dict'?: string;
   'x-ref'?: string;
-  'x-computed'?: string;
+  'x-computed'?: { fn: string; args: string[] };
   'x-widget'?: string;
   'x-placeholder'?: string;
   'x-show-if'?: { field: string; in?: unknown[] };
@@ -38,10 +38,15 @@ export interface ModuleSchema {
   additionalProperties?: false;
   'x-list'?: { columns?: ListColumn[]; filters?: { field: string; op: FilterOp; title?: string }[]; sort?: string };
   'x-form'?: { layout?: 'single' | 'groups' | 'tabs'; order?: string[]; groups?: { title: string; fields: string[] }[]; columns?: 1 | 2 | 3 };
-  'x-children'?: { module: string; foreignKey: string; title?: string }[];
-  'x-permissions'?: Partial<Record<'list' | 'view' | 'add' | 'edit' | 'delete' | 'export' | 'import', string>>;
+  'x-children'?: { module: string; foreignKey: string; title?: string; onDelete?: 'cascade' | 'restrict' }[];
+  'x-permissions'?: Partial<Record<ModuleAction, string>>;
   'x-trail'?: boolean | { module?: number };
   'x-unique'?: string[][];
   'x-hooks'?: { beforeWrite?: string[]; afterWrite?: string[]; beforeDelete?: string[] };
   'x-scope'?: string;
+  'x-name-field'?: string;
 }
+
+/** The actions of a module, each guarded by a permission (x-permissions, default `<id>:<action>`). */
+export const MODULE_ACTIONS = ['list', 'view', 'add', 'edit', 'delete', 'export', 'import'] as const;
+export type ModuleAction = (typeof MODULE_ACTIONS)[number];

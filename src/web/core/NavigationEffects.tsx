@@ -3,10 +3,19 @@ import 'nprogress/nprogress.css';
 import { useEffect } from 'react';
 import { useLocation, useMatches, useNavigation } from 'react-router-dom';
 import { pageTitle, type RouteMeta } from './route-meta';
+import { useSysConfig } from './stores/sysconfig';
 
 NProgress.configure({ showSpinner: false });
 
-/** The loading bar during navigation, scroll to top after it, and the page title from route meta. */
+/** Sets the page title: route title followed by the site title `htmlTitle` (spec §2). */
+export function useDocumentTitle(title: string | undefined) {
+  const siteTitle = useSysConfig((s) => s.map.htmlTitle);
+  useEffect(() => {
+    if (title !== undefined) document.title = pageTitle(title, siteTitle || undefined);
+  }, [title, siteTitle]);
+}
+
+/** The loading bar during navigation, scroll to top after it, and the title of routes outside the layout. */
 export function NavigationEffects() {
   const navigation = useNavigation();
   const location = useLocation();
@@ -22,8 +31,6 @@ export function NavigationEffects() {
   }, [location.pathname]);
 
   const meta = [...matches].reverse().find((m) => (m.handle as RouteMeta | undefined)?.title)?.handle as RouteMeta | undefined;
-  useEffect(() => {
-    document.title = pageTitle(meta?.title);
-  }, [meta?.title]);
+  useDocumentTitle(meta?.title);
   return null;
 }

@@ -1,4 +1,5 @@
 import { Navigate, Outlet, createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { layoutGuard, loginGuard } from './auth/guard';
 import { NavigationEffects } from './NavigationEffects';
 import type { RouteMeta } from './route-meta';
 
@@ -16,15 +17,24 @@ function Root() {
 const loginPage = () => import('../pages/login/LoginPage').then((m) => ({ Component: m.default }));
 const loginMeta: RouteMeta = { title: '登录', hidden: true, noCache: true };
 
-/** The constant routes of spec section 2 built so far; pages load on demand (one chunk per route). */
-export const constantRoutes: (RouteObject & { handle?: RouteMeta })[] = [
-  ...['/login', '/newlogin', '/kclogin', '/lylogin', '/rjlogin'].map((path) => ({ path, lazy: loginPage, handle: loginMeta })),
+export type AppRouteObject = RouteObject & { handle?: RouteMeta };
+
+/** The constant routes of spec §2 outside the layout; pages load on demand (one chunk per route). */
+export const constantRoutes: AppRouteObject[] = [
+  ...['/login', '/newlogin', '/kclogin', '/lylogin', '/rjlogin'].map((path) => ({ path, lazy: loginPage, loader: loginGuard, handle: loginMeta })),
+  { path: '/mobileUpload', lazy: () => import('../pages/mobile-upload/MobileUploadPage').then((m) => ({ Component: m.default })), handle: { title: '上传文件', hidden: true, noCache: true } },
   { path: '/404', lazy: () => import('../pages/error/NotFoundPage').then((m) => ({ Component: m.default })), handle: { title: '404', hidden: true } },
   { path: '/401', lazy: () => import('../pages/error/ForbiddenPage').then((m) => ({ Component: m.default })), handle: { title: '401', hidden: true } },
-  { path: '/', element: <Navigate to="/login" replace />, handle: { hidden: true } },
-  { path: '*', element: <Navigate to="/" replace />, handle: { hidden: true } },
 ];
 
+/** Everything else is inside the layout, behind the guard; the layout resolves the page from the menu. */
+export const layoutRoute: AppRouteObject = {
+  path: '/*',
+  loader: layoutGuard,
+  lazy: () => import('./layout/Layout').then((m) => ({ Component: m.default })),
+  handle: { hidden: true },
+};
+
 export function createAppRouter() {
-  return createBrowserRouter([{ element: <Root />, children: constantRoutes }], { basename: WEB_BASE });
+  return createBrowserRouter([{ element: <Root />, children: [...constantRoutes, layoutRoute, { path: '*', element: <Navigate to="/" replace /> }] }], { basename: WEB_BASE });
 }

@@ -19,8 +19,7 @@ export interface SessionUser {
   sessionId: number;
 }
 
-export const SUPERUSER_PERMISSION = 'admin';
-export const DEFAULT_ROLE = 'ROLE_SYSTEM_DEFAULT';
+export { DEFAULT_ROLE, SUPERUSER_PERMISSION } from '../../../shared/constants-auth.js';
 
 export function hasAnyPermission(user: Pick<SessionUser, 'roles' | 'isSuper'>, required: string[]): boolean {
   return user.isSuper || required.some((p) => user.roles.includes(p));

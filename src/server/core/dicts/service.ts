@@ -76,7 +76,8 @@ export class DictService {
       .orderBy('id')
       .execute();
     const items = rows.map((r) => ({ id: r.id, value: r.value, label: r.label, sort: r.sort, parent: r.parent ?? undefined, disabled: r.disabled }));
-    this.cache.set(code, items);
+    // An unknown code is not cached: `exists()` reads the cache as proof that the dictionary exists.
+    if (items.length || (await this.exists(code))) this.cache.set(code, items);
     return items;
   }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { HttpError } from '../../errors.js';
 import { currentUser, perm } from '../auth/guard.js';
-import { parsePaging } from '../paging.js';
+import { likeContains, parsePaging } from '../paging.js';
 import { idsOf } from '../ids.js';
 
 const PERMISSION = '^[a-zA-Z][\\w-]*(:[\\w-]+)*$';
@@ -30,7 +30,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
     const paging = parsePaging(req.query, { id: 'id', level: 'level', name: 'name', createTime: 'created_at' }, [['level', 'asc'], ['id', 'asc']]);
     const blurry = String((req.query as { blurry?: string }).blurry ?? '').trim();
     let q = db.selectFrom('roles');
-    if (blurry) q = q.where((eb) => eb.or([eb('name', 'ilike', `%${blurry}%`), eb('code', 'ilike', `%${blurry}%`)]));
+    if (blurry) q = q.where((eb) => eb.or([eb('name', 'ilike', likeContains(blurry)), eb('code', 'ilike', likeContains(blurry))]));
     const { total } = await q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
     let rows = q.selectAll();
     for (const [c, d] of paging.order) rows = rows.orderBy(sql.ref(c), d);
@@ -103,7 +103,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
     const paging = parsePaging(req.query, { lastSeen: 's.last_seen_at', loginTime: 's.created_at' }, [['s.last_seen_at', 'desc']]);
     const blurry = String((req.query as { blurry?: string }).blurry ?? '').trim();
     let q = db.selectFrom('sessions as s').innerJoin('users as u', 'u.id', 's.user_id').where('s.expires_at', '>', sql<Date>`now()`);
-    if (blurry) q = q.where((eb) => eb.or([eb('u.username', 'ilike', `%${blurry}%`), eb('u.nick_name', 'ilike', `%${blurry}%`), eb('s.ip', 'ilike', `%${blurry}%`)]));
+    if (blurry) q = q.where((eb) => eb.or([eb('u.username', 'ilike', likeContains(blurry)), eb('u.nick_name', 'ilike', likeContains(blurry)), eb('s.ip', 'ilike', likeContains(blurry))]));
     const { total } = await q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
     let rows = q.select(['s.id', 'u.username', 'u.nick_name as nickName', 's.ip', 's.user_agent as userAgent', 's.created_at as loginTime', 's.last_seen_at as lastSeen']);
     for (const [c, d] of paging.order) rows = rows.orderBy(sql.ref(c), d);
@@ -121,7 +121,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
     const paging = parsePaging(req.query, { createTime: 'created_at' }, [['created_at', 'desc']]);
     const target = String((req.query as { target?: string }).target ?? '').trim();
     let q = db.selectFrom('message_outbox');
-    if (target) q = q.where('target', 'ilike', `%${target}%`);
+    if (target) q = q.where('target', 'ilike', likeContains(target));
     const { total } = await q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
     const content = await q.select(['id', 'channel', 'target', 'content', 'purpose', 'created_at as createTime']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(paging.limit).offset(paging.offset).execute();
     return { content, totalElements: total };

@@ -9,7 +9,7 @@ import { scopeOrgIds } from '../auth/org-scope.js';
 import { isWeakPassword, passwordPolicy } from '../auth/password-policy.js';
 import { decryptPassword } from '../auth/rsa.js';
 import { idsOf } from '../ids.js';
-import { parsePaging } from '../paging.js';
+import { likeContains, parsePaging } from '../paging.js';
 import { hashPassword, verifyPassword } from '../passwords.js';
 import { sendXlsx } from '../xlsx.js';
 import { userDto } from './user-dto.js';
@@ -86,7 +86,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       let q = db.selectFrom('users as u').where(inScope);
       if (extra) q = q.where(extra as never);
       if (f.blurry?.trim()) {
-        const like = `%${f.blurry.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const like = likeContains(f.blurry.trim());
         q = q.where((eb) => eb.or([eb('u.username', 'ilike', like), eb('u.nick_name', 'ilike', like), eb('u.phone', 'ilike', like), eb('u.email', 'ilike', like)]));
       }
       if (typeof f.enabled === 'boolean') q = q.where('u.enabled', '=', f.enabled);
@@ -177,14 +177,20 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
 
   const passBody = { type: 'object', required: ['newPass'], properties: { username: { type: 'string', title: '用户名' }, oldPass: { type: 'string', title: '旧密码' }, newPass: { type: 'string', title: '新密码' } } };
 
-  app.post('/api/users/updatePass', { config: LOGIN, schema: { body: { ...passBody, required: ['oldPass', 'newPass'] } } }, async (req) => {
+  // Own password. The old password may be left out only in the forced change of a weak password
+  // right after login (the dialog of spec §4 has no old-password field).
+  app.post('/api/users/updatePass', { config: LOGIN, schema: { body: passBody } }, async (req) => {
     const me = currentUser(req);
-    const b = req.body as { oldPass: string; newPass: string };
-    const oldPass = decryptPassword(keys.privateKey, b.oldPass, 'oldPass');
+    const b = req.body as { oldPass?: string; newPass: string };
     const newPass = decryptPassword(keys.privateKey, b.newPass, 'newPass');
-    const row = await db.selectFrom('users').select('password_hash').where('id', '=', me.id).executeTakeFirstOrThrow();
-    if (!(await verifyPassword(row.password_hash, oldPass))) throw new HttpError(400, '旧密码错误', { errors: [{ field: 'oldPass', message: '旧密码错误' }] });
-    if (oldPass === newPass) throw new HttpError(400, '新密码不能与旧密码相同', { errors: [{ field: 'newPass', message: '新密码不能与旧密码相同' }] });
+    const row = await db.selectFrom('users').select(['password_hash', 'password_weak']).where('id', '=', me.id).executeTakeFirstOrThrow();
+    if (b.oldPass) {
+      const oldPass = decryptPassword(keys.privateKey, b.oldPass, 'oldPass');
+      if (!(await verifyPassword(row.password_hash, oldPass))) throw new HttpError(400, '旧密码错误', { errors: [{ field: 'oldPass', message: '旧密码错误' }] });
+    } else if (!row.password_weak) {
+      throw new HttpError(400, '请输入旧密码', { errors: [{ field: 'oldPass', message: '请输入旧密码' }] });
+    }
+    if (await verifyPassword(row.password_hash, newPass)) throw new HttpError(400, '新密码不能与旧密码相同', { errors: [{ field: 'newPass', message: '新密码不能与旧密码相同' }] });
     await changePassword(me.id, newPass);
     await sessions.endAllOf([me.id], me.sessionId);
     return { status: 200, message: '密码修改成功' };

@@ -1,0 +1,137 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { PushHub } from './hub.js';
+import type { MessageType } from './tables.js';
+
+/** Message types listed as reminders and counted on the remind badge. */
+export const REMIND_TYPES: MessageType[] = ['remind', 'private'];
+export const TODO_OPEN = 0;
+export const TODO_DONE = 1;
+
+export interface Counters {
+  todo: { totalElements: number };
+  remind: { totalElements: number };
+}
+
+export interface NewMessage {
+  toUserIds: number[];
+  type: MessageType;
+  title: string;
+  content?: string;
+  link?: string | null;
+  senderId?: number | null;
+  /** Defaults to the sender's name, or 系统 for messages the system sends. */
+  senderName?: string;
+}
+
+export interface NewTodo {
+  toUserIds: number[];
+  title: string;
+  content?: string;
+  link?: string | null;
+  /** The module and record the to-do is about, so the code that created it can close it (`completeTodos`). */
+  module?: string | null;
+  refId?: string | number | null;
+  createdBy?: number | null;
+}
+
+/** What a websocket client receives about a change (besides the fresh counters that follow). */
+export interface PushEvent {
+  type: 'message' | 'todo' | 'upload';
+  action?: 'created' | 'updated' | 'deleted';
+  [key: string]: unknown;
+}
+
+/**
+ * Private messages, reminders and to-dos for routes and domain code (reminders, workflows). Every change
+ * is pushed at once to the recipients' open websockets, followed by their fresh badge counters.
+ */
+export class MessageService {
+  readonly hub = new PushHub();
+  constructor(private readonly database: Database) {}
+
+  async sendMessage(m: NewMessage): Promise<number[]> {
+    const userIds = [...new Set(m.toUserIds)];
+    if (!userIds.length) return [];
+    const { db } = this.database;
+    let senderName = m.senderName;
+    if (senderName === undefined) {
+      const sender = m.senderId ? await db.selectFrom('users').select(['nick_name', 'username']).where('id', '=', m.senderId).executeTakeFirst() : undefined;
+      senderName = sender ? sender.nick_name || sender.username : '系统';
+    }
+    const rows = await db
+      .insertInto('msg_push_history')
+      .values(userIds.map((user_id) => ({ user_id, sender_id: m.senderId ?? null, sender_name: senderName, type: m.type, title: m.title, content: m.content ?? '', link: m.link ?? null })))
+      .returning(['id', 'user_id'])
+      .execute();
+    await this.notify(rows.map((r) => ({ userId: r.user_id, event: { type: 'message', action: 'created', id: r.id, messageType: m.type, title: m.title, senderName, link: m.link ?? null } })));
+    return rows.map((r) => r.id);
+  }
+
+  async addTodo(t: NewTodo): Promise<number[]> {
+    const userIds = [...new Set(t.toUserIds)];
+    if (!userIds.length) return [];
+    const rows = await this.database.db
+      .insertInto('msg_todo')
+      .values(userIds.map((user_id) => ({ user_id, title: t.title, content: t.content ?? '', link: t.link ?? null, module: t.module ?? null, ref_id: t.refId == null ? null : String(t.refId), created_by: t.createdBy ?? null })))
+      .returning(['id', 'user_id'])
+      .execute();
+    await this.notify(rows.map((r) => ({ userId: r.user_id, event: { type: 'todo', action: 'created', id: r.id, title: t.title, link: t.link ?? null } })));
+    return rows.map((r) => r.id);
+  }
+
+  /** Marks the open to-dos about one record done (e.g. once a transfer is approved); returns how many. */
+  async completeTodos(where: { module: string; refId: string | number; userIds?: number[] }): Promise<number> {
+    let q = this.database.db
+      .updateTable('msg_todo')
+      .set({ status: TODO_DONE, done_at: new Date() })
+      .where('module', '=', where.module)
+      .where('ref_id', '=', String(where.refId))
+      .where('status', '=', TODO_OPEN);
+    if (where.userIds?.length) q = q.where('user_id', 'in', where.userIds);
+    const rows = await q.returning(['id', 'user_id']).execute();
+    await this.notify(rows.map((r) => ({ userId: r.user_id, event: { type: 'todo', action: 'updated', ids: [r.id] } })));
+    return rows.length;
+  }
+
+  async counters(userId: number): Promise<Counters> {
+    return (await this.countersOf([userId])).get(userId)!;
+  }
+
+  private async countersOf(userIds: number[]): Promise<Map<number, Counters>> {
+    const { db } = this.database;
+    const [todos, reminds] = await Promise.all([
+      db.selectFrom('msg_todo').select(['user_id', sql<number>`count(*)::int`.as('n')]).where('user_id', 'in', userIds).where('status', '=', TODO_OPEN).groupBy('user_id').execute(),
+      db.selectFrom('msg_push_history').select(['user_id', sql<number>`count(*)::int`.as('n')]).where('user_id', 'in', userIds).where('is_read', '=', false).where('type', 'in', REMIND_TYPES).groupBy('user_id').execute(),
+    ]);
+    const todo = new Map(todos.map((r) => [r.user_id, r.n]));
+    const remind = new Map(reminds.map((r) => [r.user_id, r.n]));
+    return new Map(userIds.map((id) => [id, { todo: { totalElements: todo.get(id) ?? 0 }, remind: { totalElements: remind.get(id) ?? 0 } }]));
+  }
+
+  /**
+   * Pushes each change to its user's open sockets, then one counters frame per user. Users without an
+   * open socket cost no query.
+   */
+  async notify(changes: { userId: number; event: PushEvent }[]): Promise<void> {
+    const online = [...new Set(changes.map((c) => c.userId))].filter((id) => this.hub.isOnline(id));
+    if (!online.length) return;
+    for (const c of changes) if (this.hub.isOnline(c.userId)) this.hub.push([c.userId], c.event);
+    const counters = await this.countersOf(online);
+    for (const [userId, value] of counters) this.hub.push([userId], { type: 'counters', ...value });
+  }
+
+  /** A push that changes no counter (e.g. a phone upload arriving for the desktop page). */
+  push(userIds: number[], event: PushEvent): void {
+    this.hub.push(userIds, event);
+  }
+
+  /** Closes the sockets whose session was ended (logout, expiry, kicked out); called periodically. */
+  async closeEndedSessions(): Promise<number> {
+    const ids = this.hub.sessionIds();
+    if (!ids.length) return 0;
+    const alive = await this.database.db.selectFrom('sessions').select('id').where('id', 'in', ids).where('expires_at', '>', sql<Date>`now()`).execute();
+    const aliveIds = new Set(alive.map((r) => r.id));
+    return this.hub.closeSessions(new Set(ids.filter((id) => !aliveIds.has(id))));
+  }
+}

@@ -1,0 +1,135 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { HttpError } from '../../errors.js';
+import { PUBLIC, perm } from '../auth/guard.js';
+import { hasAnyPermission } from '../auth/session-user.js';
+import { likeContains, parsePaging } from '../paging.js';
+
+/** Keys the product reads (seeded by 0002_auth): they can be edited but not deleted or renamed. */
+export const BUILT_IN_KEYS = new Set([
+  'htmlTitle', 'isDead', 'isNeedBaiduStatistics', 'isNewLogin', 'footHtml', 'htmlLogo', 'htmlExpandLogo',
+  'passwordReg', 'passwordRegTip', 'initPassword', 'videoRecordTime', 'captchaEnabled', 'sessionIdleMinutes',
+]);
+const BOOLEAN_KEYS = new Set(['isDead', 'isNeedBaiduStatistics', 'isNewLogin', 'captchaEnabled']);
+const POSITIVE_INTEGER_KEYS = new Set(['sessionIdleMinutes', 'videoRecordTime']);
+
+/** Values nobody without `sysconfig:list` may read, not even through the public list read before login. */
+export const isSecretKey = (key: string) => key === 'initPassword' || /(secret|password|key)$/i.test(key);
+
+const fields = {
+  configKey: { type: 'string', title: '参数键', minLength: 1, maxLength: 100, pattern: '^[A-Za-z][\\w.]*$' },
+  configValue: { type: 'string', title: '参数值', maxLength: 20000 },
+  description: { type: 'string', title: '描述', maxLength: 500 },
+};
+
+/** The value check a key needs; undefined when the value is fine. */
+function valueError(key: string, value: string): string | undefined {
+  if (BOOLEAN_KEYS.has(key) && value !== 'true' && value !== 'false') return '参数值只能是true或false';
+  if (POSITIVE_INTEGER_KEYS.has(key) && !/^[1-9]\d{0,8}$/.test(value)) return '参数值必须是正整数';
+  if (key === 'passwordReg' && value) {
+    try {
+      new RegExp(value);
+    } catch {
+      return '密码规则不是有效的正则表达式';
+    }
+  }
+  if (key === 'htmlTitle' && !value.trim()) return '网站标题不能为空';
+  return undefined;
+}
+
+function assertValue(key: string, value: string) {
+  const message = valueError(key, value);
+  if (message) throw new HttpError(400, message, { errors: [{ field: 'configValue', message }] });
+}
+
+type Row = { id: number; config_key: string; config_value: string; description: string; created_at: Date; updated_at: Date };
+const dto = (r: Row) => ({ id: r.id, configKey: r.config_key, configValue: r.config_value, description: r.description, createTime: r.created_at, updateTime: r.updated_at });
+
+/** System configuration (spec S7.D3/S7.D4): read by the web app before login, edited by administrators. */
+export async function sysConfigRoutes(app: FastifyInstance): Promise<void> {
+  const { database, config } = app.services;
+  const { db } = database;
+
+  async function assertUniqueKey(key: string, exceptId = 0) {
+    const clash = await db.selectFrom('sys_config').select('id').where('config_key', '=', key).where('id', '<>', exceptId).executeTakeFirst();
+    if (clash) throw new HttpError(400, `参数键“${key}”已存在`, { errors: [{ field: 'configKey', message: `参数键“${key}”已存在` }] });
+  }
+
+  // Public: the login page needs the title, mourning mode, login variant, footer, logos and password rule.
+  app.get('/api/sysConfig/listAll', { config: PUBLIC }, async (req) => {
+    const rows = await db.selectFrom('sys_config').select(['config_key', 'config_value']).orderBy('id').execute();
+    const trusted = req.user !== null && hasAnyPermission(req.user, ['sysconfig:list']);
+    return rows.filter((r) => trusted || !isSecretKey(r.config_key)).map((r) => ({ configKey: r.config_key, configValue: r.config_value }));
+  });
+
+  app.get('/api/sysConfig', { config: perm('sysconfig:list') }, async (req) => {
+    const paging = parsePaging(req.query, { id: 'id', configKey: 'config_key', createTime: 'created_at', updateTime: 'updated_at' }, [['id', 'asc']]);
+    const blurry = String((req.query as { blurry?: unknown }).blurry ?? '').trim();
+    let q = db.selectFrom('sys_config');
+    if (blurry) {
+      const like = likeContains(blurry);
+      q = q.where((eb) => eb.or([eb('config_key', 'ilike', like), eb('config_value', 'ilike', like), eb('description', 'ilike', like)]));
+    }
+    const { total } = await q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
+    let rows = q.selectAll();
+    for (const [c, d] of paging.order) rows = rows.orderBy(sql.ref(c), d);
+    return { content: (await rows.limit(paging.limit).offset(paging.offset).execute()).map(dto), totalElements: total };
+  });
+
+  app.post('/api/sysConfig', { config: perm('sysconfig:add'), schema: { body: { type: 'object', required: ['configKey'], properties: fields } } }, async (req, reply) => {
+    const b = req.body as { configKey: string; configValue?: string; description?: string };
+    const value = b.configValue ?? '';
+    assertValue(b.configKey, value);
+    await assertUniqueKey(b.configKey);
+    const row = await db.insertInto('sys_config').values({ config_key: b.configKey, config_value: value, description: b.description ?? '' }).returningAll().executeTakeFirstOrThrow();
+    config.invalidate();
+    return reply.code(201).send(dto(row));
+  });
+
+  app.put('/api/sysConfig', {
+    config: perm('sysconfig:edit'),
+    schema: { body: { type: 'object', anyOf: [{ required: ['id'] }, { required: ['configKey'] }], properties: { id: { type: 'integer', title: '参数', minimum: 1 }, ...fields } } },
+  }, async (req) => {
+    const b = req.body as { id?: number; configKey?: string; configValue?: string; description?: string };
+    const row = await (b.id ? db.selectFrom('sys_config').selectAll().where('id', '=', b.id) : db.selectFrom('sys_config').selectAll().where('config_key', '=', b.configKey!)).executeTakeFirst();
+    if (!row) throw new HttpError(404, '参数不存在或已被删除');
+    const key = b.configKey ?? row.config_key;
+    if (key !== row.config_key) {
+      if (BUILT_IN_KEYS.has(row.config_key)) throw new HttpError(400, `系统内置参数“${row.config_key}”不能改名`);
+      await assertUniqueKey(key, row.id);
+    }
+    const value = b.configValue ?? row.config_value;
+    assertValue(key, value);
+    const updated = await db
+      .updateTable('sys_config')
+      .set({ config_key: key, config_value: value, description: b.description ?? row.description, updated_at: new Date() })
+      .where('id', '=', row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    config.invalidate();
+    return dto(updated);
+  });
+
+  // Body: ids ([1,2], {ids}) or keys (["k1"], {configKey:"k1"}, {configKeys:[...]}).
+  for (const url of ['/api/sysConfig/', '/api/sysConfig']) {
+    app.delete(url, { config: perm('sysconfig:delete') }, async (req) => {
+      const body = req.body as unknown;
+      const raw = Array.isArray(body) ? body : typeof body === 'object' && body ? Object.values(body as object).flat() : [body];
+      const isId = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && /^[1-9]\d*$/.test(v));
+      const keys = [...new Set(raw.filter((v): v is string => typeof v === 'string' && !isId(v)))];
+      const ids = [...new Set(raw.filter(isId).map(Number))];
+      if (!keys.length && !ids.length) throw new HttpError(400, '请选择要删除的参数');
+      const rows = await db
+        .selectFrom('sys_config')
+        .select(['id', 'config_key'])
+        .where((eb) => eb.or([...(ids.length ? [eb('id', 'in', ids)] : []), ...(keys.length ? [eb('config_key', 'in', keys)] : [])]))
+        .execute();
+      if (rows.length !== ids.length + keys.length) throw new HttpError(404, '参数不存在或已被删除');
+      const builtIn = rows.filter((r) => BUILT_IN_KEYS.has(r.config_key)).map((r) => r.config_key);
+      if (builtIn.length) throw new HttpError(400, `系统内置参数不能删除：${builtIn.join('、')}`);
+      await db.deleteFrom('sys_config').where('id', 'in', rows.map((r) => r.id)).execute();
+      config.invalidate();
+      return { status: 200, message: '删除成功' };
+    });
+  }
+}

@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type RawBuilder } from 'kysely';
+import ExcelJS from 'exceljs';
+import { currentUser, perm } from '../../core/auth/guard.js';
+import { scopeOrgIds } from '../../core/auth/org-scope.js';
+import { sendXlsx } from '../../core/xlsx.js';
+import { HttpError } from '../../errors.js';
+
+export interface Slice {
+  /** The filter value that lists these members (a dictionary value, a band key or an org id). */
+  value: string;
+  label: string;
+  count: number;
+}
+
+export interface Analysis {
+  total: number;
+  dimensions: { key: string; title: string; slices: Slice[] }[];
+}
+
+/** Age and party-age bands: [key, label, lower bound inclusive, upper bound exclusive]. */
+export const AGE_BANDS: [string, string, number, number][] = [
+  ['0-25', '25岁及以下', 0, 26], ['26-35', '26-35岁', 26, 36], ['36-45', '36-45岁', 36, 46], ['46-55', '46-55岁', 46, 56], ['56-60', '56-60岁', 56, 61], ['61+', '61岁及以上', 61, 200],
+];
+export const PARTY_AGE_BANDS: [string, string, number, number][] = [
+  ['0-5', '5年及以下', 0, 6], ['6-10', '6-10年', 6, 11], ['11-20', '11-20年', 11, 21], ['21-30', '21-30年', 21, 31], ['31-50', '31-50年', 31, 51], ['51+', '50年以上', 51, 200],
+];
+
+const DICT_DIMENSIONS: [string, string, string, string][] = [
+  ['gender', '性别', 'gender', 'DJ_COMM_XB'],
+  ['ethnicity', '民族', 'ethnicity', 'DJ_COMM_MZXX'],
+  ['education', '学历', 'education', 'DJ_DY_XLXX'],
+  ['category', '人员类别', 'category', 'DJ_DY_RYLBXX'],
+  ['partyStatus', '党籍状态', 'party_status', 'DJ_DY_DJZTXX'],
+];
+
+const yearsSince = (column: string) => sql`date_part('year', age(current_date, ${sql.ref(column)}))::int`;
+
+function bandCase(column: string, bands: [string, string, number, number][]): RawBuilder<string> {
+  const years = yearsSince(column);
+  const whens = bands.map(([key, , lo, hi]) => sql`WHEN ${years} >= ${lo} AND ${years} < ${hi} THEN ${key}`);
+  return sql<string>`CASE WHEN ${sql.ref(column)} IS NULL THEN 'unknown' ${sql.join(whens, sql` `)} END`;
+}
+
+/** The members a caller may analyse under an organisation (subtree), as a SQL condition. */
+async function memberScope(req: FastifyRequest, orgId: number | undefined): Promise<RawBuilder<boolean>> {
+  const { orgTree } = req.server.services;
+  const scope = await scopeOrgIds(orgTree, currentUser(req).dataScope);
+  let ids: number[] | 'all' = scope;
+  if (orgId !== undefined) {
+    const sub = await orgTree.subtreeIds([orgId]);
+    ids = scope === 'all' ? sub : sub.filter((id) => scope.includes(id));
+  }
+  if (ids === 'all') return sql<boolean>`true`;
+  if (!ids.length) return sql<boolean>`false`;
+  return sql<boolean>`org_id IN (${sql.join(ids)})`;
+}
+
+export async function analyseMembers(app: FastifyInstance, where: RawBuilder<boolean>): Promise<Analysis> {
+  const db = app.services.database.db;
+  const group = async (expr: RawBuilder<unknown>) =>
+    (await sql<{ value: string | null; count: number }>`SELECT ${expr} AS value, count(*)::int AS count FROM m_member WHERE ${where} GROUP BY 1 ORDER BY 2 DESC`.execute(db)).rows;
+  const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_member WHERE ${where}`.execute(db)).rows[0].n;
+  const dimensions: Analysis['dimensions'] = [];
+  for (const [key, title, column, dict] of DICT_DIMENSIONS) {
+    const labels = await app.services.dicts.labels(dict);
+    const rows = await group(sql.ref(column));
+    dimensions.push({ key, title, slices: rows.map((r) => ({ value: r.value ?? '', label: r.value ? (labels.get(r.value) ?? r.value) : '未填写', count: r.count })) });
+  }
+  for (const [key, title, column, bands] of [['ageBand', '年龄段', 'birth_date', AGE_BANDS], ['partyAgeBand', '党龄段', 'full_date', PARTY_AGE_BANDS]] as const) {
+    const counts = new Map((await group(bandCase(column, bands))).map((r) => [r.value ?? 'unknown', r.count]));
+    const slices = bands.map(([value, label]) => ({ value, label, count: counts.get(value) ?? 0 }));
+    if (counts.get('unknown')) slices.push({ value: 'unknown', label: key === 'partyAgeBand' ? '预备党员/未填写' : '未填写', count: counts.get('unknown')! });
+    dimensions.push({ key, title, slices });
+  }
+  const byOrg = (await sql<{ value: number; label: string; count: number }>`
+    SELECT o.id AS value, o.name AS label, count(*)::int AS count FROM m_member m JOIN m_org o ON o.id = m.org_id
+    WHERE ${where} GROUP BY o.id, o.name ORDER BY count DESC LIMIT 30`.execute(db)).rows;
+  dimensions.push({ key: 'org', title: '党组织（前30）', slices: byOrg.map((r) => ({ value: String(r.value), label: r.label, count: r.count })) });
+  return { total, dimensions };
+}
+
+function orgIdOf(query: unknown): number | undefined {
+  const raw = (query as { orgId?: string }).orgId;
+  if (raw === undefined || raw === '') return undefined;
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id <= 0) throw new HttpError(400, '所选党组织不正确');
+  return id;
+}
+
+/** Member data analysis (党员数据分析): counts by dimension, for charts, with an .xlsx of the figures. */
+export async function memberAnalysisRoutes(app: FastifyInstance): Promise<void> {
+  if (!app.services.runtime.module('member') || !app.services.runtime.module('org')) return;
+  app.get('/api/member/analysis', { config: perm('member:list') }, async (req) => analyseMembers(app, await memberScope(req, orgIdOf(req.query))));
+
+  app.get('/api/member/analysis/export', { config: perm('member:list', 'member:export') }, async (req, reply) => {
+    const analysis = await analyseMembers(app, await memberScope(req, orgIdOf(req.query)));
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('党员数据分析');
+    sheet.addRow([`党员总数：${analysis.total}`]).font = { bold: true };
+    for (const d of analysis.dimensions) {
+      sheet.addRow([]);
+      sheet.addRow([d.title, '人数', '占比']).font = { bold: true };
+      for (const s of d.slices) sheet.addRow([s.label, s.count, analysis.total ? `${((s.count / analysis.total) * 100).toFixed(1)}%` : '0%']);
+    }
+    sheet.columns.forEach((c) => (c.width = 22));
+    return sendXlsx(reply, book, '党员数据分析.xlsx');
+  });
+}

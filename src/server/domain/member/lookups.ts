@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { LOGIN, currentUser, perm } from '../../core/auth/guard.js';
+import { HttpError } from '../../errors.js';
+import { likeContains } from '../../core/paging.js';
+
+const PAGING_KEYS = new Set(['page', 'size', 'sort']);
+
+/**
+ * The spec's common lookups (`/api/common/*`): a module's list through the runtime (filters, data scope,
+ * paging), with the query string as the filter. Only the module's declared filters are accepted.
+ */
+async function lookup(req: FastifyRequest, moduleId: string, extra: Record<string, unknown> = {}) {
+  const { runtime } = req.server.services;
+  const m = runtime.module(moduleId);
+  if (!m) throw new HttpError(404, `模块“${moduleId}”不存在`);
+  const query = req.query as Record<string, unknown>;
+  const filter: Record<string, unknown> = { ...extra };
+  const paging: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (value === '' || value === undefined) continue;
+    if (PAGING_KEYS.has(key)) paging[key] = value;
+    else filter[key] = value;
+  }
+  return runtime.records(moduleId).list({ filter, query: paging }, await runtime.actorOf(currentUser(req)));
+}
+
+export async function memberLookupRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/api/common/dyjbxx', { config: perm('member:list') }, (req) => lookup(req, 'member'));
+  // Cadres: members in party and government posts until the cadre module arrives.
+  app.get('/api/common/gbjbxx', { config: perm('member:list') }, (req) => lookup(req, 'member', { jobPost: '1' }));
+  app.get('/api/common/getDwInfo', { config: LOGIN }, (req) => lookup(req, 'unit'));
+  app.get('/api/common/getBjInfo', { config: perm('class:list', 'student:list') }, (req) => lookup(req, 'class'));
+  app.get('/api/common/xsjbxx', { config: perm('student:list') }, (req) => lookup(req, 'student'));
+  app.get('/api/common/jsjbxx', { config: perm('teacher:list') }, (req) => lookup(req, 'teacher'));
+
+  // Students and teachers in one list: name, number, kind and unit.
+  app.get('/api/common/xsjsxx', { config: perm('student:list', 'teacher:list') }, async (req) => {
+    const q = req.query as { name?: string; page?: string; size?: string };
+    const page = Math.max(0, Number(q.page ?? 0) || 0);
+    const size = Math.min(1000, Math.max(1, Number(q.size ?? 10) || 10));
+    const like = likeContains(q.name ?? '');
+    const union = sql`
+      SELECT id, name, student_no AS "no", '学生' AS kind, unit_id AS "unitId" FROM m_student WHERE name ILIKE ${like}
+      UNION ALL
+      SELECT id, name, staff_no AS "no", '教职工' AS kind, unit_id AS "unitId" FROM m_teacher WHERE name ILIKE ${like}`;
+    const db = app.services.database.db;
+    const total = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${union}) t`.execute(db);
+    const rows = await sql`SELECT * FROM (${union}) t ORDER BY name, kind, id LIMIT ${size} OFFSET ${page * size}`.execute(db);
+    return { content: rows.rows, totalElements: total.rows[0].n };
+  });
+
+  // Leadership teams: each unit with its leader, until the cadre module brings real teams.
+  app.get('/api/common/ldbzxx', { config: LOGIN }, async (req) => {
+    const q = req.query as { name?: string };
+    const like = likeContains(q.name ?? '');
+    const rows = await sql`SELECT id, name AS "unitName", leader, phone FROM m_unit WHERE name ILIKE ${like} ORDER BY sort NULLS LAST, id`.execute(app.services.database.db);
+    return { content: rows.rows, totalElements: rows.rows.length };
+  });
+}

@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import type { ChangeRecordOrigin, ValueOf } from '../../shared/constants.js';
+import type { DB } from '../db/types.js';
+import type { RuntimeModule } from './module.js';
+
+/** Who is writing: a signed-in user (scope applies) or the system (domain services, seeds). */
+export interface Actor {
+  id: number | null;
+  username: string;
+  /** Organisation ids the actor may touch, or 'all'. */
+  scope: number[] | 'all';
+  /** The actor's own organisation: the default of a record's x-scope field. */
+  orgId: number | null;
+}
+
+export type Origin = ValueOf<typeof ChangeRecordOrigin>;
+
+interface HookBase {
+  module: RuntimeModule;
+  actor: Actor;
+  /** The transaction of the write: hooks read and write through it, so a refusal undoes everything. */
+  trx: Kysely<DB>;
+}
+
+export interface WriteHookContext extends HookBase {
+  action: 'create' | 'update';
+  origin: Origin;
+  /** The record about to be written (field names); beforeWrite hooks may change it, read-only fields included. */
+  record: Record<string, unknown>;
+  /** The stored record before an update; undefined on create. */
+  previous?: Record<string, unknown>;
+  /** The record's id: set on update, and on create once inserted (afterWrite). */
+  id?: number;
+}
+
+export interface DeleteHookContext extends HookBase {
+  action: 'delete';
+  /** The records about to be deleted (field names, with id). */
+  records: Record<string, unknown>[];
+}
+
+/** What a hook receives; `action` tells a write ('create', 'update') from a delete. */
+export type HookContext = WriteHookContext | DeleteHookContext;
+export type Hook = (ctx: HookContext) => void | Promise<void>;
+
+const hooks = new Map<string, Hook>();
+
+/**
+ * Domain services plug into module writes by name: a schema lists names under x-hooks
+ * (beforeWrite, afterWrite, beforeDelete) and the service registers the function under that name.
+ * beforeWrite may change `ctx.record` or throw an HttpError; afterWrite runs in the same transaction;
+ * beforeDelete may refuse by throwing.
+ */
+export function registerHook(name: string, fn: Hook): void {
+  hooks.set(name, fn);
+}
+
+export function unregisterHook(name: string): void {
+  hooks.delete(name);
+}
+
+export function hookNamed(name: string): Hook {
+  const fn = hooks.get(name);
+  if (!fn) throw new Error(`hook "${name}" is not registered (a schema names it under x-hooks)`);
+  return fn;
+}
+
+/** Hook names the schemas use that no service registered. */
+export function missingHooks(modules: RuntimeModule[]): string[] {
+  const names = modules.flatMap((m) => [...m.hooks.beforeWrite, ...m.hooks.afterWrite, ...m.hooks.beforeDelete].map((h) => `${m.id}: ${h}`));
+  return names.filter((n) => !hooks.has(n.split(': ')[1]));
+}
+
+export async function runHooks(names: string[], ctx: HookContext): Promise<void> {
+  for (const name of names) await hookNamed(name)(ctx);
+}

@@ -1,0 +1,95 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ModuleId, ModuleRecords } from '../../shared/generated/modules.js';
+import { scopeOrgIds, type OrgTree } from '../core/auth/org-scope.js';
+import type { SessionUser } from '../core/auth/session-user.js';
+import type { DictService } from '../core/dicts/service.js';
+import type { Database } from '../db/database.js';
+import { RuntimeContext } from './context.js';
+import type { Actor } from './hooks.js';
+import { ImportJobs } from './import.js';
+import type { RuntimeModule } from './module.js';
+import { RecordService, type WriteEvent } from './records.js';
+import { ModuleRegistry } from './registry.js';
+import { syncTables, type SyncReport } from './table-sync.js';
+
+export { registerHook, type Actor, type DeleteHookContext, type Hook, type HookContext, type WriteHookContext } from './hooks.js';
+export type { ApiRecord, ListInput, WriteEvent, WriteOptions } from './records.js';
+
+/** Domain services writing on their own behalf: every organisation, no user. */
+export const SYSTEM_ACTOR: Actor = { id: null, username: 'system', scope: 'all', orgId: null };
+
+export interface RuntimeOptions {
+  database: Database;
+  schemasDir: string;
+  school: string;
+  /** Read on use: core services may be replaced after start (the organisation tree). */
+  dicts: () => DictService;
+  orgTree: () => OrgTree;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The schema runtime of one app: the module registry (school overrides applied), the module tables,
+ * a record service per module, import jobs, and write events (`runtime.events.on('write', ...)`).
+ * `start()` loads the schemas and syncs the tables; it must run before the routes are registered.
+ */
+export class Runtime {
+  readonly events = new EventEmitter<{ write: [WriteEvent] }>();
+  private context?: RuntimeContext;
+  private readonly services = new Map<string, RecordService>();
+  private jobs?: ImportJobs;
+
+  constructor(private readonly options: RuntimeOptions) {}
+
+  async start(): Promise<SyncReport> {
+    const { database, schemasDir, school, log } = this.options;
+    const registry = ModuleRegistry.load(schemasDir, school);
+    const report = await syncTables(database, registry.list(), log);
+    if (report.created.length || report.changed.length) log.info(report, 'module tables synced');
+    this.context = new RuntimeContext(database.db, registry, this.options.dicts(), this.options.orgTree, school, log);
+    this.jobs = new ImportJobs(this.context, (id) => this.records(id), log);
+    for (const m of registry.list()) {
+      for (const code of m.dictCodes) {
+        if (!(await this.context.dicts.exists(code))) log.warn({ module: m.id, dict: code }, `module ${m.id} uses dictionary ${code}, which does not exist`);
+      }
+    }
+    return report;
+  }
+
+  get ctx(): RuntimeContext {
+    if (!this.context) throw new Error('the schema runtime has not started');
+    return this.context;
+  }
+
+  get registry(): ModuleRegistry {
+    return this.ctx.registry;
+  }
+
+  get imports(): ImportJobs {
+    return this.jobs!;
+  }
+
+  module(id: string): RuntimeModule | undefined {
+    return this.ctx.registry.get(id);
+  }
+
+  /** The record API of a module, typed by the generated record types for the repository's modules. */
+  records<K extends ModuleId>(id: K): RecordService<ModuleRecords[K]>;
+  records(id: string): RecordService;
+  records(id: string): RecordService {
+    let service = this.services.get(id);
+    if (!service) {
+      const m = this.module(id);
+      if (!m) throw new Error(`unknown module "${id}"`);
+      service = new RecordService(this.ctx, m, (e) => this.events.emit('write', e), (child) => this.records(child));
+      this.services.set(id, service);
+    }
+    return service;
+  }
+
+  /** The actor of a signed-in user: the organisations their data scope covers. */
+  async actorOf(user: SessionUser): Promise<Actor> {
+    return { id: user.id, username: user.username, scope: await scopeOrgIds(this.ctx.orgTree, user.dataScope), orgId: user.orgId };
+  }
+}

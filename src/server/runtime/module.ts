@@ -1,0 +1,201 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { effectiveSchema, fieldKind, isStored, isWritable, listColumnFields, modulePermissions, nameFieldOf, type FieldKind } from '../../shared/module-schema/fields.js';
+import type { Ajv } from '../../shared/module-schema/ajv.js';
+import type { FieldSchema, FilterOp, ModuleAction, ModuleSchema } from '../../shared/module-schema/types.js';
+import { columnNameOf, tableNameOf } from './naming.js';
+
+/** One field as the runtime uses it: schema, storage and behaviour in one place. */
+export interface FieldInfo {
+  name: string;
+  title: string;
+  schema: FieldSchema;
+  kind: FieldKind;
+  /** null for computed fields (never stored). */
+  column: string | null;
+  /** Column kind as applied ('bigint' for integers beyond 32 bits); null when not stored. */
+  storage: StorageKind | null;
+  writable: boolean;
+  dict?: string;
+  ref?: string;
+}
+
+export type StorageKind = FieldKind | 'bigint';
+
+const SQL_TYPES: Record<StorageKind, string> = {
+  string: 'text',
+  date: 'date',
+  'date-time': 'timestamptz',
+  integer: 'integer',
+  bigint: 'bigint',
+  number: 'double precision',
+  boolean: 'boolean',
+  array: 'jsonb',
+};
+
+export function sqlTypeOf(kind: StorageKind): string {
+  return SQL_TYPES[kind];
+}
+
+const INT32 = 2 ** 31;
+
+function storageOf(field: FieldSchema): StorageKind | null {
+  if (!isStored(field)) return null;
+  const kind = fieldKind(field);
+  if (kind === 'integer' && ((field.maximum ?? 0) >= INT32 || (field.minimum ?? 0) < -INT32)) return 'bigint';
+  return kind;
+}
+
+function fieldInfo(name: string, schema: FieldSchema): FieldInfo {
+  const storage = storageOf(schema);
+  return {
+    name,
+    title: schema.title,
+    schema,
+    kind: fieldKind(schema),
+    column: storage ? columnNameOf(name) : null,
+    storage,
+    writable: isWritable(schema),
+    ...(schema['x-dict'] && { dict: schema['x-dict'] }),
+    ...(schema['x-ref'] && { ref: schema['x-ref'] }),
+  };
+}
+
+/** The API names of the system columns every module table has. */
+export const SYSTEM_FIELDS: Readonly<Record<string, string>> = {
+  id: 'id',
+  version: 'version',
+  createdAt: 'created_at',
+  createdBy: 'created_by',
+  updatedAt: 'updated_at',
+  updatedBy: 'updated_by',
+};
+
+export interface ParentLink {
+  module: string;
+  foreignKey: string;
+}
+
+export interface ChildLink {
+  module: string;
+  foreignKey: string;
+  onDelete: 'cascade' | 'restrict';
+  title?: string;
+}
+
+/**
+ * A module as the runtime serves it: the school-merged schema, its effective (visible) form, and
+ * everything derived from it once at start (columns, filters, sort map, permissions, uniques).
+ */
+export class RuntimeModule {
+  readonly id: string;
+  readonly title: string;
+  readonly table: string;
+  /** The effective schema: what the API serves and validates against (hidden fields removed). */
+  readonly schema: ModuleSchema;
+  /** Visible fields, in schema order. */
+  readonly fields = new Map<string, FieldInfo>();
+  /** Every stored field including hidden ones: the table keeps their columns and data. */
+  readonly storedFields: FieldInfo[];
+  readonly permissions: Record<ModuleAction, string>;
+  readonly listFields: string[];
+  readonly filters = new Map<string, FilterOp>();
+  /** API sort name → SQL column. */
+  readonly sortable: Record<string, string>;
+  readonly defaultOrder: [string, 'asc' | 'desc'][];
+  readonly scopeField?: FieldInfo;
+  readonly nameField?: FieldInfo;
+  readonly uniqueSets: FieldInfo[][];
+  readonly trail: false | { moduleCode: number | null };
+  readonly hooks: { beforeWrite: string[]; afterWrite: string[]; beforeDelete: string[] };
+  readonly children: ChildLink[];
+  /** Modules that list this one in their x-children (set by the registry). */
+  readonly parents: ParentLink[] = [];
+  /**
+   * A child module without its own x-scope is scoped through its parent: a record is in scope when its
+   * parent record is (set by the registry).
+   */
+  scopeVia?: { foreignKey: FieldInfo; parent: RuntimeModule };
+  private validator?: ValidateFunction;
+
+  constructor(
+    /** The schema after the school's overrides, hidden fields included. */
+    readonly merged: ModuleSchema,
+    private readonly ajv: Ajv,
+  ) {
+    this.id = merged['x-id'];
+    this.title = merged.title;
+    this.table = tableNameOf(this.id);
+    this.schema = effectiveSchema(merged);
+    for (const [name, f] of Object.entries(this.schema.properties)) this.fields.set(name, fieldInfo(name, f));
+    this.storedFields = Object.entries(merged.properties)
+      .map(([name, f]) => this.fields.get(name) ?? fieldInfo(name, f))
+      .filter((f) => f.column);
+    this.permissions = modulePermissions(this.schema);
+    this.listFields = listColumnFields(this.schema).filter((f) => this.fields.has(f));
+    for (const f of this.schema['x-list']?.filters ?? []) this.filters.set(f.field, f.op);
+    this.sortable = { id: 'id', createdAt: 'created_at', updatedAt: 'updated_at' };
+    for (const f of this.fields.values()) if (f.column && f.kind !== 'array') this.sortable[f.name] = f.column;
+    const [sortField, sortDir] = (this.schema['x-list']?.sort ?? '').split(',');
+    this.defaultOrder = sortField && this.sortable[sortField] ? [[this.sortable[sortField], sortDir as 'asc' | 'desc'], ['id', 'desc']] : [['id', 'desc']];
+    const scope = this.schema['x-scope'];
+    if (scope) this.scopeField = this.fields.get(scope);
+    const nameField = nameFieldOf(this.schema);
+    if (nameField) this.nameField = this.fields.get(nameField);
+    this.uniqueSets = (this.schema['x-unique'] ?? []).map((set) => set.map((f) => this.fields.get(f)!));
+    const trail = this.schema['x-trail'];
+    this.trail = trail ? { moduleCode: typeof trail === 'object' ? (trail.module ?? null) : null } : false;
+    const hooks = this.schema['x-hooks'] ?? {};
+    this.hooks = { beforeWrite: hooks.beforeWrite ?? [], afterWrite: hooks.afterWrite ?? [], beforeDelete: hooks.beforeDelete ?? [] };
+    this.children = (this.schema['x-children'] ?? []).map((c) => ({ module: c.module, foreignKey: c.foreignKey, onDelete: c.onDelete ?? 'cascade', title: c.title }));
+  }
+
+  field(name: string): FieldInfo | undefined {
+    return this.fields.get(name);
+  }
+
+  /** Visible stored fields. */
+  get columns(): FieldInfo[] {
+    return [...this.fields.values()].filter((f) => f.column);
+  }
+
+  /** Fields users type in (forms, imports). */
+  get writableFields(): FieldInfo[] {
+    return [...this.fields.values()].filter((f) => f.writable);
+  }
+
+  get computedFields(): FieldInfo[] {
+    return [...this.fields.values()].filter((f) => f.schema['x-computed']);
+  }
+
+  /** The dictionary codes the visible fields use. */
+  get dictCodes(): string[] {
+    return [...new Set([...this.fields.values()].flatMap((f) => (f.dict ? [f.dict] : [])))];
+  }
+
+  /** Columns worth an index: filters, the default sort, the scope field, and foreign keys of parents. */
+  get indexedColumns(): string[] {
+    const names = [...this.filters.keys(), this.schema['x-list']?.sort?.split(',')[0], this.scopeField?.name, ...this.parents.map((p) => p.foreignKey)];
+    const columns = names.flatMap((n) => {
+      const f = n ? this.fields.get(n) : undefined;
+      return f?.column && f.kind !== 'array' ? [f.column] : [];
+    });
+    return [...new Set(columns)];
+  }
+
+  /** Validates a record (system and read-only keys already removed) against the writable fields. */
+  validate(record: Record<string, unknown>): ErrorObject[] {
+    this.validator ??= this.ajv.compile(this.writeSchema());
+    return this.validator(record) ? [] : (this.validator.errors ?? []);
+  }
+
+  private writeSchema(): object {
+    const writable = this.writableFields;
+    const names = new Set(writable.map((f) => f.name));
+    return {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(writable.map((f) => [f.name, f.schema])),
+      required: (this.schema.required ?? []).filter((r) => names.has(r)),
+    };
+  }
+}

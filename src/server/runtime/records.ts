@@ -1,0 +1,380 @@
+import { sql, type Kysely } from 'kysely';
+import { ChangeRecordOrigin, ChangeRecordType } from '../../shared/constants.js';
+import { parsePaging } from '../core/paging.js';
+import type { DB } from '../db/types.js';
+import { HttpError, STATUS_MESSAGES } from '../errors.js';
+import type { RuntimeContext } from './context.js';
+import { columnsFor, decorate, selection } from './decorate.js';
+import { runHooks, type Actor, type Origin, type WriteHookContext } from './hooks.js';
+import { SYSTEM_FIELDS, type FieldInfo, type RuntimeModule } from './module.js';
+import { applyConditions, applyPaging, applySort, filterConditions, idIn, parseFilter } from './query.js';
+import { applyScope, outOfScope, scopeCondition } from './scope.js';
+import { changesOf, dictSnapshot, recordChanges, type DictSnapshot, type TrailEntry } from './trail.js';
+import { assertValid, readWriteInput, uniqueMessage, validateCandidates } from './validate.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
+type AnyDb = Kysely<any>;
+
+/** The system fields every record carries. */
+export interface SystemFields {
+  id: number;
+  version: number;
+  createdAt?: Date;
+  createdBy?: number | null;
+  updatedAt?: Date;
+  updatedBy?: number | null;
+}
+
+export type ApiRecord<T = Record<string, unknown>> = T & SystemFields & Record<string, unknown>;
+
+export interface ListInput {
+  /** The filter object `{field: value}` (body of POST list). */
+  filter?: unknown;
+  /** page, size, sort as the query string carries them. */
+  query?: unknown;
+  /** All visible fields and the system fields instead of the list columns (`?fields=all`). */
+  allFields?: boolean;
+}
+
+export interface WriteOptions {
+  origin?: Origin;
+  /** Run inside this transaction (a domain service writing several things at once). */
+  trx?: Kysely<DB>;
+}
+
+/** A validated write: the record to store and, for an update, the stored row and the version read. */
+export interface PreparedWrite {
+  values: Record<string, unknown>;
+  current?: Record<string, unknown>;
+  /** The version the client read; by default the stored row's. */
+  version?: number;
+  /** USER_CREATE or USER_UPDATE by default. */
+  origin?: Origin;
+}
+
+export interface WriteEvent {
+  module: string;
+  action: 'create' | 'update' | 'delete';
+  ids: number[];
+  origin?: Origin;
+}
+
+const LIST_SYSTEM = ['id', 'version'];
+const ALL_SYSTEM = Object.keys(SYSTEM_FIELDS);
+const ALL_SYSTEM_SELECT = Object.entries(SYSTEM_FIELDS).map(([api, col]) => (api === col ? col : `${col} as ${api}`));
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Reads and writes the records of one module. Every write takes the same path, in one fixed order:
+ * validate → (transaction: beforeWrite hooks → SQL → trail record → afterWrite hooks) → write event.
+ * The actor's data scope applies to every call; permissions are the caller's business (routes check them).
+ */
+export class RecordService<T = Record<string, unknown>> {
+  constructor(
+    private readonly ctx: RuntimeContext,
+    readonly module: RuntimeModule,
+    private readonly emit: (event: WriteEvent) => void,
+    private readonly serviceOf: (module: string) => RecordService,
+  ) {}
+
+  private get db(): AnyDb {
+    return this.ctx.anyDb;
+  }
+
+  // ------------------------------------------------------------------ reading
+
+  async list(input: ListInput, actor: Actor): Promise<{ content: ApiRecord<T>[]; totalElements: number }> {
+    const m = this.module;
+    const filters = parseFilter(m, input.filter);
+    const paging = parsePaging(input.query, m.sortable, m.defaultOrder);
+    const conditions = await filterConditions(filters, this.ctx.orgTree);
+    const base = applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope);
+    const fields = input.allFields ? [...m.fields.values()] : m.listFields.map((n) => m.field(n)!);
+    const system = input.allFields ? ALL_SYSTEM : LIST_SYSTEM;
+    const rowsQuery = applyPaging(applySort(base.select(selection(columnsFor(m, fields), input.allFields ? ALL_SYSTEM_SELECT : LIST_SYSTEM)), paging.order), paging);
+    const countQuery = base.select(sql<number>`count(*)::int`.as('total'));
+    const rows = await rowsQuery.execute();
+    // A first page that is not full is the whole result: no count needed.
+    const totalElements = paging.offset === 0 && rows.length < paging.limit ? rows.length : ((await countQuery.executeTakeFirstOrThrow()) as { total: number }).total;
+    return { content: (await decorate(this.ctx, m, rows, fields, system)) as ApiRecord<T>[], totalElements };
+  }
+
+  /** One record with every visible field; 404 when it does not exist or lies outside the actor's scope. */
+  async get(id: number, actor: Actor, db: Kysely<DB> = this.ctx.db): Promise<ApiRecord<T>> {
+    const row = await this.readRow(id, db);
+    if (!row || !(await this.inScope([row], actor, db))) throw new HttpError(404, `${this.module.title}记录不存在`);
+    return (await this.decorateOne(row, db)) as ApiRecord<T>;
+  }
+
+  /** The stored row (field names, all visible fields, system fields), ignoring scope. */
+  private async readRow(id: number, db: Kysely<DB> = this.ctx.db): Promise<Record<string, unknown> | undefined> {
+    if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+    const m = this.module;
+    return (db as AnyDb).selectFrom(m.table).select(selection(m.columns, ALL_SYSTEM_SELECT)).where('id', '=', id).executeTakeFirst();
+  }
+
+  private async decorateOne(row: Record<string, unknown>, db: Kysely<DB> = this.ctx.db) {
+    const [record] = await decorate(this.ctx, this.module, [row], [...this.module.fields.values()], ALL_SYSTEM, db);
+    return record;
+  }
+
+  /** Whether every one of these stored records lies in the actor's data scope. */
+  async inScope(rows: Record<string, unknown>[], actor: Actor, db: Kysely<DB> = this.ctx.db): Promise<boolean> {
+    return !(await outOfScope(this.ctx, this.module, rows, actor.scope, db)).some(Boolean);
+  }
+
+  // ------------------------------------------------------------------ writing
+
+  /** New records start from the schema defaults; the scope field defaults to the actor's organisation. */
+  private withDefaults(values: Record<string, unknown>, actor: Actor): Record<string, unknown> {
+    const record: Record<string, unknown> = {};
+    for (const f of this.module.writableFields) if (f.schema.default !== undefined) record[f.name] = f.schema.default;
+    Object.assign(record, values);
+    const scope = this.module.scopeField;
+    if (scope && (record[scope.name] === null || record[scope.name] === undefined) && actor.orgId !== null) record[scope.name] = actor.orgId;
+    return record;
+  }
+
+  /** The stored values a client may change (the base an update's changes apply to). */
+  private writableValues(row: Record<string, unknown>): Record<string, unknown> {
+    return Object.fromEntries(this.module.writableFields.map((f) => [f.name, row[f.name] ?? null]));
+  }
+
+  async create(body: unknown, actor: Actor, options: WriteOptions = {}): Promise<ApiRecord<T>> {
+    const db = options.trx ?? this.ctx.db;
+    const input = readWriteInput(this.module, body);
+    const values = this.withDefaults(input.values, actor);
+    const [result] = await validateCandidates(this.ctx, this.module, [{ values }], actor, db);
+    assertValid(result);
+    const origin = options.origin ?? ChangeRecordOrigin.USER_CREATE;
+    const dicts = await dictSnapshot(this.ctx, this.module, db);
+    const [id] = await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, origin }], actor, dicts));
+    this.emit({ module: this.module.id, action: 'create', ids: [id], origin });
+    return this.get(id, actor, db);
+  }
+
+  /**
+   * Updates a record from the fields the body carries (absent fields keep their values, null empties
+   * one). The body names the `version` it read; a record changed since answers 409 with its current state.
+   */
+  async update(body: unknown, actor: Actor, options: WriteOptions = {}): Promise<ApiRecord<T>> {
+    const m = this.module;
+    const input = readWriteInput(m, body);
+    const id = Number(input.id);
+    if (!Number.isSafeInteger(id) || id <= 0) throw new HttpError(400, '缺少要修改的记录编号', { errors: [{ field: 'id', message: '缺少要修改的记录编号' }] });
+    if (!Number.isSafeInteger(input.version)) throw new HttpError(400, '缺少记录的版本号', { errors: [{ field: 'version', message: '缺少记录的版本号（读取记录时得到的 version）' }] });
+    const db = options.trx ?? this.ctx.db;
+    const current = await this.readRow(id, db);
+    if (!current) throw new HttpError(404, `${m.title}记录不存在`);
+    if (!(await this.inScope([current], actor, db))) throw new HttpError(403, '无权操作该组织的数据');
+    if (current.version !== input.version) await this.conflict(id, db);
+    const values = { ...this.writableValues(current), ...input.values };
+    const [result] = await validateCandidates(this.ctx, m, [{ values, currentId: id }], actor, db);
+    assertValid(result);
+    const origin = options.origin ?? ChangeRecordOrigin.USER_UPDATE;
+    const dicts = await dictSnapshot(this.ctx, m, db);
+    await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, current, origin, version: input.version as number }], actor, dicts));
+    this.emit({ module: m.id, action: 'update', ids: [id], origin });
+    return this.get(id, actor, db);
+  }
+
+  private async conflict(id: number, db?: Kysely<DB>): Promise<never> {
+    const row = await this.readRow(id, db);
+    if (!row) throw new HttpError(404, `${this.module.title}记录不存在`);
+    throw new HttpError(409, STATUS_MESSAGES[409], { current: await this.decorateOne(row, db) });
+  }
+
+  private async inTransaction<R>(trx: Kysely<DB> | undefined, fn: (trx: Kysely<DB>) => Promise<R>): Promise<R> {
+    return trx ? fn(trx) : this.ctx.db.transaction().execute(fn);
+  }
+
+  /** Stored column values of a record (arrays as JSON for jsonb). */
+  private toColumns(values: Record<string, unknown>): Record<string, unknown> {
+    const row: Record<string, unknown> = {};
+    for (const f of this.module.columns) {
+      if (!(f.name in values)) continue;
+      const v = values[f.name];
+      row[f.column!] = v === undefined || v === null || v === '' ? null : f.kind === 'array' ? JSON.stringify(v) : v;
+    }
+    return row;
+  }
+
+  /**
+   * The writes of one transaction, in the fixed order: beforeWrite hooks (each may change its record or
+   * refuse), the SQL (new records in multi-row INSERTs, updates each checked against the version read),
+   * the trail records (one INSERT), then afterWrite hooks. A single write is a batch of one; an import
+   * writes up to IMPORT_BATCH rows at once. Answers the ids in the order of `writes`.
+   */
+  async writeMany(trx: Kysely<DB>, writes: PreparedWrite[], actor: Actor, dicts: DictSnapshot): Promise<number[]> {
+    const m = this.module;
+    const hooks: WriteHookContext[] = writes.map((w) => ({
+      module: m,
+      actor,
+      trx,
+      action: w.current ? 'update' : 'create',
+      origin: w.origin ?? (w.current ? ChangeRecordOrigin.USER_UPDATE : ChangeRecordOrigin.USER_CREATE),
+      record: w.values,
+      ...(w.current && { previous: w.current, id: w.current.id as number }),
+    }));
+    for (const h of hooks) await runHooks(m.hooks.beforeWrite, h);
+
+    const creates = hooks.filter((h) => h.action === 'create');
+    // PostgreSQL takes at most 65,535 parameters per statement.
+    const perInsert = Math.max(1, Math.floor(60_000 / (m.columns.length + 3)));
+    for (let start = 0; start < creates.length; start += perInsert) {
+      const chunk = creates.slice(start, start + perInsert);
+      const rows = await this.translateUniqueViolation(chunk[0].record, () =>
+        (trx as AnyDb)
+          .insertInto(m.table)
+          .values(chunk.map((h) => ({ ...this.toColumns(h.record), school: this.ctx.school, created_by: actor.id, updated_by: actor.id })))
+          .returning('id')
+          .execute(),
+      );
+      // Rows come back in VALUES order.
+      rows.forEach((r: { id: number }, i: number) => (chunk[i].id = r.id));
+    }
+    for (const [i, h] of hooks.entries()) {
+      if (h.action !== 'update') continue;
+      const current = writes[i].current!;
+      const result = await this.translateUniqueViolation(h.record, () =>
+        (trx as AnyDb)
+          .updateTable(m.table)
+          .set({ ...this.toColumns(h.record), version: sql`version + 1`, updated_at: new Date(), updated_by: actor.id })
+          .where('id', '=', h.id)
+          .where('version', '=', writes[i].version ?? (current.version as number))
+          .executeTakeFirst(),
+      );
+      if (Number(result.numUpdatedRows) === 0) await this.conflict(h.id!, trx);
+    }
+
+    const entries: TrailEntry[] = [];
+    for (const [i, h] of hooks.entries()) {
+      const changes = await changesOf(this.ctx, trx, m, writes[i].current, writes[i].current ? { ...writes[i].current, ...h.record } : h.record, dicts);
+      entries.push({ recordId: h.id!, type: h.action === 'create' ? ChangeRecordType.ADD : ChangeRecordType.UPDATE, origin: h.origin, changes });
+    }
+    await recordChanges(trx, m, entries, actor);
+    for (const h of hooks) await runHooks(m.hooks.afterWrite, h);
+    return hooks.map((h) => h.id!);
+  }
+
+  /** A unique index refusing a write that raced past validation answers the same 400 as validation. */
+  private async translateUniqueViolation<R>(values: Record<string, unknown>, write: () => Promise<R>): Promise<R> {
+    try {
+      return await write();
+    } catch (error) {
+      const e = error as { code?: string; constraint?: string; message?: string };
+      if (e.code !== UNIQUE_VIOLATION) throw error;
+      const set = this.module.uniqueSets.find((s) => (e.constraint ?? e.message ?? '').includes(s.map((f) => f.column).join('_'))) ?? this.module.uniqueSets[0];
+      if (!set) throw error;
+      const message = uniqueMessage(set, set.map((f) => values[f.name]));
+      throw new HttpError(400, message, { errors: [{ field: set[0].name, message }] });
+    }
+  }
+
+  /**
+   * Deletes records (all in the actor's scope, else 403). Children follow x-children: cascade deletes
+   * them in the same transaction (their beforeDelete hooks run), restrict refuses while any exist.
+   */
+  async remove(ids: number[], actor: Actor, options: { trx?: Kysely<DB> } = {}): Promise<number> {
+    const m = this.module;
+    const unique = [...new Set(ids)];
+    const db = options.trx ?? this.ctx.db;
+    const rows = await (db as AnyDb)
+      .selectFrom(m.table)
+      .select(selection(m.columns, ALL_SYSTEM_SELECT))
+      .where(idIn(unique))
+      .execute();
+    if (rows.length !== unique.length) throw new HttpError(404, `${m.title}记录不存在或已被删除`);
+    if (!(await this.inScope(rows, actor, db))) throw new HttpError(403, '无权操作该组织的数据');
+    for (const child of m.children.filter((c) => c.onDelete === 'restrict')) {
+      const childModule = this.serviceOf(child.module).module;
+      const any = await (db as AnyDb).selectFrom(childModule.table).select('id').where(childModule.field(child.foreignKey)!.column!, 'in', unique).limit(1).executeTakeFirst();
+      if (any) throw new HttpError(400, `存在${child.title ?? childModule.title}记录，不能删除`);
+    }
+    await this.inTransaction(options.trx, (trx) => this.deleteRows(trx, rows, actor));
+    this.emit({ module: m.id, action: 'delete', ids: unique });
+    return unique.length;
+  }
+
+  private async deleteRows(trx: Kysely<DB>, rows: Record<string, unknown>[], actor: Actor): Promise<void> {
+    if (!rows.length) return;
+    const m = this.module;
+    const ids = rows.map((r) => r.id as number);
+    await runHooks(m.hooks.beforeDelete, { action: 'delete', module: m, actor, trx, records: rows });
+    for (const child of m.children.filter((c) => c.onDelete === 'cascade')) {
+      const service = this.serviceOf(child.module);
+      const childModule = service.module;
+      const childRows = await (trx as AnyDb)
+        .selectFrom(childModule.table)
+        .select(selection(childModule.columns, ALL_SYSTEM_SELECT))
+        .where(childModule.field(child.foreignKey)!.column!, 'in', ids)
+        .execute();
+      await service.deleteRows(trx, childRows, actor);
+    }
+    await (trx as AnyDb).deleteFrom(m.table).where(idIn(ids)).execute();
+  }
+
+  /**
+   * Puts back the `before` values of one change through the normal update path: permission and scope
+   * checked, validated, version bumped, recorded with origin USER_RESTORE.
+   */
+  async restore(id: number, changeId: number, actor: Actor, version?: number): Promise<ApiRecord<T>> {
+    const m = this.module;
+    const change = await this.ctx.db
+      .selectFrom('change_records')
+      .selectAll()
+      .where('id', '=', changeId)
+      .where('module', '=', m.id)
+      .where('record_id', '=', id)
+      .executeTakeFirst();
+    if (!change) throw new HttpError(404, '修改记录不存在');
+    if (change.type === ChangeRecordType.ADD) throw new HttpError(400, '新增记录无需恢复，请直接修改');
+    const current = await this.readRow(id);
+    if (!current || !(await this.inScope([current], actor))) throw new HttpError(404, `${m.title}记录不存在`);
+    const body: Record<string, unknown> = { id, version: version ?? current.version };
+    for (const c of change.changes) if (m.field(c.field)?.writable) body[c.field] = c.before;
+    return this.update(body, actor, { origin: ChangeRecordOrigin.USER_RESTORE });
+  }
+
+  // ------------------------------------------------------------------ helpers for import and export
+
+  /** Stored rows by id (field names), for an import's updates. */
+  async rowsByIds(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db.selectFrom(this.module.table).select(selection(this.module.columns, ALL_SYSTEM_SELECT)).where(idIn(ids)).execute();
+    return new Map(rows.map((r: Record<string, unknown>) => [r.id as number, r]));
+  }
+
+  /** The writable values of a stored row merged with an import row's values. */
+  mergeForUpdate(current: Record<string, unknown>, values: Record<string, unknown>): Record<string, unknown> {
+    return { ...this.writableValues(current), ...values };
+  }
+
+  newRecord(values: Record<string, unknown>, actor: Actor): Record<string, unknown> {
+    return this.withDefaults(values, actor);
+  }
+
+  /** Ids of every record matching the filter in the requested order (the export reads rows in batches by these). */
+  async matchingIds(input: ListInput, actor: Actor): Promise<number[]> {
+    const m = this.module;
+    const filters = parseFilter(m, input.filter);
+    const paging = parsePaging({ ...(input.query as object), page: 0, size: 1 }, m.sortable, m.defaultOrder);
+    const conditions = await filterConditions(filters, this.ctx.orgTree);
+    const q = applySort(applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope).select('id'), paging.order);
+    return (await q.execute()).map((r: { id: number }) => r.id);
+  }
+
+  /** Decorated records of these ids, in this order. */
+  async recordsByIds(ids: number[], fields: FieldInfo[]): Promise<Record<string, unknown>[]> {
+    const m = this.module;
+    const rows = await this.db.selectFrom(m.table).select(selection(columnsFor(m, fields), ['id'])).where(idIn(ids)).execute();
+    const byId = new Map(rows.map((r: Record<string, unknown>) => [r.id as number, r]));
+    const ordered = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+    return decorate(this.ctx, m, ordered, fields, ['id']);
+  }
+
+  /** The scope condition for other queries over this module (children lists, pickers). */
+  scopeCondition(actor: Actor) {
+    return scopeCondition(this.module, actor.scope);
+  }
+}

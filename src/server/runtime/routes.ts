@@ -1,0 +1,150 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { MODULE_ACTIONS } from '../../shared/module-schema/types.js';
+import { LOGIN, currentUser, perm } from '../core/auth/guard.js';
+import { hasAnyPermission, type SessionUser } from '../core/auth/session-user.js';
+import { idsOf } from '../core/ids.js';
+import { parsePaging } from '../core/paging.js';
+import { HttpError } from '../errors.js';
+import { streamExport } from './export.js';
+import { missingHooks } from './hooks.js';
+import { IMPORT_MAX_BYTES, readImportUpload } from './import.js';
+import type { Runtime } from './index.js';
+import type { RuntimeModule } from './module.js';
+import { likePattern } from './query.js';
+import { sendTemplate } from './template.js';
+import { trailOf } from './trail.js';
+
+/** The actions of a module this user may perform. */
+export function allowedActions(user: Pick<SessionUser, 'roles' | 'isSuper'>, m: RuntimeModule): string[] {
+  return MODULE_ACTIONS.filter((a) => hasAnyPermission(user, [m.permissions[a]]));
+}
+
+function idParam(raw: unknown, m: RuntimeModule): number {
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new HttpError(404, `${m.title}记录不存在`);
+  return id;
+}
+
+/**
+ * The generic module API, `/api/m/{module}/...` for every module of the registry (see docs/schema.md,
+ * "Runtime API"). Each route declares the module's permission for its action; data scope applies inside.
+ */
+export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
+  const runtime = app.services.runtime;
+  if (!app.hasContentTypeParser('multipart/form-data')) {
+    await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 12 } });
+  }
+
+  app.get('/api/m', { config: LOGIN }, async (req) => {
+    const user = currentUser(req);
+    return runtime.registry
+      .list()
+      .filter((m) => hasAnyPermission(user, [m.permissions.list]))
+      .map((m) => ({ id: m.id, title: m.title, actions: allowedActions(user, m) }));
+  });
+
+  for (const m of runtime.registry.list()) moduleRoutes(app, runtime, m);
+
+  app.addHook('onReady', async () => {
+    const missing = missingHooks(runtime.registry.list());
+    if (missing.length) throw new Error(`x-hooks name hooks no service registered (${missing.join(', ')}): register them with registerHook before the app is ready`);
+  });
+  // Imports in flight finish before the database closes.
+  app.addHook('preClose', async () => runtime.imports.drain());
+}
+
+function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule): void {
+  const base = `/api/m/${m.id}`;
+  const p = m.permissions;
+  const records = () => runtime.records(m.id);
+  const actor = (req: FastifyRequest) => runtime.actorOf(currentUser(req));
+
+  app.get(`${base}/schema`, { config: perm(p.list) }, async (req) => ({
+    schema: m.schema,
+    actions: allowedActions(currentUser(req), m),
+    dicts: m.dictCodes,
+  }));
+
+  app.post(`${base}/list`, { config: perm(p.list) }, async (req) => {
+    const query = req.query as Record<string, unknown>;
+    return records().list({ filter: req.body, query, allFields: query.fields === 'all' }, await actor(req));
+  });
+
+  app.get(`${base}/export`, { config: perm(p.export) }, async (req, reply) => {
+    const query = req.query as { filter?: string };
+    let filter: unknown;
+    try {
+      filter = query.filter ? JSON.parse(query.filter) : undefined;
+    } catch {
+      throw new HttpError(400, '筛选条件的格式不正确', { errors: [{ field: 'filter', message: '筛选条件必须是 JSON 对象' }] });
+    }
+    return streamExport(reply, records(), { filter, query: req.query }, await actor(req));
+  });
+
+  app.get(`${base}/template`, { config: perm(p.import) }, async (_req, reply) => sendTemplate(reply, runtime.ctx, m));
+
+  app.post(`${base}/import`, { config: perm(p.import) }, async (req, reply) => {
+    const upload = await readImportUpload(req);
+    const jobId = await runtime.imports.start(m, upload, await actor(req));
+    return reply.code(202).send({ jobId });
+  });
+
+  app.get(`${base}/import/:jobId`, { config: perm(p.import) }, async (req) => {
+    const job = await runtime.imports.status(m, Number((req.params as { jobId: string }).jobId), currentUser(req));
+    return job;
+  });
+
+  app.get(`${base}/import/:jobId/report`, { config: perm(p.import) }, async (req, reply) =>
+    runtime.imports.sendReport(reply, m, Number((req.params as { jobId: string }).jobId), currentUser(req)),
+  );
+
+  // Options for reference pickers: records of this module by name, for anyone who may list it or
+  // fill in a field that references it.
+  if (m.nameField) {
+    const nameColumn = m.nameField.column!;
+    const pickers = new Set([p.list, p.view]);
+    for (const other of runtime.registry.list()) {
+      if ([...other.fields.values()].some((f) => f.ref === m.id)) [other.permissions.add, other.permissions.edit].forEach((x) => pickers.add(x));
+    }
+    app.get(`${base}/options`, { config: perm(...pickers) }, async (req) => {
+      const q = req.query as { q?: string; ids?: string; size?: string };
+      const size = Math.min(Math.max(Number(q.size) || 20, 1), 100);
+      const scope = records().scopeCondition(await actor(req));
+      let query = runtime.ctx.anyDb.selectFrom(m.table).select(['id', `${nameColumn} as name`]);
+      if (scope) query = query.where(scope);
+      if (q.ids) {
+        const ids = q.ids.split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+        query = query.where('id', 'in', ids.length ? ids : [0]);
+      } else if (q.q?.trim()) {
+        query = query.where(nameColumn, 'ilike', likePattern(q.q.trim()));
+      }
+      return query.orderBy(sql.ref(nameColumn)).orderBy('id').limit(size).execute();
+    });
+  }
+
+  app.get(`${base}/:id`, { config: perm(p.view) }, async (req) => records().get(idParam((req.params as { id: string }).id, m), await actor(req)));
+
+  app.get(`${base}/:id/trail`, { config: perm(p.view) }, async (req) => {
+    const id = idParam((req.params as { id: string }).id, m);
+    await records().get(id, await actor(req)); // 404 outside the caller's scope
+    return trailOf(runtime.ctx, m, id, parsePaging(req.query, {}));
+  });
+
+  app.post(`${base}/:id/restore/:changeId`, { config: perm(p.edit) }, async (req) => {
+    const params = req.params as { id: string; changeId: string };
+    const body = (req.body ?? {}) as { version?: unknown };
+    const version = Number.isSafeInteger(body.version) ? (body.version as number) : undefined;
+    return records().restore(idParam(params.id, m), Number(params.changeId), await actor(req), version);
+  });
+
+  app.post(base, { config: perm(p.add) }, async (req, reply) => reply.code(201).send(await records().create(req.body, await actor(req))));
+
+  app.put(base, { config: perm(p.edit) }, async (req) => records().update(req.body, await actor(req)));
+
+  app.delete(base, { config: perm(p.delete) }, async (req) => {
+    const deleted = await records().remove(idsOf(req.body), await actor(req));
+    return { status: 200, message: '删除成功', deleted };
+  });
+}

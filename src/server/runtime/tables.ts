@@ -1,0 +1,70 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Stamp = ColumnType<Date, Date | undefined, Date>;
+type WithDefault<T> = ColumnType<T, T | undefined, T>;
+/** jsonb: read as parsed JSON, written as a JSON string. */
+type Json<T> = ColumnType<T, string, string>;
+
+/** One field-level change of a change record; labels are filled for dictionary and reference fields. */
+export interface FieldChange {
+  field: string;
+  title: string;
+  before: unknown;
+  after: unknown;
+  beforeLabel?: string | null;
+  afterLabel?: string | null;
+}
+
+/** The column a field was stored in, as applied by the table sync. */
+export interface AppliedColumn {
+  column: string;
+  /** FieldKind, or 'bigint' for integers beyond 32 bits. */
+  kind: string;
+  sqlType: string;
+}
+
+export interface ImportError {
+  row: number;
+  column: string;
+  message: string;
+}
+
+/** Tables of migration 0010 (module tables m_<id> are dynamic and typed by the runtime itself). */
+export interface RuntimeTables {
+  runtime_modules: {
+    module: string;
+    table_name: string;
+    hash: string;
+    columns: Json<Record<string, AppliedColumn>>;
+    retired: ColumnType<Record<string, AppliedColumn & { field: string; since: string }>, string | undefined, string>;
+    applied_at: Stamp;
+  };
+  change_records: {
+    id: Generated<number>;
+    module: string;
+    module_code: number | null;
+    record_id: number;
+    type: number;
+    origin: number;
+    changes: Json<FieldChange[]>;
+    user_id: number | null;
+    username: WithDefault<string>;
+    at: Stamp;
+  };
+  import_jobs: {
+    id: Generated<number>;
+    module: string;
+    mode: 'partial' | 'all';
+    status: WithDefault<number>;
+    file_name: WithDefault<string>;
+    total: WithDefault<number>;
+    processed: WithDefault<number>;
+    imported: WithDefault<number>;
+    errors: ColumnType<ImportError[], string | undefined, string>;
+    message: WithDefault<string>;
+    report: Buffer | null;
+    user_id: number | null;
+    created_at: ColumnType<Date, Date | undefined, never>;
+    finished_at: Date | null;
+  };
+}

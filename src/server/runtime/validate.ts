@@ -1,0 +1,182 @@
+import type { ErrorObject } from 'ajv';
+/* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/types.js';
+import { EMAIL_MESSAGE, ID_CARD_MESSAGE, MOBILE_MESSAGE } from '../../shared/validators.js';
+import { HttpError } from '../errors.js';
+import { translateAjvError, type FieldError } from '../validation-messages.js';
+import type { Actor } from './hooks.js';
+import { SYSTEM_FIELDS, type FieldInfo, type RuntimeModule } from './module.js';
+import type { RuntimeContext } from './context.js';
+import { outOfScope } from './scope.js';
+
+/** A write as the client sent it: field values (null = empty), and the id and version it names. */
+export interface WriteInput {
+  values: Record<string, unknown>;
+  id?: unknown;
+  version?: unknown;
+}
+
+const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+
+/**
+ * Reads a write body: keeps field values (an empty string, null or [] means "empty"), takes id and
+ * version aside, and drops what the client may send back but never writes: system fields, read-only and
+ * computed fields, and the labels and names the API adds (`<field>Label`, `<field>Name`).
+ * Unknown keys stay, so validation refuses them.
+ */
+export function readWriteInput(m: RuntimeModule, body: unknown): WriteInput {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, '请求数据的格式不正确');
+  const input: WriteInput = { values: {} };
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (key === 'id') input.id = value;
+    else if (key === 'version') input.version = value;
+    else if (key in SYSTEM_FIELDS || key === 'school' || isDecoration(m, key)) continue;
+    else if (m.field(key) && !m.field(key)!.writable) continue;
+    else input.values[key] = isBlank(value) ? null : value;
+  }
+  return input;
+}
+
+function isDecoration(m: RuntimeModule, key: string): boolean {
+  if (key.endsWith('Label')) return !!m.field(key.slice(0, -5))?.dict;
+  if (key.endsWith('Name')) return !!m.field(key.slice(0, -4))?.ref;
+  return false;
+}
+
+/** Empty values removed: what ajv checks (a missing required field is then "不能为空"). */
+export function withoutBlanks(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => !isBlank(v)));
+}
+
+const FORMAT_MESSAGES: Record<string, string> = { 'id-card': ID_CARD_MESSAGE, mobile: MOBILE_MESSAGE, email: EMAIL_MESSAGE };
+
+function fieldErrorOf(m: RuntimeModule, e: ErrorObject): FieldError {
+  const error = translateAjvError(e, (name) => m.field(name.split('.')[0])?.title);
+  if (e.keyword === 'format' && FORMAT_MESSAGES[e.params.format as string]) return { field: error.field, message: FORMAT_MESSAGES[e.params.format as string] };
+  return error;
+}
+
+export interface Candidate {
+  /** The full record to be stored (field names, empties as null). */
+  values: Record<string, unknown>;
+  /** The record being updated; undefined for a new record. */
+  currentId?: number;
+}
+
+export interface CandidateResult {
+  errors: FieldError[];
+  /** The record's organisation is outside the actor's data scope. */
+  outOfScope: boolean;
+}
+
+const listOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === null || v === undefined ? [] : [v]);
+
+/**
+ * Validates records before a write, in bulk so an import of thousands of rows costs a few queries:
+ * the schema (types, formats, required, unknown fields), dictionary values (existing and enabled),
+ * references (the record exists), uniqueness (x-unique, against the table and within the batch) and
+ * the actor's data scope.
+ */
+export async function validateCandidates(
+  ctx: RuntimeContext,
+  m: RuntimeModule,
+  candidates: Candidate[],
+  actor: Actor,
+  /** A transaction the write runs in (domain services); every look-up then goes through it. */
+  db: Kysely<DB> = ctx.db,
+): Promise<CandidateResult[]> {
+  const results: CandidateResult[] = candidates.map((c) => ({
+    errors: m.validate(withoutBlanks(c.values)).map((e) => fieldErrorOf(m, e)),
+    outOfScope: false,
+  }));
+  const failed = (i: number, field: string) => results[i].errors.some((e) => e.field === field);
+
+  for (const f of m.writableFields.filter((x) => x.dict)) {
+    const allowed = await ctx.dictValues(f.dict!, db);
+    candidates.forEach((c, i) => {
+      if (failed(i, f.name)) return;
+      const bad = listOf(c.values[f.name]).find((v) => !allowed.has(String(v)));
+      if (bad !== undefined) results[i].errors.push({ field: f.name, message: `${f.title}“${String(bad)}”不是有效的选项` });
+    });
+  }
+
+  for (const f of m.writableFields.filter((x) => x.ref)) {
+    const ids = new Set<number>();
+    candidates.forEach((c, i) => {
+      if (!failed(i, f.name)) listOf(c.values[f.name]).forEach((v) => ids.add(v as number));
+    });
+    const existing = await ctx.existingRefs(f.ref!, [...ids], db);
+    if (!existing) continue; // a core entity whose module does not exist yet
+    candidates.forEach((c, i) => {
+      if (!failed(i, f.name) && listOf(c.values[f.name]).some((v) => !existing.has(v as number))) {
+        results[i].errors.push({ field: f.name, message: `${f.title}所选的记录不存在` });
+      }
+    });
+  }
+
+  for (const set of m.uniqueSets) await checkUnique(ctx, m, set, candidates, results, failed, db);
+
+  // A scoped actor may not write records outside its organisations, nor records that belong to none.
+  (await outOfScope(ctx, m, candidates.map((c) => c.values), actor.scope, db)).forEach((out, i) => (results[i].outOfScope = out));
+  return results;
+}
+
+/** The Chinese message of a uniqueness conflict: `<title>“value”已存在`. */
+export function uniqueMessage(set: FieldInfo[], values: unknown[]): string {
+  return `${set.map((f) => f.title).join('、')}“${values.map(String).join('、')}”已存在`;
+}
+
+/** The key of a unique value set, as compared across the table and the batch. */
+const keyOf = (values: unknown[]) => JSON.stringify(values.map(String));
+
+/** Existing records by their values of a unique set: key (see keyOf) → id. Chunked for big imports. */
+export async function findByKeys(ctx: RuntimeContext, m: RuntimeModule, set: FieldInfo[], keys: unknown[][], db: Kysely<DB> = ctx.db): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  const columns = set.map((f) => f.column!);
+  for (let start = 0; start < keys.length; start += 1000) {
+    const chunk = keys.slice(start, start + 1000);
+    const rows = await (db as Kysely<any>)
+      .selectFrom(m.table)
+      .select(['id', ...columns.map((c, n) => sql.ref(c).as(`k${n}`))])
+      .where((eb) =>
+        columns.length === 1
+          ? eb(columns[0], 'in', chunk.map((k) => k[0]))
+          : eb.or(chunk.map((k) => eb.and(columns.map((c, n) => eb(c, '=', k[n]))))),
+      )
+      .execute();
+    for (const r of rows as Record<string, unknown>[]) found.set(keyOf(columns.map((_c, n) => r[`k${n}`])), r.id as number);
+  }
+  return found;
+}
+
+async function checkUnique(
+  ctx: RuntimeContext,
+  m: RuntimeModule,
+  set: FieldInfo[],
+  candidates: Candidate[],
+  results: CandidateResult[],
+  failed: (i: number, field: string) => boolean,
+  db: Kysely<DB>,
+): Promise<void> {
+  const keyed = candidates
+    .map((c, i) => ({ i, values: set.map((f) => c.values[f.name]), currentId: c.currentId }))
+    .filter((k) => k.values.every((v) => v !== null && v !== undefined) && !set.some((f) => failed(k.i, f.name)));
+  if (!keyed.length) return;
+  const taken = await findByKeys(ctx, m, set, keyed.map((k) => k.values), db);
+  const seen = new Set<string>();
+  for (const k of keyed) {
+    const key = keyOf(k.values);
+    const owner = taken.get(key);
+    if ((owner !== undefined && owner !== k.currentId) || seen.has(key)) {
+      results[k.i].errors.push({ field: set[0].name, message: uniqueMessage(set, k.values) });
+    }
+    seen.add(key);
+  }
+}
+
+/** Throws the 400 (field messages) or 403 (data scope) of a single write. */
+export function assertValid(result: CandidateResult): void {
+  if (result.errors.length) throw new HttpError(400, result.errors[0].message, { errors: result.errors });
+  if (result.outOfScope) throw new HttpError(403, '无权操作该组织的数据');
+}

@@ -1,0 +1,60 @@
+/**
+ * Pure functions that derive a read-only field from other fields of the same record (`x-computed`).
+ * The server computes them on every read; the web form may call the same function to show the value
+ * while the user types. Computed values are never stored, so they cannot be filtered or sorted on.
+ */
+export interface ComputedFunction {
+  /** Chinese description for docs and tooling. */
+  description: string;
+  /** How many field arguments it takes. */
+  arity: number;
+  /** The JSON type of the result; a computed field must declare the same type. */
+  result: 'integer' | 'number' | 'string' | 'boolean';
+  compute(args: unknown[], today: string): unknown;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})/;
+
+/** Full years from a 'YYYY-MM-DD' date to `today` ('YYYY-MM-DD'); null for an empty or future date. */
+export function fullYearsBetween(from: unknown, today: string): number | null {
+  if (typeof from !== 'string') return null;
+  const a = DATE.exec(from);
+  const b = DATE.exec(today);
+  if (!a || !b) return null;
+  let years = Number(b[1]) - Number(a[1]);
+  if (b[2] + b[3] < a[2] + a[3]) years -= 1;
+  return years >= 0 ? years : null;
+}
+
+/** The local calendar date as 'YYYY-MM-DD' (the server's time zone: the school's). */
+export function localToday(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+export const COMPUTED_FUNCTIONS: Readonly<Record<string, ComputedFunction>> = {
+  age: {
+    description: '年龄：出生日期到今天的周岁',
+    arity: 1,
+    result: 'integer',
+    compute: ([birthDate], today) => fullYearsBetween(birthDate, today),
+  },
+  partyAge: {
+    description: '党龄：入党日期到今天的整年数',
+    arity: 1,
+    result: 'integer',
+    compute: ([joinDate], today) => fullYearsBetween(joinDate, today),
+  },
+};
+
+export interface ComputedSpec {
+  fn: string;
+  args: string[];
+}
+
+/** The value of one computed field for a record (null when the function is unknown or inputs are missing). */
+export function computeField(spec: ComputedSpec, record: Record<string, unknown>, today: string = localToday()): unknown {
+  const fn = COMPUTED_FUNCTIONS[spec.fn];
+  if (!fn) return null;
+  return fn.compute(spec.args.map((a) => record[a]), today) ?? null;
+}

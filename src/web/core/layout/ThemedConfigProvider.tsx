@@ -1,0 +1,35 @@
+import { ConfigProvider, theme as antdTheme, type ConfigProviderProps } from 'antd';
+import type { SizeType } from 'antd/es/config-provider/SizeContext';
+import { useEffect } from 'react';
+import type { UiSize } from '../../../shared/constants';
+import { useApp } from '../stores/app';
+import { useSettings } from '../stores/settings';
+
+/**
+ * The spec's four UI sizes on antd's three: default → large, medium → middle, small → small, and mini →
+ * small with the compact algorithm (tighter spacing and controls).
+ */
+export function antdSizeOf(size: UiSize): { componentSize: SizeType; compact: boolean } {
+  switch (size) {
+    case 'default':
+      return { componentSize: 'large', compact: false };
+    case 'medium':
+      return { componentSize: 'middle', compact: false };
+    case 'small':
+      return { componentSize: 'small', compact: false };
+    case 'mini':
+      return { componentSize: 'small', compact: true };
+  }
+}
+
+/** antd's ConfigProvider with the theme colour of the settings drawer and the UI size of the navbar. */
+export function ThemedConfigProvider(props: Omit<ConfigProviderProps, 'theme' | 'componentSize'>) {
+  const colorPrimary = useSettings((s) => s.theme);
+  const size = useApp((s) => s.size);
+  const { componentSize, compact } = antdSizeOf(size);
+  // The layout's own styles (active tag, loading bar) follow the theme colour through this variable.
+  useEffect(() => {
+    document.documentElement.style.setProperty('--dj-primary', colorPrimary);
+  }, [colorPrimary]);
+  return <ConfigProvider {...props} componentSize={componentSize} theme={{ token: { colorPrimary }, ...(compact ? { algorithm: antdTheme.compactAlgorithm } : {}) }} />;
+}

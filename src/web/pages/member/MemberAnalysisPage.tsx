@@ -1,0 +1,95 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Col, Drawer, Empty, Row, Space, Spin, Statistic, Table } from 'antd';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { download } from '../../core/request/download';
+import { get, post } from '../../core/request/request';
+import { OrgTreeSelect } from './OrgTreeSelect';
+import { sliceFilter, type Analysis, type Slice } from './analysis-filters';
+
+const PieChart = lazy(() => import('./PieChart'));
+
+interface MemberRow {
+  id: number;
+  name: string;
+  genderLabel?: string;
+  age?: number;
+  categoryLabel?: string;
+  memberTypeLabel?: string;
+  orgIdName?: string;
+}
+
+/** 党员数据分析: charts by dimension (loaded lazily); a click on a slice lists those members. */
+export default function MemberAnalysisPage() {
+  const [orgId, setOrgId] = useState<number>();
+  const [picked, setPicked] = useState<{ dimension: string; title: string; slice: Slice }>();
+  const [page, setPage] = useState(0);
+  const pick = (dimension: string, title: string, slice: Slice) => {
+    setPage(0);
+    setPicked({ dimension, title, slice });
+  };
+  const analysis = useQuery({ queryKey: ['member-analysis', orgId], queryFn: () => get<Analysis>('/api/member/analysis', { orgId }) });
+  const filter = useMemo(() => (picked ? { ...sliceFilter(picked.dimension, picked.slice.value), ...(orgId ? { orgId } : {}) } : undefined), [picked, orgId]);
+  const members = useQuery({
+    queryKey: ['member-analysis-list', filter, page],
+    queryFn: () => post<{ content: MemberRow[]; totalElements: number }>(`/api/m/member/list?page=${page}&size=10`, filter),
+    enabled: !!filter,
+  });
+
+  return (
+    <div className="page-container">
+      <Space wrap style={{ marginBottom: 16 }}>
+        <OrgTreeSelect value={orgId} onChange={setOrgId} />
+        <Button icon={<DownloadOutlined />} onClick={() => void download('/api/member/analysis/export', { orgId }, '党员数据分析.xlsx')}>
+          导出统计数据
+        </Button>
+      </Space>
+      {analysis.isLoading ? (
+        <Spin />
+      ) : !analysis.data ? (
+        <Empty />
+      ) : (
+        <>
+          <Card size="small" style={{ marginBottom: 16 }}>
+            <Statistic title="党员总数" value={analysis.data.total} suffix="人" />
+          </Card>
+          <Row gutter={[16, 16]}>
+            {analysis.data.dimensions.map((d) => (
+              <Col key={d.key} xs={24} md={12} xl={8}>
+                <Card size="small" title={`按${d.title}`} className="analysis-card" data-dimension={d.key}>
+                  <Suspense fallback={<div style={{ height: 280 }} />}>
+                    <PieChart slices={d.slices} onPick={(slice) => pick(d.key, d.title, slice)} />
+                  </Suspense>
+                  <div className="analysis-slices">
+                    {d.slices.map((s) => (
+                      <Button key={s.value} size="small" type="link" className="analysis-slice" onClick={() => pick(d.key, d.title, s)}>
+                        {s.label} {s.count}人
+                      </Button>
+                    ))}
+                  </div>
+                </Card>
+              </Col>
+            ))}
+          </Row>
+        </>
+      )}
+      <Drawer open={!!picked} width={720} title={picked ? `${picked.title}：${picked.slice.label}（${picked.slice.count}人）` : ''} onClose={() => setPicked(undefined)} maskClosable={false} keyboard={false}>
+        <Table<MemberRow>
+          rowKey="id"
+          size="small"
+          loading={members.isLoading}
+          dataSource={members.data?.content}
+          pagination={{ current: page + 1, pageSize: 10, total: members.data?.totalElements, onChange: (p) => setPage(p - 1), showTotal: (t) => `共 ${t} 人` }}
+          columns={[
+            { title: '姓名', dataIndex: 'name' },
+            { title: '性别', dataIndex: 'genderLabel' },
+            { title: '年龄', dataIndex: 'age' },
+            { title: '人员类别', dataIndex: 'categoryLabel' },
+            { title: '党员类型', dataIndex: 'memberTypeLabel' },
+            { title: '所在党支部', dataIndex: 'orgIdName', ellipsis: true },
+          ]}
+        />
+      </Drawer>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+type Page = LazyExoticComponent<ComponentType<{ title?: string }>>;
+
+/**
+ * Pages inside the layout that are not generated from a module schema: constant routes of spec §2 and
+ * the `core:<name>` components of the server menu. Each loads on demand (one chunk per page).
+ */
+export const corePages: Record<string, Page> = {
+  dashboard: lazy(() => import('./dashboard/DashboardPage')),
+  'user-center': lazy(() => import('./user-center/UserCenterPage')),
+  msginfo: lazy(() => import('./msginfo/MsgInfoPage')),
+  pschool: lazy(() => import('./pschool/PschoolPage')),
+  redirect: lazy(() => import('./redirect/RedirectPage')),
+  users: lazy(() => import('./system/users/UsersPage')),
+  roles: lazy(() => import('./system/roles/RolesPage')),
+  online: lazy(() => import('./system/online/OnlinePage')),
+  'sms-outbox': lazy(() => import('./system/sms-outbox/SmsOutboxPage')),
+  dicts: lazy(() => import('./system/dicts/DictsPage')),
+  sysconfig: lazy(() => import('./system/sysconfig/SysConfigPage')),
+  menus: lazy(() => import('./system/menus/MenusPage')),
+  'member-analysis': lazy(() => import('./member/MemberAnalysisPage')),
+  'member-roster': lazy(() => import('./member/MemberRosterPage')),
+  'org-trail': lazy(() => import('./member/OrgTrailPage')),
+};
+
+export const PendingPage = lazy(() => import('./pending/PendingPage'));
+
+export interface ConstantLayoutRoute {
+  /** A path, or a react-router pattern (`/pschool/:navigation`, `/redirect/*`). */
+  path: string;
+  /** Route name: the tag's cache key. Routes without one get no tag (the redirect helper). */
+  name?: string;
+  page: string;
+  title: string;
+  noCache?: boolean;
+  affix?: boolean;
+  /** Hidden routes are not listed in the menu or the header search. */
+  hidden?: boolean;
+  /** `noredirect`: its breadcrumb entry is not a link. */
+  redirect?: string;
+  icon?: string;
+}
+
+/** Routes inside the layout that exist for every signed-in user (spec §2 route table). */
+export const constantLayoutRoutes: ConstantLayoutRoute[] = [
+  { path: '/dashboard', name: 'Dashboard', page: 'dashboard', title: '首页', affix: true, icon: 'HomeOutlined' },
+  { path: '/user/center', name: 'UserCenter', page: 'user-center', title: '个人中心', hidden: true, redirect: 'noredirect' },
+  { path: '/message/msginfo', name: 'MsgInfo', page: 'msginfo', title: '私信与待办', hidden: true },
+  { path: '/redirect/*', page: 'redirect', title: '', hidden: true, noCache: true },
+  { path: '/pschool', name: 'Pschool', page: 'pschool', title: '党校', hidden: true, noCache: true },
+  { path: '/pschool/video/view', name: 'PschoolVideo', page: 'pschool', title: '视频播放', hidden: true, noCache: true },
+  { path: '/pschool/doc/view', name: 'PschoolDoc', page: 'pschool', title: '文档阅读', hidden: true, noCache: true },
+  { path: '/pschool/home/page', name: 'PschoolHome', page: 'pschool', title: '个人主页', hidden: true, noCache: true },
+  { path: '/pschool/party/center', name: 'PschoolTraining', page: 'pschool', title: '培训中心', hidden: true, noCache: true },
+  { path: '/pschool/exam/center', name: 'PschoolExam', page: 'pschool', title: '在线考试', hidden: true, noCache: true },
+  { path: '/pschool/:navigation', name: 'PschoolNavigation', page: 'pschool', title: '党校', hidden: true, noCache: true },
+];

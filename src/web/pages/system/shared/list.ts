@@ -1,0 +1,49 @@
+import { get, post } from '../../../core/request/request';
+
+/** A page of a list as the server answers it (spec §7 paging). */
+export interface PageResult<T> {
+  content: T[];
+  totalElements: number;
+}
+
+/** What a table asks its loader for: `page` is 0-based as on the wire; `filters` are the search bar's values. */
+export interface ListQuery {
+  page: number;
+  size: number;
+  /** `field,asc|desc`, when a column is sorted. */
+  sort?: string;
+  filters: Record<string, unknown>;
+}
+
+/** A table's data source: a server page, or a whole list (a tree for the menus). */
+export type ListLoader<T> = (query: ListQuery) => Promise<PageResult<T> | T[]>;
+
+export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100];
+
+/** Filter values worth sending: no undefined, null or blank strings, no empty lists. */
+export function compact(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(values).filter(([, v]) => v !== undefined && v !== null && !(typeof v === 'string' && !v.trim()) && !(Array.isArray(v) && !v.length)),
+  );
+}
+
+/** The paging query of spec §7: page (0-based), size, sort. */
+export const pagingParams = (q: ListQuery) => ({ page: q.page, size: q.size, sort: q.sort });
+
+/** `GET url?page&size&sort&<filters>`: most admin lists. */
+export const getPage =
+  <T>(url: string, fixed: Record<string, unknown> = {}): ListLoader<T> =>
+  (q) =>
+    get<PageResult<T>>(url, { ...pagingParams(q), ...compact(q.filters), ...fixed });
+
+/** `POST url?page&size&sort` with the filters as the body: the user lists. */
+export const postPage =
+  <T>(url: string, toBody: (filters: Record<string, unknown>) => unknown = compact): ListLoader<T> =>
+  (q) =>
+    post<PageResult<T>>(url, toBody(q.filters), { params: pagingParams(q) });
+
+/** The `message` of a `{status, message}` answer, if it has one. */
+export function answerMessage(answer: unknown): string | undefined {
+  const message = typeof answer === 'object' && answer !== null ? (answer as { message?: unknown }).message : undefined;
+  return typeof message === 'string' && message ? message : undefined;
+}

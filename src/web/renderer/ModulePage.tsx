@@ -1,0 +1,253 @@
+/**
+ * The page of a module (menu component `module:<id>`): its list with the filter bar, toolbar and table,
+ * the create/edit dialog, the detail drawer with children and trail, and the import dialog. Everything
+ * comes from the merged schema and the caller's actions of `GET /api/m/{module}/schema`.
+ */
+import { DeleteOutlined, DownloadOutlined, FileExcelOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RowSelectionState, SortingState, Updater } from '@tanstack/react-table';
+import { Button, Pagination, Result, Skeleton, Space, Tooltip } from 'antd';
+import type { AxiosError } from 'axios';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { modulePermissions } from '../../shared/module-schema/fields';
+import { Permission } from '../core/Permission';
+import { useConfirmRun } from '../pages/system/shared/useConfirmRun';
+import { moduleApi, moduleKeys, useModuleMeta, type ModuleMeta, type ModuleRecord } from './api';
+import { DetailDrawer } from './detail/DetailDrawer';
+import { FormDialog } from './form/FormDialog';
+import { ColumnChooser, useColumnVisibility } from './list/ColumnChooser';
+import { buildColumns, DataTable } from './list/DataTable';
+import { FilterBar } from './list/FilterBar';
+import { ImportDialog } from './list/ImportDialog';
+import { defaultSort, listColumns, listFilters } from './model';
+import './renderer.css';
+
+export const PAGE_SIZES = [10, 20, 50, 100, 500, 1000];
+
+const sortParam = (sorting: SortingState) => (sorting[0] ? `${sorting[0].id},${sorting[0].desc ? 'desc' : 'asc'}` : undefined);
+const resolve = <T,>(updater: Updater<T>, old: T): T => (typeof updater === 'function' ? (updater as (o: T) => T)(old) : updater);
+
+function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
+  const { schema } = meta;
+  const perms = useMemo(() => modulePermissions(schema), [schema]);
+  const specs = useMemo(() => listColumns(schema), [schema]);
+  const filters = useMemo(() => listFilters(schema), [schema]);
+  const queryClient = useQueryClient();
+  const confirmRun = useConfirmRun();
+  const [filter, setFilter] = useState<Record<string, unknown>>({});
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(PAGE_SIZES[1]);
+  const [sorting, setSorting] = useState<SortingState>(() => {
+    const d = defaultSort(schema);
+    return d ? [d] : [];
+  });
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const [visibility, setVisibility] = useColumnVisibility(module);
+  const [dialog, setDialog] = useState<{ editing?: ModuleRecord } | null>(null);
+  const [detail, setDetail] = useState<number>();
+  const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
+
+  const sort = sortParam(sorting);
+  const list = useQuery({
+    queryKey: [...moduleKeys.list(module), filter, page, size, sort],
+    queryFn: () => moduleApi.list(module, filter, { page, size, sort }),
+    placeholderData: keepPreviousData,
+  });
+  const rows = useMemo(() => list.data?.content ?? [], [list.data]);
+  const total = list.data?.totalElements ?? 0;
+
+  const reload = () => void queryClient.invalidateQueries({ queryKey: moduleKeys.all(module) });
+  const remove = (records: ModuleRecord[]) =>
+    confirmRun({
+      title: '删除确认',
+      content: records.length === 1 ? '确定删除这条记录吗？删除后不能恢复。' : `确定删除选中的 ${records.length} 条记录吗？删除后不能恢复。`,
+      okText: '删除',
+      danger: true,
+      run: () => moduleApi.remove(module, records.map((r) => r.id)),
+      success: '删除成功',
+      after: () => {
+        setSelection({});
+        reload();
+      },
+    });
+
+  // Row actions read the latest handlers through a ref, so the column definitions stay the same objects.
+  const handlers = useRef({ view: (_r: ModuleRecord) => {}, edit: (_r: ModuleRecord) => {}, remove: (_r: ModuleRecord) => {} });
+  handlers.current = { view: (r) => setDetail(r.id), edit: (r) => setDialog({ editing: r }), remove: (r) => remove([r]) };
+  const columns = useMemo(
+    () =>
+      buildColumns(specs, {
+        width: 150,
+        render: (r) => (
+          <Space size={0} className="rt-row-actions">
+            <Permission roles={[perms.view]}>
+              <Button type="link" size="small" onClick={() => handlers.current.view(r)}>
+                查看
+              </Button>
+            </Permission>
+            <Permission roles={[perms.edit]}>
+              <Button type="link" size="small" onClick={() => handlers.current.edit(r)}>
+                编辑
+              </Button>
+            </Permission>
+            <Permission roles={[perms.delete]}>
+              <Button type="link" size="small" danger onClick={() => handlers.current.remove(r)}>
+                删除
+              </Button>
+            </Permission>
+          </Space>
+        ),
+      }),
+    [specs, perms],
+  );
+
+  const onSortingChange = useCallback((u: Updater<SortingState>) => {
+    setSorting((old) => resolve(u, old));
+    setPage(0);
+  }, []);
+  const onSelectionChange = useCallback((u: Updater<RowSelectionState>) => setSelection((old) => resolve(u, old)), []);
+  const selectedRecords = rows.filter((r) => selection[String(r.id)]);
+
+  const exportList = async () => {
+    setExporting(true);
+    try {
+      await moduleApi.exportFile(module, schema.title, filter, sort);
+    } catch {
+      // Shown by the request layer.
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const loadError = list.isError ? (
+    <Result status="error" title="数据加载失败" subTitle={(list.error as AxiosError<{ message?: string }>)?.response?.data?.message} extra={<Button onClick={() => void list.refetch()}>重试</Button>} />
+  ) : undefined;
+
+  return (
+    <div className="rt-page">
+      {filters.length > 0 && (
+        <div className="rt-card rt-filter-card">
+          <FilterBar
+            specs={filters}
+            onSearch={(body) => {
+              setFilter(body);
+              setPage(0);
+              setSelection({});
+            }}
+          />
+        </div>
+      )}
+      <div className="rt-card">
+        <div className="rt-toolbar">
+          <Space wrap>
+            <Permission roles={[perms.add]}>
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({})}>
+                新增
+              </Button>
+            </Permission>
+            <Permission roles={[perms.delete]}>
+              <Button danger icon={<DeleteOutlined />} disabled={!selectedRecords.length} onClick={() => remove(selectedRecords)}>
+                删除{selectedRecords.length ? `（${selectedRecords.length}）` : ''}
+              </Button>
+            </Permission>
+            <Permission roles={[perms.import]}>
+              <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+                导入
+              </Button>
+            </Permission>
+            <Permission roles={[perms.import]}>
+              <Button icon={<FileExcelOutlined />} onClick={() => void moduleApi.template(module, schema.title)}>
+                下载模板
+              </Button>
+            </Permission>
+            <Permission roles={[perms.export]}>
+              <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportList()}>
+                导出
+              </Button>
+            </Permission>
+          </Space>
+          <Space>
+            {selectedRecords.length > 0 && (
+              <span className="rt-selected">
+                已选 {selectedRecords.length} 项 <a onClick={() => setSelection({})}>清空</a>
+              </span>
+            )}
+            <Tooltip title="刷新">
+              <Button icon={<ReloadOutlined />} aria-label="刷新" onClick={() => void list.refetch()} />
+            </Tooltip>
+            <ColumnChooser specs={specs} visibility={visibility} onChange={setVisibility} />
+          </Space>
+        </div>
+        <DataTable
+          columns={columns}
+          specs={specs}
+          rows={rows}
+          sorting={sorting}
+          onSortingChange={onSortingChange}
+          rowSelection={selection}
+          onRowSelectionChange={onSelectionChange}
+          columnVisibility={visibility}
+          selectable={meta.actions.includes('delete')}
+          loading={list.isFetching}
+          error={loadError}
+        />
+        <div className="rt-pagination">
+          <Pagination
+            current={page + 1}
+            pageSize={size}
+            total={total}
+            showSizeChanger
+            showQuickJumper
+            pageSizeOptions={PAGE_SIZES}
+            showTotal={(t) => `共 ${t} 条`}
+            onChange={(p, s) => {
+              setSelection({});
+              if (s !== size) {
+                setSize(s);
+                setPage(0);
+              } else setPage(p - 1);
+            }}
+          />
+        </div>
+      </div>
+      {dialog && <FormDialog module={module} schema={schema} open editing={dialog.editing} onClose={() => setDialog(null)} />}
+      <DetailDrawer
+        module={module}
+        schema={schema}
+        id={detail}
+        onClose={() => setDetail(undefined)}
+        onEdit={(r) => setDialog({ editing: r })}
+      />
+      <ImportDialog module={module} title={schema.title} open={importing} onClose={() => setImporting(false)} />
+    </div>
+  );
+}
+
+/** The list/form/detail pages generated from a module schema. */
+export default function ModulePage({ moduleId, title }: { moduleId: string; title?: string }) {
+  const meta = useModuleMeta(moduleId);
+  if (meta.isLoading) {
+    return (
+      <div className="rt-page">
+        <div className="rt-card">
+          <Skeleton active paragraph={{ rows: 8 }} />
+        </div>
+      </div>
+    );
+  }
+  if (meta.isError || !meta.data?.schema) {
+    const status = (meta.error as AxiosError | null)?.response?.status;
+    return (
+      <div className="rt-card">
+        <Result
+          status={status === 403 ? '403' : status === 404 ? '404' : 'error'}
+          title={status === 403 ? '没有访问权限' : status === 404 ? `模块 ${title ?? moduleId} 不存在` : `${title ?? moduleId}加载失败`}
+          subTitle={status === 403 ? '请联系管理员为您分配该模块的权限。' : '请稍后重试，或联系管理员。'}
+          extra={status === 403 ? undefined : <Button onClick={() => void meta.refetch()}>重试</Button>}
+        />
+      </div>
+    );
+  }
+  return <ModuleList module={moduleId} meta={meta.data} />;
+}

@@ -1,0 +1,124 @@
+/**
+ * The generic module API (`/api/m/{module}/...`) as the renderer calls it, and the react-query keys of
+ * its answers. Shapes follow src/server/runtime/routes.ts.
+ */
+import { useQuery } from '@tanstack/react-query';
+import type { ModuleAction, ModuleSchema } from '../../shared/module-schema/types';
+import { download } from '../core/request/download';
+import { del, get, post, put } from '../core/request/request';
+
+/** What `GET /api/m/{module}/schema` answers: the school-merged schema and what the caller may do. */
+export interface ModuleMeta {
+  schema: ModuleSchema;
+  actions: ModuleAction[];
+  dicts: string[];
+}
+
+/** A record as the API answers it: field values, `<field>Label` / `<field>Name` decorations, system fields. */
+export type ModuleRecord = Record<string, unknown> & { id: number; version: number };
+
+export interface RecordPage {
+  content: ModuleRecord[];
+  totalElements: number;
+}
+
+export interface ListParams {
+  page: number;
+  size: number;
+  /** `field,asc|desc`. */
+  sort?: string;
+}
+
+export interface FieldChange {
+  field: string;
+  title: string;
+  before: unknown;
+  after: unknown;
+  beforeLabel?: string | null;
+  afterLabel?: string | null;
+}
+
+export interface ChangeRecord {
+  id: number;
+  module: string;
+  recordId: number;
+  type: number;
+  typeLabel: string;
+  origin: number;
+  originLabel: string;
+  changes: FieldChange[];
+  userId: number | null;
+  username: string;
+  at: string;
+}
+
+export interface ImportRowError {
+  row: number;
+  column: string;
+  message: string;
+}
+
+export interface ImportStatus {
+  id: number;
+  /** TaskStatus: 1 preparing, 2 running, 3 success, 4 error. */
+  status: number;
+  statusLabel: string;
+  mode: ImportMode;
+  fileName: string;
+  total: number;
+  processed: number;
+  imported: number;
+  errors: ImportRowError[];
+  message: string;
+  reportUrl: string | null;
+}
+
+export type ImportMode = 'partial' | 'all';
+
+export interface RefOption {
+  id: number;
+  name: string;
+}
+
+/** Query keys: everything of a module under `['module', id]`, so one invalidation refreshes it all. */
+export const moduleKeys = {
+  all: (module: string) => ['module', module] as const,
+  meta: (module: string) => ['module', module, 'meta'] as const,
+  list: (module: string) => ['module', module, 'list'] as const,
+  record: (module: string, id: number) => ['module', module, 'record', id] as const,
+  trail: (module: string, id: number) => ['module', module, 'trail', id] as const,
+};
+
+const base = (module: string) => `/api/m/${encodeURIComponent(module)}`;
+
+export const moduleApi = {
+  meta: (module: string) => get<ModuleMeta>(`${base(module)}/schema`),
+  list: (module: string, filter: Record<string, unknown>, params: ListParams) => post<RecordPage>(`${base(module)}/list`, filter, { params }),
+  get: (module: string, id: number) => get<ModuleRecord>(`${base(module)}/${id}`),
+  create: (module: string, values: Record<string, unknown>) => post<ModuleRecord>(base(module), values, { skipErrorNotify: true }),
+  /** Errors are shown on the form (400 field messages, 409 conflict), not as a notification. */
+  update: (module: string, values: Record<string, unknown>) => put<ModuleRecord>(base(module), values, { skipErrorNotify: true }),
+  remove: (module: string, ids: number[]) => del<{ message: string; deleted: number }>(base(module), ids),
+  trail: (module: string, id: number, page = 0, size = 50) => get<{ content: ChangeRecord[]; totalElements: number }>(`${base(module)}/${id}/trail`, { page, size }),
+  restore: (module: string, id: number, changeId: number) => post<ModuleRecord>(`${base(module)}/${id}/restore/${changeId}`, {}),
+  exportFile: (module: string, title: string, filter: Record<string, unknown>, sort?: string) =>
+    download(`${base(module)}/export`, { filter: JSON.stringify(filter), sort }, `${title}.xlsx`),
+  template: (module: string, title: string) => download(`${base(module)}/template`, undefined, `${title}导入模板.xlsx`),
+  importFile: (module: string, file: File, mode: ImportMode) => {
+    const form = new FormData();
+    form.append('mode', mode);
+    form.append('file', file, file.name);
+    return post<{ jobId: number }>(`${base(module)}/import`, form, { headers: { 'Content-Type': 'multipart/form-data' } });
+  },
+  importStatus: (module: string, jobId: number) => get<ImportStatus>(`${base(module)}/import/${jobId}`),
+  /** The bad rows with an error column (`reportUrl` of a finished job). */
+  importReport: (reportUrl: string, title: string) => download(reportUrl, undefined, `${title}导入错误报告.xlsx`),
+  /** Records of a module by name for pickers: `q` typed text, or `ids` to name chosen values. */
+  options: (module: string, params: { q?: string; ids?: number[]; size?: number }) =>
+    get<RefOption[]>(`${base(module)}/options`, { q: params.q, ids: params.ids?.join(','), size: params.size }, { skipErrorNotify: true }),
+};
+
+/** The merged schema and allowed actions of a module, loaded once per module and kept for the session. */
+export function useModuleMeta(module: string) {
+  return useQuery({ queryKey: moduleKeys.meta(module), queryFn: () => moduleApi.meta(module), staleTime: Infinity, gcTime: 60 * 60_000 });
+}

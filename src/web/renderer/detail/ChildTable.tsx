@@ -1,0 +1,116 @@
+/**
+ * The records of a child module (x-children) on the parent's detail: a compact list filtered by the
+ * foreign key, with add, edit and delete through the child module's own form.
+ */
+import { PlusOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Result, Skeleton, Space, Table } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useMemo, useState } from 'react';
+import { modulePermissions } from '../../../shared/module-schema/fields';
+import { Permission } from '../../core/Permission';
+import { useConfirmRun } from '../../pages/system/shared/useConfirmRun';
+import { moduleApi, moduleKeys, useModuleMeta, type ModuleRecord } from '../api';
+import { FormDialog } from '../form/FormDialog';
+import { displayText, listColumns } from '../model';
+
+const PAGE_SIZE = 10;
+
+export interface ChildLink {
+  module: string;
+  foreignKey: string;
+  title?: string;
+}
+
+export function ChildTable({ link, parentId, parentName }: { link: ChildLink; parentId: number; parentName: string }) {
+  const meta = useModuleMeta(link.module);
+  const queryClient = useQueryClient();
+  const confirmRun = useConfirmRun();
+  const [page, setPage] = useState(0);
+  const [dialog, setDialog] = useState<{ editing?: ModuleRecord } | null>(null);
+  const filter = useMemo(() => ({ [link.foreignKey]: parentId }), [link.foreignKey, parentId]);
+  const list = useQuery({
+    queryKey: [...moduleKeys.list(link.module), filter, page],
+    queryFn: () => moduleApi.list(link.module, filter, { page, size: PAGE_SIZE }),
+    placeholderData: keepPreviousData,
+    enabled: !!meta.data,
+  });
+  const schema = meta.data?.schema;
+  const perms = schema ? modulePermissions(schema) : undefined;
+  const columns = useMemo<ColumnsType<ModuleRecord>>(() => {
+    if (!schema) return [];
+    const cols: ColumnsType<ModuleRecord> = listColumns(schema)
+      .filter((c) => c.field !== link.foreignKey)
+      .map((c) => ({ key: c.field, title: c.title, width: c.width, ellipsis: true, render: (_: unknown, r: ModuleRecord) => displayText(r, c.field, c.schema) }));
+    return cols;
+  }, [schema, link.foreignKey]);
+
+  if (meta.isError) return <Result status="warning" title="无法加载子表" subTitle="您可能没有查看该数据的权限。" />;
+  if (!schema || !perms) return <Skeleton active />;
+  const remove = (r: ModuleRecord) =>
+    confirmRun({
+      title: '删除确认',
+      content: '确定删除这条记录吗？删除后不能恢复。',
+      okText: '删除',
+      danger: true,
+      run: () => moduleApi.remove(link.module, [r.id]),
+      success: '删除成功',
+      after: () => void queryClient.invalidateQueries({ queryKey: moduleKeys.all(link.module) }),
+    });
+  const actions: ColumnsType<ModuleRecord> = [
+    {
+      key: '__actions',
+      title: '操作',
+      width: 120,
+      fixed: 'right',
+      render: (_: unknown, r: ModuleRecord) => (
+        <Space size={0} className="rt-row-actions">
+          <Permission roles={[perms.edit]}>
+            <Button type="link" size="small" onClick={() => setDialog({ editing: r })}>
+              编辑
+            </Button>
+          </Permission>
+          <Permission roles={[perms.delete]}>
+            <Button type="link" size="small" danger onClick={() => remove(r)}>
+              删除
+            </Button>
+          </Permission>
+        </Space>
+      ),
+    },
+  ];
+  return (
+    <div className="rf-child">
+      <div className="rf-child-bar">
+        <span className="rf-child-title">{link.title ?? schema.title}</span>
+        <Permission roles={[perms.add]}>
+          <Button type="primary" size="small" icon={<PlusOutlined />} onClick={() => setDialog({})}>
+            新增
+          </Button>
+        </Permission>
+      </div>
+      <Table<ModuleRecord>
+        size="small"
+        rowKey="id"
+        loading={list.isFetching}
+        dataSource={list.data?.content ?? []}
+        columns={[...columns, ...actions]}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: list.isError ? '加载失败' : '暂无数据' }}
+        pagination={{ current: page + 1, pageSize: PAGE_SIZE, total: list.data?.totalElements ?? 0, size: 'small', showSizeChanger: false, hideOnSinglePage: true, onChange: (p) => setPage(p - 1) }}
+      />
+      {dialog && (
+        <FormDialog
+          module={link.module}
+          schema={schema}
+          open
+          editing={dialog.editing}
+          preset={dialog.editing ? undefined : { [link.foreignKey]: parentId }}
+          presetNames={{ [link.foreignKey]: { [parentId]: parentName } }}
+          fixed={[link.foreignKey]}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </div>
+  );
+}

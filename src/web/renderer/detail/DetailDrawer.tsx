@@ -1,0 +1,112 @@
+/**
+ * The detail of a record in a drawer: every field with its label (in the form's sections), then a tab
+ * per child module (x-children) and the modification trail (x-trail).
+ */
+import { EditOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Descriptions, Drawer, Result, Skeleton, Tabs } from 'antd';
+import type { ReactNode } from 'react';
+import { modulePermissions, nameFieldOf } from '../../../shared/module-schema/fields';
+import type { ModuleSchema } from '../../../shared/module-schema/types';
+import { Permission } from '../../core/Permission';
+import { moduleApi, moduleKeys, type ModuleRecord } from '../api';
+import { formLayout } from '../form/ui-schema';
+import { AuthImage, FileLink } from '../form/widgets';
+import { displayText, fileRef, formatDateTime, showIfMatches } from '../model';
+import { ChildTable } from './ChildTable';
+import { TrailPanel } from './TrailPanel';
+
+/** The value of a field as the detail shows it: files as links, images as pictures, empty as a dash. */
+function FieldValue({ record, name, schema }: { record: ModuleRecord; name: string; schema: ModuleSchema }) {
+  const f = schema.properties[name];
+  const value = record[name];
+  if ((f.format === 'image' || f['x-widget'] === 'image') && fileRef(value)) return <AuthImage url={`/api/file/view?id=${fileRef(value)!.id}`} alt={f.title} />;
+  if (f.format === 'file' && fileRef(value)) return <FileLink value={value} />;
+  const text = displayText(record, name, f);
+  return text ? <span className={f.format === 'textarea' ? 'rf-pre' : undefined}>{text}</span> : <span className="rf-empty-value">—</span>;
+}
+
+function Fields({ record, schema }: { record: ModuleRecord; schema: ModuleSchema }) {
+  const layout = formLayout(schema);
+  const shown = (name: string) => {
+    const c = schema.properties[name]['x-show-if'];
+    return !c || showIfMatches(c, record[c.field]);
+  };
+  const columns = Math.min(layout.columns, 2) === 1 ? 1 : 2;
+  return (
+    <div className="rf-detail-fields">
+      {layout.sections.map((s, i) => (
+        <Descriptions
+          key={s.title ?? i}
+          title={s.title}
+          bordered
+          size="small"
+          column={columns}
+          className="rf-descriptions"
+          styles={{ label: { width: 130 } }}
+          items={s.fields.filter(shown).map((name) => ({
+            key: name,
+            label: schema.properties[name].title,
+            span: layout.wide.has(name) ? columns : 1,
+            children: <FieldValue record={record} name={name} schema={schema} />,
+          }))}
+        />
+      ))}
+      <div className="rf-meta">
+        {record.createdAt ? <span>创建于 {formatDateTime(record.createdAt)}</span> : null}
+        {record.updatedAt ? <span>最后修改于 {formatDateTime(record.updatedAt)}</span> : null}
+        <span>版本 {record.version}</span>
+      </div>
+    </div>
+  );
+}
+
+export function DetailDrawer({ module, schema, id, onClose, onEdit }: { module: string; schema: ModuleSchema; id: number | undefined; onClose: () => void; onEdit: (record: ModuleRecord) => void }) {
+  const perms = modulePermissions(schema);
+  const record = useQuery({
+    queryKey: moduleKeys.record(module, id ?? 0),
+    queryFn: () => moduleApi.get(module, id!),
+    enabled: id !== undefined,
+  });
+  const data = record.data;
+  const nameField = nameFieldOf(schema);
+  const name = data && nameField ? String(data[nameField] ?? '') : '';
+
+  let content: ReactNode;
+  if (record.isError) content = <Result status="warning" title="记录加载失败" subTitle="该记录可能已被删除，或您没有查看权限。" />;
+  else if (!data) content = <Skeleton active paragraph={{ rows: 10 }} />;
+  else {
+    const tabs = [
+      { key: 'fields', label: '基本信息', children: <Fields record={data} schema={schema} /> },
+      ...(schema['x-children'] ?? []).map((link) => ({
+        key: `child-${link.module}`,
+        label: link.title ?? link.module,
+        children: <ChildTable link={link} parentId={data.id} parentName={name} />,
+      })),
+      ...(schema['x-trail'] ? [{ key: 'trail', label: '修改记录', children: <TrailPanel module={module} schema={schema} recordId={data.id} editPermission={perms.edit} /> }] : []),
+    ];
+    content = tabs.length > 1 ? <Tabs items={tabs} className="rf-detail-tabs" /> : tabs[0].children;
+  }
+
+  return (
+    <Drawer
+      open={id !== undefined}
+      onClose={onClose}
+      size={880}
+      title={`${schema.title}详情${name ? ` · ${name}` : ''}`}
+      destroyOnHidden
+      className="rf-drawer"
+      extra={
+        data && (
+          <Permission roles={[perms.edit]}>
+            <Button type="primary" icon={<EditOutlined />} onClick={() => onEdit(data)}>
+              编辑
+            </Button>
+          </Permission>
+        )
+      }
+    >
+      {content}
+    </Drawer>
+  );
+}

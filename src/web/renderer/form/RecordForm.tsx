@@ -1,0 +1,164 @@
+/**
+ * The form of a module record on @rjsf/core with antd widgets. rjsf holds the data and renders fields;
+ * validation (ajv on the module's own schema, Chinese messages) runs per field on blur and for all
+ * fields on submit, with the messages kept in a small store so only the fields concerned re-render.
+ */
+import { withTheme, type IChangeEvent } from '@rjsf/core';
+import type { UiSchema } from '@rjsf/utils';
+import { Form as AntForm } from 'antd';
+import { forwardRef, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import type { ModuleSchema } from '../../../shared/module-schema/types';
+import { showIfMatches } from '../model';
+import type { RecordFormContext } from './context';
+import { FormStore } from './store';
+import { recordTemplates } from './templates';
+import { formLayout, formSchema, formUiSchema, watchedFields } from './ui-schema';
+import { chineseErrors, validateRecord, validatorFor } from './validation';
+import { recordWidgets } from './widgets';
+
+const ThemedForm = withTheme({ widgets: recordWidgets, templates: recordTemplates });
+
+export interface FieldMessage {
+  field: string;
+  message: string;
+}
+
+export interface RecordFormHandle {
+  /** Validates every shown field; on failure shows the messages, brings the first invalid field into view and answers undefined. */
+  validate(): Record<string, unknown> | undefined;
+  /** The values as typed, valid or not. */
+  values(): Record<string, unknown>;
+  /** Shows messages from the server on their fields (and brings the first into view); answers those that name no field. */
+  showErrors(errors: FieldMessage[]): FieldMessage[];
+}
+
+export interface RecordFormProps {
+  schema: ModuleSchema;
+  /** Field values to start from (a stored record's, or the defaults of a new one are added). */
+  initialValues?: Record<string, unknown>;
+  /** Names of referenced records by field, for pickers showing the current value. */
+  refNames?: Record<string, Record<number, string>>;
+  /** Fields shown read-only with a fixed value (the parent's key of a child record). */
+  fixed?: string[];
+  /** Enter pressed in a field. */
+  onSubmit?: () => void;
+}
+
+/** The initial values with the schema defaults filled in where nothing is given. */
+function withDefaults(schema: ModuleSchema, values: Record<string, unknown> = {}): Record<string, unknown> {
+  const out = { ...values };
+  for (const [name, f] of Object.entries(schema.properties)) if (out[name] === undefined && f.default !== undefined) out[name] = f.default;
+  return out;
+}
+
+/** Brings a field into view, centred and smoothly (spec S5.V10), and puts the cursor in it. */
+export function revealField(container: HTMLElement | null, field: string): void {
+  const el = container?.querySelector<HTMLElement>(`[data-field="${CSS.escape(field)}"]`);
+  if (!el) return;
+  el.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  el.querySelector<HTMLElement>('input:not([readonly]), textarea, [tabindex="0"]')?.focus({ preventScroll: true });
+}
+
+export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function RecordForm({ schema, initialValues, refNames, fixed, onSubmit }, ref) {
+  const container = useRef<HTMLDivElement>(null);
+  const [initial] = useState(() => withDefaults(schema, initialValues));
+  const [store] = useState(() => new FormStore(initial, watchedFields(schema)));
+  const fixedKey = (fixed ?? []).join(',');
+  const built = useMemo(() => {
+    const ui: UiSchema = formUiSchema(schema);
+    for (const name of fixedKey ? fixedKey.split(',') : []) ui[name] = { ...ui[name], 'ui:widget': 'readonly' };
+    const rjsfSchema = formSchema(schema);
+    return { rjsfSchema, ui, layout: formLayout(schema), transform: chineseErrors(schema), validator: validatorFor(rjsfSchema) };
+  }, [schema, fixedKey]);
+
+  const context = useMemo(() => {
+    const shown = (name: string) => {
+      const condition = schema.properties[name]?.['x-show-if'];
+      return !condition || showIfMatches(condition, store.values[condition.field]);
+    };
+    const messagesOf = (name: string) => (shown(name) ? (validateRecord(built.validator, built.rjsfSchema, built.transform, store.values)[name] ?? []) : []);
+    const ctx: RecordFormContext & { layout: typeof built.layout; shown: typeof shown } = {
+      store,
+      schema,
+      refNames: refNames ?? {},
+      layout: built.layout,
+      shown,
+      validateField: (name) => store.setErrors({ [name]: messagesOf(name) }),
+      revalidate: (name) => store.setErrors({ [name]: messagesOf(name) }),
+    };
+    return ctx;
+    // refNames are read when a picker opens: the first ones given are the record's.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [store, schema, built]);
+
+  /** Shows these messages; the first field in form order is brought into view (its tab opened first). */
+  const show = (errors: Record<string, string[]>) => {
+    store.replaceErrors(errors);
+    const first = (built.ui['ui:order'] as string[]).find((n) => errors[n]?.length);
+    if (!first) return;
+    const tab = built.layout.sections.findIndex((s) => s.fields.includes(first));
+    if (built.layout.kind === 'tabs' && tab >= 0) store.setTab(tab);
+    requestAnimationFrame(() => revealField(container.current, first));
+  };
+
+  const handlers = useMemo(
+    () => ({
+      change: (e: IChangeEvent) => store.sync((e.formData ?? {}) as Record<string, unknown>),
+      submit: () => onSubmitRef.current?.(),
+    }),
+    [store],
+  );
+  const onSubmitRef = useRef(onSubmit);
+  onSubmitRef.current = onSubmit;
+
+  useImperativeHandle(ref, () => ({
+    values: () => store.values,
+    validate() {
+      const all = validateRecord(built.validator, built.rjsfSchema, built.transform, store.values);
+      const errors = Object.fromEntries(Object.entries(all).filter(([name]) => context.shown(name)));
+      if (!Object.keys(errors).length) {
+        store.replaceErrors({});
+        return store.values;
+      }
+      show(errors);
+      return undefined;
+    },
+    showErrors(list) {
+      const errors: Record<string, string[]> = {};
+      const unplaced: FieldMessage[] = [];
+      for (const e of list) {
+        if (schema.properties[e.field] && context.shown(e.field)) (errors[e.field] ??= []).push(e.message);
+        else unplaced.push(e);
+      }
+      show(errors);
+      return unplaced;
+    },
+  }));
+
+  return (
+    <div ref={container} className="rf-form">
+      {/* Several columns: labels above the inputs, so the inputs keep their width in the 700px dialog. */}
+      <AntForm
+        component={false}
+        layout={built.layout.columns > 1 ? 'vertical' : 'horizontal'}
+        labelCol={built.layout.columns > 1 ? undefined : { flex: '120px' }}
+        labelWrap
+        colon={false}
+      >
+        <ThemedForm
+          schema={built.rjsfSchema}
+          uiSchema={built.ui}
+          formData={initial}
+          formContext={context}
+          validator={built.validator}
+          transformErrors={built.transform}
+          noHtml5Validate
+          noValidate
+          showErrorList={false}
+          onChange={handlers.change}
+          onSubmit={handlers.submit}
+        />
+      </AntForm>
+    </div>
+  );
+});

@@ -1,0 +1,40 @@
+import type { WidgetProps } from '@rjsf/utils';
+import { useCallback } from 'react';
+import type { ModuleSchema } from '../../../shared/module-schema/types';
+import type { FormStore } from './store';
+
+/** What every template and widget of a module form reads from rjsf's `formContext` (stable for the form's life). */
+export interface RecordFormContext {
+  store: FormStore;
+  schema: ModuleSchema;
+  /** Names of the referenced records of the record being edited, by field (`<field>Name` of the API). */
+  refNames: Record<string, Record<number, string>>;
+  /** Validates one field now and shows (or clears) its messages; marks it touched. */
+  validateField(name: string): void;
+  /** Re-validates a field that shows an error, as it is being corrected. */
+  revalidate(name: string): void;
+}
+
+export const contextOf = (props: { registry: { formContext?: unknown } }) => props.registry.formContext as RecordFormContext;
+
+/**
+ * A widget's change and blur handlers: the form store learns the value first (synchronously, so anything
+ * that depends on it updates in the same commit as rjsf), then rjsf; blur validates the field.
+ * `validateNow` is for pickers, where choosing is the end of the input.
+ */
+export function useFieldHandlers(props: WidgetProps, validateNow = false) {
+  const { name, onChange } = props;
+  const ctx = contextOf(props);
+  const change = useCallback(
+    (value: unknown) => {
+      const normalised = value === '' || value === null || (Array.isArray(value) && value.length === 0) ? undefined : value;
+      const hadError = ctx.store.change(name, normalised);
+      onChange(normalised);
+      if (validateNow) ctx.validateField(name);
+      else if (hadError) ctx.revalidate(name);
+    },
+    [ctx, name, onChange, validateNow],
+  );
+  const blur = useCallback(() => ctx.validateField(name), [ctx, name]);
+  return { change, blur, ctx };
+}

@@ -1,0 +1,325 @@
+/**
+ * The list table of a module: @tanstack/react-table (v9) owns columns, sorting (on the server), row
+ * selection, column visibility and pinning; this file draws it as an antd-looking table with
+ * virtualised rows (@tanstack/react-virtual), so a page of 1,000 rows renders only what is on screen.
+ * Cells are plain text: no component, no tooltip per cell (a native title on truncated columns).
+ */
+import { CaretDownOutlined, CaretUpOutlined } from '@ant-design/icons';
+import {
+  columnPinningFeature,
+  columnSizingFeature,
+  columnVisibilityFeature,
+  createColumnHelper,
+  rowSelectionFeature,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type Cell,
+  type ColumnDef,
+  type ColumnVisibilityState,
+  type Header,
+  type Row,
+  type RowSelectionState,
+  type SortingState,
+  type Updater,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Checkbox, ConfigProvider, Empty, Spin } from 'antd';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import type { ModuleRecord } from '../api';
+import { displayText, type ColumnSpec } from '../model';
+
+export const tableFeaturesOfList = tableFeatures({ rowSortingFeature, rowSelectionFeature, columnVisibilityFeature, columnSizingFeature, columnPinningFeature });
+type Features = typeof tableFeaturesOfList;
+type ListRow = Row<Features, ModuleRecord>;
+type ListCell = Cell<Features, ModuleRecord, unknown>;
+
+const helper = createColumnHelper<Features, ModuleRecord>();
+export const SELECT_COLUMN = '__select';
+export const ACTIONS_COLUMN = '__actions';
+const SELECT_WIDTH = 48;
+
+/** Row heights by antd's component size (rows are one line: cells truncate). */
+const ROW_HEIGHT = { small: 40, middle: 48, large: 54 } as const;
+
+/**
+ * Column definitions from the list columns of the schema, plus the selection column and the row
+ * actions. Build them once per schema (useMemo): they are model inputs.
+ */
+export function buildColumns(specs: ColumnSpec[], actions: { width: number; render: (record: ModuleRecord) => ReactNode } | undefined): ColumnDef<Features, ModuleRecord, unknown>[] {
+  const columns: ColumnDef<Features, ModuleRecord, unknown>[] = [
+    helper.display({ id: SELECT_COLUMN, size: SELECT_WIDTH, enableSorting: false, enableHiding: false, header: '' }) as ColumnDef<Features, ModuleRecord, unknown>,
+  ];
+  for (const spec of specs) {
+    columns.push(
+      helper.accessor((r) => displayText(r, spec.field, spec.schema), {
+        id: spec.field,
+        header: spec.title,
+        size: spec.width,
+        enableSorting: spec.sortable,
+      }) as ColumnDef<Features, ModuleRecord, unknown>,
+    );
+  }
+  if (actions) {
+    columns.push(
+      helper.display({ id: ACTIONS_COLUMN, header: '操作', size: actions.width, enableSorting: false, enableHiding: false, cell: (ctx) => actions.render(ctx.row.original) }) as ColumnDef<Features, ModuleRecord, unknown>,
+    );
+  }
+  return columns;
+}
+
+export interface DataTableProps {
+  columns: ColumnDef<Features, ModuleRecord, unknown>[];
+  specs: ColumnSpec[];
+  rows: ModuleRecord[];
+  sorting: SortingState;
+  onSortingChange: (updater: Updater<SortingState>) => void;
+  rowSelection: RowSelectionState;
+  onRowSelectionChange: (updater: Updater<RowSelectionState>) => void;
+  columnVisibility: ColumnVisibilityState;
+  selectable: boolean;
+  loading: boolean;
+  /** Shown instead of the empty notice (a failed load). */
+  error?: ReactNode;
+}
+
+/** The widths cells are drawn with: the model's sizes, with spare room given to the unpinned data columns. */
+function effectiveWidths(columns: { id: string; size: number; pinned: boolean }[], available: number): Map<string, number> {
+  const total = columns.reduce((s, c) => s + c.size, 0);
+  const stretch = columns.filter((c) => !c.pinned && !c.id.startsWith('__'));
+  const spare = Math.max(0, available - total);
+  const stretchTotal = stretch.reduce((s, c) => s + c.size, 0) || 1;
+  return new Map(columns.map((c) => [c.id, c.size + (stretch.includes(c) ? Math.floor((spare * c.size) / stretchTotal) : 0)]));
+}
+
+interface Geometry {
+  widths: Map<string, number>;
+  /** Sticky offsets of pinned columns (start: left, end: right). */
+  offsets: Map<string, { side: 'left' | 'right'; at: number; edge: boolean }>;
+}
+
+function cellStyle(id: string, g: Geometry): CSSProperties | undefined {
+  const o = g.offsets.get(id);
+  return o ? { position: 'sticky', [o.side]: o.at, zIndex: 2 } : undefined;
+}
+
+function cellClass(id: string, g: Geometry, extra = ''): string {
+  const o = g.offsets.get(id);
+  return `${extra}${o ? ` rt-pinned rt-pinned-${o.side}${o.edge ? ' rt-pinned-edge' : ''}` : ''}`;
+}
+
+const BodyRow = memo(function BodyRow({ row, selected, geometry, height, ellipsis }: { row: ListRow; selected: boolean; geometry: Geometry; height: number; ellipsis: Set<string> }) {
+  return (
+    <tr className={selected ? 'rt-row rt-row-selected' : 'rt-row'} style={{ height }} data-row-key={row.id}>
+      {row.getVisibleCells().map((cell: ListCell) => {
+        const id = cell.column.id;
+        if (id === SELECT_COLUMN) {
+          return (
+            <td key={cell.id} className={cellClass(id, geometry, 'rt-cell rt-select')} style={cellStyle(id, geometry)}>
+              <Checkbox checked={selected} onClick={row.getToggleSelectedHandler()} aria-label="选择此行" />
+            </td>
+          );
+        }
+        if (id === ACTIONS_COLUMN) {
+          return (
+            <td key={cell.id} className={cellClass(id, geometry, 'rt-cell rt-actions')} style={cellStyle(id, geometry)}>
+              {cell.column.columnDef.cell ? (cell.column.columnDef.cell as (ctx: ReturnType<ListCell['getContext']>) => ReactNode)(cell.getContext()) : null}
+            </td>
+          );
+        }
+        const text = cell.getValue() as string;
+        return (
+          <td key={cell.id} className={cellClass(id, geometry, 'rt-cell')} style={cellStyle(id, geometry)} title={ellipsis.has(id) && text ? text : undefined}>
+            {text}
+          </td>
+        );
+      })}
+    </tr>
+  );
+});
+
+function SortIcon({ dir }: { dir: false | 'asc' | 'desc' }) {
+  return (
+    <span className="rt-sorter" aria-hidden>
+      <CaretUpOutlined className={dir === 'asc' ? 'on' : undefined} />
+      <CaretDownOutlined className={dir === 'desc' ? 'on' : undefined} />
+    </span>
+  );
+}
+
+export function DataTable(props: DataTableProps) {
+  const { columns, specs, rows, sorting, onSortingChange, rowSelection, onRowSelectionChange, columnVisibility, selectable, loading, error } = props;
+  const size = ConfigProvider.useConfig().componentSize ?? 'middle';
+  const rowHeight = ROW_HEIGHT[size as keyof typeof ROW_HEIGHT] ?? ROW_HEIGHT.middle;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [available, setAvailable] = useState(0);
+  const [maxHeight, setMaxHeight] = useState(520);
+
+  const columnPinning = useMemo(
+    () => ({
+      start: [...(selectable ? [SELECT_COLUMN] : []), ...specs.filter((s) => s.fixed === 'left').map((s) => s.field)],
+      end: [...specs.filter((s) => s.fixed === 'right').map((s) => s.field), ACTIONS_COLUMN],
+    }),
+    [specs, selectable],
+  );
+  const visibility = useMemo(() => ({ ...columnVisibility, [SELECT_COLUMN]: selectable }), [columnVisibility, selectable]);
+
+  const table = useTable({
+    features: tableFeaturesOfList,
+    columns,
+    data: rows,
+    getRowId: (r) => String(r.id),
+    state: { sorting, rowSelection, columnVisibility: visibility, columnPinning },
+    onSortingChange,
+    onRowSelectionChange,
+    manualSorting: true,
+    enableMultiSort: false,
+    sortDescFirst: false,
+    enableRowRangeSelection: true,
+  });
+
+  const visible = table.getVisibleLeafColumns();
+  const geometry = useMemo<Geometry>(() => {
+    const cols = visible.map((c) => ({ id: c.id, size: c.getSize(), pinned: !!c.getIsPinned() }));
+    const widths = effectiveWidths(cols, available);
+    const offsets: Geometry['offsets'] = new Map();
+    const start = visible.filter((c) => c.getIsPinned() === 'start');
+    const end = visible.filter((c) => c.getIsPinned() === 'end').reverse();
+    let at = 0;
+    start.forEach((c, i) => {
+      offsets.set(c.id, { side: 'left', at, edge: i === start.length - 1 });
+      at += widths.get(c.id)!;
+    });
+    at = 0;
+    end.forEach((c, i) => {
+      offsets.set(c.id, { side: 'right', at, edge: i === end.length - 1 });
+      at += widths.get(c.id)!;
+    });
+    return { widths, offsets };
+    // `visible` is derived from the state listed
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [columns, visibility, columnPinning, available]);
+  const ellipsis = useMemo(() => new Set(specs.filter((s) => s.ellipsis).map((s) => s.field)), [specs]);
+  const totalWidth = [...geometry.widths.values()].reduce((s, w) => s + w, 0);
+
+  // The room the table has: its width (spare width goes to the columns), and the height down to the pagination.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const measure = () => {
+      setAvailable(el.clientWidth);
+      const top = el.getBoundingClientRect().top + window.scrollY;
+      setMaxHeight(Math.max(320, window.innerHeight - top - 72));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el.parentElement ?? el);
+    window.addEventListener('resize', measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', measure);
+    };
+  }, []);
+
+  const modelRows = table.getRowModel().rows;
+  const virtualizer = useVirtualizer({
+    count: modelRows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    getItemKey: (i) => modelRows[i].id,
+    overscan: 8,
+    // Rows show in the first frame, before the box is measured.
+    initialRect: { width: 0, height: maxHeight },
+  });
+  // A new page starts at its top.
+  useEffect(() => {
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
+  }, [rows]);
+
+  const items = virtualizer.getVirtualItems();
+  const padTop = items.length ? items[0].start : 0;
+  const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  const colSpan = visible.length;
+  const allSelected = table.getIsAllPageRowsSelected();
+  const someSelected = table.getIsSomePageRowsSelected();
+
+  const headerCell = (header: Header<Features, ModuleRecord, unknown>) => {
+    const id = header.column.id;
+    if (id === SELECT_COLUMN) {
+      return (
+        <th key={header.id} className={cellClass(id, geometry, 'rt-th rt-select')} style={cellStyle(id, geometry)}>
+          <Checkbox checked={allSelected} indeterminate={!allSelected && someSelected} disabled={!rows.length} onChange={table.getToggleAllPageRowsSelectedHandler()} aria-label="全选本页" />
+        </th>
+      );
+    }
+    const canSort = header.column.getCanSort();
+    const dir = header.column.getIsSorted();
+    const next = header.column.getNextSortingOrder();
+    return (
+      <th
+        key={header.id}
+        className={cellClass(id, geometry, `rt-th${canSort ? ' rt-sortable' : ''}${dir ? ' rt-sorted' : ''}`)}
+        style={cellStyle(id, geometry)}
+        onClick={canSort ? header.column.getToggleSortingHandler() : undefined}
+        title={canSort ? (next === 'asc' ? '点击升序' : next === 'desc' ? '点击降序' : '取消排序') : undefined}
+        aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined}
+      >
+        <span className="rt-th-inner">
+          <span className="rt-th-title">{header.column.columnDef.header as string}</span>
+          {canSort && <SortIcon dir={dir} />}
+        </span>
+      </th>
+    );
+  };
+
+  return (
+    <div className="rt-wrap">
+      <div ref={scrollRef} className="rt-scroll" style={{ maxHeight }}>
+        <table className="rt-table" style={{ width: totalWidth }} aria-rowcount={rows.length}>
+          <colgroup>
+            {visible.map((c) => (
+              <col key={c.id} style={{ width: geometry.widths.get(c.id) }} />
+            ))}
+          </colgroup>
+          <thead>
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id} style={{ height: rowHeight + 2 }}>
+                {group.headers.map(headerCell)}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {padTop > 0 && (
+              <tr aria-hidden style={{ height: padTop }}>
+                <td colSpan={colSpan} className="rt-pad" />
+              </tr>
+            )}
+            {items.map((item) => {
+              const row = modelRows[item.index];
+              return <BodyRow key={row.id} row={row} selected={!!rowSelection[row.id]} geometry={geometry} height={rowHeight} ellipsis={ellipsis} />;
+            })}
+            {padBottom > 0 && (
+              <tr aria-hidden style={{ height: padBottom }}>
+                <td colSpan={colSpan} className="rt-pad" />
+              </tr>
+            )}
+            {!rows.length && (
+              <tr className="rt-empty-row">
+                <td colSpan={colSpan}>
+                  <div className="rt-empty" style={{ width: available || undefined }}>
+                    {error ?? (loading ? null : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无数据" />)}
+                  </div>
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      {loading && (
+        <div className="rt-loading">
+          <Spin />
+        </div>
+      )}
+    </div>
+  );
+}

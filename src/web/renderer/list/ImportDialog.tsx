@@ -1,0 +1,155 @@
+/**
+ * 导入: an .xlsx of the module's template, in one of two modes (部分导入: the good rows; 全部成功才导入:
+ * nothing unless every row is good). The job runs on the server; the dialog polls it, shows the
+ * progress, then every bad row with its problem and the error report to download.
+ */
+import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Modal, Progress, Radio, Space, Table, Upload } from 'antd';
+import { useState } from 'react';
+import { TaskStatus } from '../../../shared/constants';
+import { moduleApi, moduleKeys, type ImportMode, type ImportRowError } from '../api';
+
+const POLL_MS = 800;
+
+export function ImportDialog({ module, title, open, onClose }: { module: string; title: string; open: boolean; onClose: () => void }) {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [mode, setMode] = useState<ImportMode>('partial');
+  const [file, setFile] = useState<File>();
+  const [jobId, setJobId] = useState<number>();
+  const [starting, setStarting] = useState(false);
+  const job = useQuery({
+    queryKey: [...moduleKeys.all(module), 'import', jobId],
+    queryFn: () => moduleApi.importStatus(module, jobId!),
+    enabled: jobId !== undefined,
+    refetchInterval: (q) => (q.state.data && q.state.data.status >= TaskStatus.SUCCESS ? false : POLL_MS),
+  });
+  const status = job.data;
+  const finished = !!status && status.status >= TaskStatus.SUCCESS;
+  const running = jobId !== undefined && !finished;
+
+  const start = async () => {
+    if (!file) {
+      message.warning('请选择要导入的 .xlsx 文件');
+      return;
+    }
+    setStarting(true);
+    try {
+      const { jobId: id } = await moduleApi.importFile(module, file, mode);
+      setJobId(id);
+    } catch {
+      // Shown by the request layer.
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  const close = () => {
+    if (status?.imported) void queryClient.invalidateQueries({ queryKey: moduleKeys.all(module) });
+    setJobId(undefined);
+    setFile(undefined);
+    onClose();
+  };
+
+  const percent = status ? (finished ? 100 : status.total ? Math.floor((status.processed / status.total) * 100) : 0) : 0;
+  const ok = finished && status.status === TaskStatus.SUCCESS && !status.errors.length;
+
+  return (
+    <Modal
+      open={open}
+      title={`导入${title}`}
+      width={700}
+      mask={{ closable: false }}
+      keyboard={false}
+      destroyOnHidden
+      onCancel={close}
+      footer={
+        jobId === undefined
+          ? [
+              <Button key="template" icon={<DownloadOutlined />} onClick={() => void moduleApi.template(module, title)}>
+                下载模板
+              </Button>,
+              <Button key="cancel" onClick={close}>
+                取消
+              </Button>,
+              <Button key="start" type="primary" loading={starting} onClick={() => void start()}>
+                开始导入
+              </Button>,
+            ]
+          : [
+              status?.reportUrl ? (
+                <Button key="report" icon={<DownloadOutlined />} onClick={() => void moduleApi.importReport(status.reportUrl!, title)}>
+                  下载错误报告
+                </Button>
+              ) : null,
+              <Button key="close" type="primary" disabled={running} onClick={close}>
+                {running ? '导入中…' : '完成'}
+              </Button>,
+            ]
+      }
+    >
+      {jobId === undefined ? (
+        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+          <div>
+            <div className="rf-label">导入方式</div>
+            <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as ImportMode)}>
+              <Radio value="partial">部分导入（导入正确的行，跳过有误的行）</Radio>
+              <Radio value="all">全部成功才导入（有任何错误则不导入）</Radio>
+            </Radio.Group>
+          </div>
+          <Upload.Dragger
+            accept=".xlsx"
+            maxCount={1}
+            fileList={file ? [{ uid: '1', name: file.name, status: 'done' }] : []}
+            beforeUpload={(f) => {
+              if (!/\.xlsx$/i.test(f.name)) {
+                message.error('只能导入 .xlsx 文件（请使用导入模板）');
+                return Upload.LIST_IGNORE;
+              }
+              setFile(f);
+              return false;
+            }}
+            onRemove={() => setFile(undefined)}
+          >
+            <p className="ant-upload-drag-icon">
+              <InboxOutlined />
+            </p>
+            <p className="ant-upload-text">点击或拖拽 .xlsx 文件到此处</p>
+            <p className="ant-upload-hint">请先下载导入模板，按模板的列填写；带 * 的列必填。</p>
+          </Upload.Dragger>
+        </Space>
+      ) : (
+        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+          <div className="rf-import-progress">
+            <Progress percent={percent} status={finished ? (ok ? 'success' : status.imported ? 'normal' : 'exception') : 'active'} />
+            <div className="rf-import-line">
+              {status ? (finished ? status.message : `${status.statusLabel}：已处理 ${status.processed} / ${status.total || '…'} 行`) : '正在上传…'}
+            </div>
+          </div>
+          {finished && (
+            <Alert
+              type={ok ? 'success' : status.imported ? 'warning' : 'error'}
+              showIcon
+              title={status.message || (ok ? '导入成功' : '导入失败')}
+              description={status.errors.length ? `共 ${status.errors.length} 处错误，可下载错误报告修改后重新导入。` : undefined}
+            />
+          )}
+          {finished && status.errors.length > 0 && (
+            <Table<ImportRowError>
+              size="small"
+              rowKey={(e) => `${e.row}-${e.column}-${e.message}`}
+              dataSource={status.errors}
+              pagination={{ pageSize: 8, size: 'small', showSizeChanger: false, showTotal: (t) => `共 ${t} 条` }}
+              columns={[
+                { title: '行号', dataIndex: 'row', width: 70 },
+                { title: '列', dataIndex: 'column', width: 140, render: (v: string) => v || '—' },
+                { title: '错误信息', dataIndex: 'message' },
+              ]}
+            />
+          )}
+        </Space>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEMAS_DIR } from '../../src/server/app.js';
+import { readMenuFile } from '../../src/server/core/menus/sync.js';
+import { DEMO_ACCOUNTS, DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
+import { collectPermissions, flattenMenus, type MenuNode } from '../../src/shared/menus.js';
+import { bearer, login } from '../support/auth.js';
+import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
+
+const FILE_TREE = readMenuFile(SCHEMAS_DIR);
+const SYSTEM = /^(users?|roles?|menus?|dicts?|sysconfig|online|outbox|sms-outbox):/;
+
+describe(`demo roles and accounts on ${TEST_DB}`, () => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  const trees: Record<string, MenuNode[]> = {};
+
+  beforeAll(async () => {
+    t = await createTestApp({ DEMO_DATA: 'true' });
+    for (const username of ['admin', ...DEMO_ACCOUNTS.map((a) => a.username)]) {
+      tokens[username] = username === 'admin' ? await login(t.app) : await login(t.app, username, DEMO_USER_PASSWORD);
+      const res = await t.app.inject({ url: '/api/menus/myTree', headers: bearer(tokens[username]) });
+      expect(res.statusCode, res.body).toBe(200);
+      trees[username] = res.json();
+    }
+  });
+  afterAll(() => t.app.close());
+
+  const ids = (tree: MenuNode[]) => flattenMenus(tree).map((n) => n.id);
+  const roleOf = (code: string) => t.database.db.selectFrom('roles').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
+
+  it('[S6.P3a] the three demo accounts log in and get different menu trees', () => {
+    const [dwzzb, zbsj, dy] = [ids(trees.dwzzb), ids(trees.zbsj), ids(trees.dy)];
+    expect(new Set([dwzzb.join(), zbsj.join(), dy.join()]).size).toBe(3);
+    // 组织部: every business area, no system administration.
+    expect(trees.dwzzb.map((n) => n.id)).toEqual(FILE_TREE.map((n) => n.id).filter((id) => id !== 'system'));
+    // 支部书记: members, organisations, organisational life, party-school study, messages.
+    expect(trees.zbsj.map((n) => n.id)).toEqual(['party-member', 'party-org', 'party-school', 'org-life', 'message-center']);
+    expect(zbsj).toContain('member-info');
+    expect(zbsj).toContain('org-info');
+    expect(zbsj).toContain('life-three-one');
+    expect(zbsj).not.toContain('member-roster');
+    expect(zbsj).not.toContain('pschool-batch');
+    // 党员: the learner pages, messages and regulations only.
+    expect(trees.dy.map((n) => n.id)).toEqual(['party-school', 'message-center', 'service']);
+    expect(dy).toEqual(expect.arrayContaining(['pschool-study-center', 'pschool-online-exam', 'msg-todo', 'msg-private', 'service-regulation']));
+    expect(dy).not.toContain('member-info');
+    expect(dy).not.toContain('pschool-admin');
+  });
+
+  it("admin's tree contains every first-level entry", () => {
+    expect(trees.admin.map((n) => n.id)).toEqual(FILE_TREE.map((n) => n.id));
+  });
+
+  it('the demo roles carry the menu permissions and data scopes of their job', async () => {
+    const dwzzb = await roleOf('dwzzb');
+    expect(dwzzb).toMatchObject({ name: '党委组织部管理员', data_scope: 'all' });
+    expect(dwzzb.permissions.some((p) => SYSTEM.test(p) || p === 'admin')).toBe(false);
+    const business = collectPermissions(FILE_TREE.filter((n) => n.id !== 'system'));
+    expect(dwzzb.permissions).toEqual(business);
+    const zbsj = await roleOf('zbsj');
+    expect(zbsj).toMatchObject({ name: '支部书记', data_scope: 'own' });
+    expect(zbsj.permissions).toEqual(expect.arrayContaining(['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', 'life-meeting:list', 'pschool-study:list', 'msginfo:list']));
+    expect(zbsj.permissions).not.toContain('member:delete');
+    const dy = await roleOf('dy');
+    expect(dy).toMatchObject({ name: '党员', data_scope: 'own' });
+    expect(dy.permissions).toEqual(['msg-remind:list', 'msginfo:list', 'pschool-doc:list', 'pschool-exam:list', 'pschool-study:list', 'pschool-training:list', 'pschool-video:list', 'regulation:list']);
+    const grants = await t.database.db
+      .selectFrom('user_roles as ur')
+      .innerJoin('users as u', 'u.id', 'ur.user_id')
+      .innerJoin('roles as r', 'r.id', 'ur.role_id')
+      .select(['u.username', 'r.code'])
+      .orderBy('u.username')
+      .execute();
+    expect(grants).toEqual([{ username: 'admin', code: 'admin' }, { username: 'dwzzb', code: 'dwzzb' }, { username: 'dy', code: 'dy' }, { username: 'zbsj', code: 'zbsj' }]);
+  });
+
+  it('the 支部书记 cannot reach user administration; 组织部 neither, the administrator can', async () => {
+    const list = (token: string) => t.app.inject({ method: 'POST', url: '/api/users/list', headers: bearer(token), payload: {} });
+    expect((await list(tokens.zbsj)).json()).toMatchObject({ status: 403, message: '没有访问权限' });
+    expect((await list(tokens.dwzzb)).statusCode).toBe(403);
+    expect((await list(tokens.admin)).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/menus/tree', headers: bearer(tokens.dwzzb) })).statusCode).toBe(403);
+  });
+
+  it('the top tabs follow the same trees', async () => {
+    const head = await t.app.inject({ url: '/api/menus/headMenu', headers: bearer(tokens.dy) });
+    expect(head.json()).toEqual([
+      { id: 'party-school', title: '党校管理', path: '/party-school', icon: expect.any(String), firstVisibleLeaf: '/pschool' },
+      { id: 'message-center', title: '消息中心', path: '/message-center', icon: expect.any(String), firstVisibleLeaf: '/message-center/remind' },
+      { id: 'service', title: '综合服务', path: '/service', icon: expect.any(String), firstVisibleLeaf: '/service/info/regulation' },
+    ]);
+  });
+});
+
+describe(`no demo data on ${TEST_DB}`, () => {
+  it('DEMO_DATA=false creates neither the demo accounts nor their roles', async () => {
+    const t = await createTestApp();
+    try {
+      expect(await t.database.db.selectFrom('users').select('username').execute()).toEqual([{ username: 'admin' }]);
+      expect((await t.database.db.selectFrom('roles').select('code').execute()).map((r) => r.code)).toEqual(['admin']);
+    } finally {
+      await t.app.close();
+    }
+  });
+});

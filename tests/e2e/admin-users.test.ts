@@ -1,0 +1,307 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
+import { api, apiLogin, apiToken, configValue, encrypted, menuPagePath, randomPhone, setConfigValue, uiLogin } from '../support/admin-e2e.js';
+import { launchBrowser, newPage, webUrl } from '../support/browser.js';
+
+/** The computed CSS width (the opening animation scales the box, so its client rectangle is not it). */
+const computedWidth = (el: Element) => parseFloat(getComputedStyle(el).width);
+
+/**
+ * The user administration page as the administrator, step by step on one user; each step relies on the
+ * ones before it. The password rule is changed for the dialog checks and restored afterwards.
+ */
+describe('user administration in Chromium', () => {
+  const name = `e2eu${Date.now().toString(36)}`;
+  const phone = randomPhone();
+  const newPassword = '20262026';
+  const usersPath = menuPagePath('core:users');
+  let browser: Browser;
+  let page: Page;
+  let adminToken: string;
+  let initPassword: string;
+  const original: Record<string, string> = {};
+
+  const row = () => page.getByRole('row', { name: new RegExp(name) });
+  // By title text: the e2e build runs with NODE_ENV=test, where antd labels every dialog with the same id.
+  const dialog = (title: string) => page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
+  const notice = (text: string) => page.locator('.ant-message').getByText(text);
+  /** Confirms the open confirm dialog (antd spaces two-character labels: 确 定). */
+  const confirm = async (ok = /^确\s*定$/) => {
+    const box = page.locator('.ant-modal-confirm');
+    await box.getByRole('button', { name: ok }).click();
+    await box.waitFor({ state: 'detached' });
+  };
+  const userRow = async () => {
+    const list = await api<{ content: { username: string; email: string | null; enabled: boolean; locked: boolean }[] }>(
+      'POST',
+      '/api/users/list?page=0&size=10',
+      { blurry: name },
+      adminToken,
+    );
+    return list.body.content.find((u) => u.username === name);
+  };
+  const search = async (text: string) => {
+    await page.getByPlaceholder('用户名/姓名/手机号码/邮箱').fill(text);
+    await page.getByRole('button', { name: /搜\s*索/ }).click();
+  };
+  const pickOption = async (field: Locator, option: string) => {
+    await field.click();
+    await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+    // A multiple select stays open over the dialog's buttons; Escape closes it (the dialog ignores Escape).
+    await page.keyboard.press('Escape');
+  };
+
+  beforeAll(async () => {
+    adminToken = await apiToken('admin', DEMO_ADMIN_PASSWORD);
+    initPassword = await configValue(adminToken, 'initPassword');
+    for (const key of ['passwordReg', 'passwordRegTip']) original[key] = await configValue(adminToken, key);
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    page.setDefaultTimeout(15_000);
+    await uiLogin(page, 'admin', DEMO_ADMIN_PASSWORD);
+    await page.goto(webUrl(usersPath));
+    await page.getByRole('row', { name: /dwzzb/ }).waitFor();
+  });
+
+  afterAll(async () => {
+    // Other test files share this server: the password rule goes back to what it was.
+    for (const [key, value] of Object.entries(original)) await setConfigValue(adminToken, key, value);
+    const leftover = await userRow().catch(() => undefined);
+    if (leftover) {
+      const list = await api('POST', '/api/users/list?page=0&size=10', { blurry: name }, adminToken);
+      await api(
+        'DELETE',
+        '/api/users',
+        list.body.content.map((u: { id: number }) => u.id),
+        adminToken,
+      );
+    }
+    await browser?.close();
+  });
+
+  it('lists users on the page of the core:users menu entry, with the template download', async () => {
+    expect(usersPath).toBe('/system/users');
+    await expect(page.getByRole('tab', { name: '全部用户' }).getAttribute('aria-selected')).resolves.toBe('true');
+    for (const tab of ['弱密码用户', '未登录用户', '已离校用户']) await page.getByRole('tab', { name: tab }).waitFor();
+    await page.getByRole('row', { name: /dwzzb/ }).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '下载导入模板' }).click()]);
+    expect(download.suggestedFilename()).toBe('用户导入模板.xlsx');
+  });
+
+  it('S9.L7a: the data form dialog stays open on Escape and on a mask click', async () => {
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    const form = dialog('新增用户');
+    await form.waitFor();
+    await page.keyboard.press('Escape');
+    await page.mouse.click(15, 785);
+    await page.waitForTimeout(400);
+    expect(await form.isVisible()).toBe(true);
+    await form.getByRole('button', { name: /取\s*消/ }).click();
+    await form.waitFor({ state: 'hidden' });
+  });
+
+  it('creates a user in the 700px dialog; the list shows it', async () => {
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    const form = dialog('新增用户');
+    await form.waitFor();
+    expect(await form.evaluate(computedWidth)).toBe(700);
+    // Required fields are checked before anything is sent.
+    await form.getByRole('button', { name: /确\s*定/ }).click();
+    await form.getByText('请输入用户名').waitFor();
+    await form.getByLabel('用户名').fill(name);
+    await form.getByLabel('姓名').fill('端到端用户');
+    await form.getByLabel('手机号码').fill(phone);
+    await form.getByLabel('邮箱').fill(`${name}@example.edu.cn`);
+    await pickOption(form.getByLabel('性别'), '男');
+    await pickOption(form.getByLabel('角色'), '党员');
+    await form.getByRole('button', { name: /确\s*定/ }).click();
+    await notice('新增成功').waitFor();
+    await form.waitFor({ state: 'hidden' });
+    await row().waitFor();
+    await expect(row().textContent()).resolves.toMatch(/端到端用户.*党员/);
+  });
+
+  it('shows the new user under 未登录用户 and 弱密码用户, and opens its account there', async () => {
+    await page.getByRole('tab', { name: '弱密码用户' }).click();
+    await row().waitFor();
+    await page.getByRole('tab', { name: '未登录用户' }).click();
+    await row().waitFor();
+    await row().getByRole('checkbox').check();
+    await page.getByRole('button', { name: '开通账号' }).click();
+    await confirm();
+    await notice('已为1名未登录用户开通账号').waitFor();
+    await page.getByRole('tab', { name: '全部用户' }).click();
+    await page.getByRole('row', { name: /dwzzb/ }).waitFor();
+  });
+
+  it('the SMS outbox page shows the account notice sent to the new user', async () => {
+    await page.goto(webUrl(menuPagePath('core:sms-outbox')));
+    await page.getByPlaceholder('手机号码或邮箱').fill(phone);
+    await page.getByRole('button', { name: /搜\s*索/ }).click();
+    const sms = page.getByRole('row', { name: new RegExp(phone) });
+    await sms.waitFor();
+    await expect(sms.textContent()).resolves.toMatch(/短信.*账号开通通知.*已开通/);
+    await page.goto(webUrl(usersPath));
+    await page.getByRole('row', { name: /dwzzb/ }).waitFor();
+  });
+
+  it('finds the user by the search bar', async () => {
+    await search(name);
+    await row().waitFor();
+    await expect(page.locator('.ant-table-tbody tr.ant-table-row').count()).resolves.toBe(1);
+    await search(`${name}-nobody`);
+    await page.locator('.ant-table-tbody .ant-empty-description').getByText('暂无数据').waitFor();
+    await search(name);
+    await row().waitFor();
+  });
+
+  it('edits the e-mail', async () => {
+    await row().getByRole('button', { name: '编辑' }).click();
+    const form = dialog('编辑用户');
+    await form.waitFor();
+    await expect(form.getByLabel('用户名').inputValue()).resolves.toBe(name);
+    await form.getByLabel('邮箱').fill('not-an-address');
+    await form.getByRole('button', { name: /确\s*定/ }).click();
+    await form.getByText('请输入正确的邮箱地址').waitFor();
+    await form.getByLabel('邮箱').fill(`changed-${name}@example.edu.cn`);
+    await form.getByRole('button', { name: /确\s*定/ }).click();
+    await notice('修改成功').waitFor();
+    await row().getByText(`changed-${name}@example.edu.cn`).waitFor();
+    expect((await userRow())?.email).toBe(`changed-${name}@example.edu.cn`);
+  });
+
+  it('resets the password to the initial password', async () => {
+    const set = await api('POST', '/api/users/updatePassByAdmin', { username: name, newPass: await encrypted('Other@2026pw') }, adminToken);
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect((await apiLogin(name, initPassword)).status).toBe(400);
+    await row().getByRole('button', { name: /更多/ }).click();
+    await page.getByRole('menuitem', { name: '重置密码' }).click();
+    await expect(page.locator('.ant-modal-confirm').textContent()).resolves.toContain('重置为初始密码');
+    await confirm();
+    await notice('密码已重置为初始密码').waitFor();
+    expect((await apiLogin(name, initPassword)).status).toBe(200);
+    expect((await apiLogin(name, 'Other@2026pw')).status).toBe(400);
+  });
+
+  it('unlocks a user locked by five wrong passwords', async () => {
+    for (let i = 0; i < 5; i++) expect((await apiLogin(name, `wrong-${i}`)).status).toBe(400);
+    const locked = await apiLogin(name, initPassword);
+    expect(locked.status).toBe(400);
+    expect(locked.body.message).toContain('锁定');
+    await page.getByRole('button', { name: '刷新' }).click();
+    await row().getByText('已锁定').waitFor();
+    await row().getByRole('button', { name: '解锁' }).click();
+    await confirm();
+    await notice('解锁成功').waitFor();
+    await row().getByText('正常').waitFor();
+    expect((await userRow())?.locked).toBe(false);
+    expect((await apiLogin(name, initPassword)).status).toBe(200);
+  });
+
+  describe('the change-password dialog for another user', () => {
+    let box: Locator;
+    beforeAll(async () => {
+      await setConfigValue(adminToken, 'passwordReg', '^\\d{8,}$');
+      await setConfigValue(adminToken, 'passwordRegTip', '至少8位数字');
+      // The web app reads system configuration at start.
+      await page.reload();
+      await search(name);
+      await row().getByRole('button', { name: /更多/ }).click();
+      await page.getByRole('menuitem', { name: '修改密码' }).click();
+      box = dialog(`修改用户“${name}”的密码`);
+      await box.waitFor();
+    });
+
+    it('[S9.L7b] is 700px wide; [S9.L7c] inputs are 370px; [S9.L7d] labels are 88px', async () => {
+      expect(await box.evaluate(computedWidth)).toBe(700);
+      expect(await box.locator('.ant-input-affix-wrapper').evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).width)))).toEqual([370, 370]);
+      expect(await box.locator('.ant-form-item-label').evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).width)))).toEqual([88, 88]);
+    });
+
+    it('[S5.V4c] shows exactly two password inputs: new and confirm', async () => {
+      await expect(box.locator('input').count()).resolves.toBe(2);
+      await expect(box.locator('input[type="password"]').count()).resolves.toBe(2);
+      await box.getByLabel('新密码').waitFor();
+      await box.getByLabel('确认密码').waitFor();
+    });
+
+    it('[S5.V3e][S5.V3a] an empty new password says 请输入新密码 on blur; [S5.V3c] an empty confirm says 请再次输入密码', async () => {
+      await box.getByLabel('新密码').focus();
+      await box.getByLabel('确认密码').focus();
+      await box.getByText('请输入新密码').waitFor();
+      await box.getByLabel('新密码').focus();
+      await box.getByText('请再次输入密码').waitFor();
+    });
+
+    it('[S5.V3b] the configured passwordReg applies with its passwordRegTip', async () => {
+      await box.getByLabel('新密码').fill('abc');
+      await box.getByLabel('新密码').blur();
+      await box.getByText('至少8位数字').waitFor();
+      await box.getByLabel('新密码').fill('12345678');
+      await box.getByLabel('新密码').blur();
+      await box.getByText('至少8位数字').waitFor({ state: 'detached' });
+      await expect(box.locator('.ant-form-item-explain-error').count()).resolves.toBe(1); // only the empty confirm
+    });
+
+    it('[S5.V3d] a different confirmation says 两次输入的密码不一致', async () => {
+      await box.getByLabel('确认密码').fill('12345679');
+      await box.getByLabel('确认密码').blur();
+      await box.getByText('两次输入的密码不一致').waitFor();
+    });
+
+    it('[S9.L7a] stays open on Escape and on a mask click', async () => {
+      await box.getByLabel('确认密码').focus();
+      await page.keyboard.press('Escape');
+      await page.mouse.click(15, 785);
+      await page.waitForTimeout(400);
+      expect(await box.isVisible()).toBe(true);
+    });
+
+    it('[S5.V4b][S8.E11] changes the password: 密码修改成功, the admin stays signed in, the user signs in with it', async () => {
+      await box.getByLabel('新密码').fill(newPassword);
+      await box.getByLabel('确认密码').fill(newPassword);
+      await box.getByRole('button', { name: /确\s*认/ }).click();
+      await notice('密码修改成功').waitFor();
+      await box.waitFor({ state: 'hidden' });
+      // The own-password mode would log out after its notice; this one must not.
+      await page.waitForTimeout(2500);
+      expect(new URL(page.url()).pathname).toBe(`/web${usersPath}`);
+      await row().waitFor();
+      await expect(page.getByText('密码修改成功，请重新登录').count()).resolves.toBe(0);
+      // Still signed in: a reload stays on the page instead of going to the login page.
+      await page.reload();
+      await page.getByRole('row', { name: /dwzzb/ }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/web${usersPath}`);
+      await search(name);
+      const signIn = await apiLogin(name, newPassword);
+      expect(signIn.status, JSON.stringify(signIn.body)).toBe(200);
+      expect((await apiLogin(name, initPassword)).status).toBe(400);
+    });
+  });
+
+  it('disables the user with the status switch; the user can no longer sign in', async () => {
+    await row().getByRole('switch').click();
+    await expect(page.locator('.ant-modal-confirm').textContent()).resolves.toContain(`禁用用户“${name}”`);
+    await confirm();
+    await notice('已禁用').waitFor();
+    await expect(row().getByRole('switch').getAttribute('aria-checked')).resolves.toBe('false');
+    expect((await userRow())?.enabled).toBe(false);
+    const refused = await apiLogin(name, newPassword);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('禁用');
+  });
+
+  it('deletes the user after confirmation', async () => {
+    await row().getByRole('checkbox').check();
+    await page
+      .locator('.crud-toolbar')
+      .getByRole('button', { name: /删\s*除/ })
+      .click();
+    await expect(page.locator('.ant-modal-confirm').textContent()).resolves.toContain('删除后不能恢复');
+    await confirm(/^删\s*除$/);
+    await notice('删除成功').waitFor();
+    await row().waitFor({ state: 'detached' });
+    expect(await userRow()).toBeUndefined();
+  });
+});

@@ -1,0 +1,202 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filterMenuTree, firstVisibleLeaf, flattenMenus, menuPaths, menuToRoutes, type MenuNode } from '../../src/shared/menus';
+import { api, apiLogin } from '../support/api.js';
+import { launchBrowser } from '../support/browser.js';
+import { appPath, createUser, go, signedIn, unique, visibleView, POLL } from './layout-helpers.js';
+
+const menus = (JSON.parse(fs.readFileSync(path.resolve('schemas/menus.json'), 'utf8')) as { menus: MenuNode[] }).menus;
+const pathOf = new Map(menuPaths(menus).map((p) => [p.id, p.path]));
+const featurePages = flattenMenus(menus).filter((n) => n.feature);
+
+let browser: Browser;
+let admin: string;
+let adminPage: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  admin = await apiLogin();
+  adminPage = await signedIn(browser, admin);
+});
+afterAll(() => browser?.close());
+
+const sidebarItems = (page: Page) => page.locator('.app-sidebar .sidebar-menu > .ant-menu > li.ant-menu-item, .app-sidebar .sidebar-menu > .ant-menu > li.ant-menu-submenu > .ant-menu-submenu-title').allInnerTexts();
+const topTabs = (page: Page) => page.locator('.navbar .top-tabs [data-tab]').evaluateAll((els) => els.map((e) => ({ path: e.getAttribute('data-tab'), title: e.textContent })));
+
+/**
+ * For every menu page realising one of `ids`: the admin's menu has the entry, and opening it shows the
+ * page inside the layout (sidebar, navbar, a view with content), neither /404 nor blank.
+ */
+async function opensInsideLayout(ids: string[]) {
+  const pages = featurePages.filter((n) => ids.includes(n.feature!));
+  expect(pages.map((n) => n.feature).sort()).toEqual([...ids].sort());
+  for (const node of pages) {
+    const target = pathOf.get(node.id)!;
+    await go(adminPage, target);
+    const view = await visibleView(adminPage, target);
+    expect(appPath(adminPage), node.title).toBe(target);
+    expect(await view.innerText()).not.toMatch(/页面不存在|404/);
+    await adminPage.locator('.navbar').waitFor();
+    // The sidebar holds the entry (opened down to it and selected), so the menu leads there.
+    await expect.poll(() => adminPage.locator('.app-sidebar .ant-menu-item-selected').innerText(), POLL).toBe(node.title);
+  }
+}
+
+describe('every feature area of spec §1 opens from the admin menu inside the layout', () => {
+  it('[S1.F1a][S1.F1b][S1.F1c] party-member information, roster, data analysis', () => opensInsideLayout(['S1.F1a', 'S1.F1b', 'S1.F1c']));
+  it('[S1.F2a][S1.F2b][S1.F2c] organisation and unit libraries, modification trail', () => opensInsideLayout(['S1.F2a', 'S1.F2b', 'S1.F2c']));
+  it('[S1.F3a][S1.F3b][S1.F3c][S1.F3d][S1.F3e] cadre areas', () => opensInsideLayout(['S1.F3a', 'S1.F3b', 'S1.F3c', 'S1.F3d', 'S1.F3e']));
+  it('[S1.F4a][S1.F4b][S1.F4c] congress, delegate and two-committee elections', () => opensInsideLayout(['S1.F4a', 'S1.F4b', 'S1.F4c']));
+  it('[S1.F5a][S1.F5b] member development and its record', () => opensInsideLayout(['S1.F5a', 'S1.F5b']));
+  it('[S1.F6a][S1.F6b][S1.F6c][S1.F6d][S1.F6e][S1.F6f][S1.F6g][S1.F6h][S1.F6i] party-school management', () =>
+    opensInsideLayout(['S1.F6a', 'S1.F6b', 'S1.F6c', 'S1.F6d', 'S1.F6e', 'S1.F6f', 'S1.F6g', 'S1.F6h', 'S1.F6i']));
+  it('[S1.F7a][S1.F7b][S1.F7c] party dues, fee batches, on-site payment', () => opensInsideLayout(['S1.F7a', 'S1.F7b', 'S1.F7c']));
+  it('[S1.F8a][S1.F8b][S1.F8c][S1.F8d] transfers and floating members', () => opensInsideLayout(['S1.F8a', 'S1.F8b', 'S1.F8c', 'S1.F8d']));
+  it('[S1.F9a][S1.F9b][S1.F9c] reminders, to-dos, private messages', () => opensInsideLayout(['S1.F9a', 'S1.F9b', 'S1.F9c']));
+  it('[S1.F10a][S1.F10b][S1.F10c][S1.F10d] snapshots, data sources, reports, big data', () => opensInsideLayout(['S1.F10a', 'S1.F10b', 'S1.F10c', 'S1.F10d']));
+  it('[S1.F11a][S1.F11b][S1.F11c] fill-in forms, duty reports, weak organisations', () => opensInsideLayout(['S1.F11a', 'S1.F11b', 'S1.F11c']));
+  it('[S1.F12a][S1.F12b][S1.F12c][S1.F12d] organisation life', () => opensInsideLayout(['S1.F12a', 'S1.F12b', 'S1.F12c', 'S1.F12d']));
+  it('[S1.F13a][S1.F13b][S1.F13c][S1.F13d] regulations, downloads, query, mobile terminal', () => opensInsideLayout(['S1.F13a', 'S1.F13b', 'S1.F13c', 'S1.F13d']));
+  it('[S1.F14a][S1.F14b][S1.F14c][S1.F14d][S1.F14e][S1.F14f][S1.F14g][S1.F14h][S1.F14i][S1.F14j][S1.F14k][S1.F14l][S1.F14m][S1.F14n] the other areas', () =>
+    opensInsideLayout(['S1.F14a', 'S1.F14b', 'S1.F14c', 'S1.F14d', 'S1.F14e', 'S1.F14f', 'S1.F14g', 'S1.F14h', 'S1.F14i', 'S1.F14j', 'S1.F14k', 'S1.F14l', 'S1.F14m', 'S1.F14n']));
+});
+
+describe('menu routes, top tabs and sidebar', () => {
+  it('[S2.R4b][S2.G5c] / goes to the first visible menu entry, whose first-level route fills the sidebar', async () => {
+    const tree = (await api<MenuNode[]>('GET', '/api/menus/myTree', undefined, admin)).body;
+    const first = menuToRoutes(tree).firstLevel.find((r) => !r.meta.hidden)!;
+    const page = await signedIn(browser, admin, '/');
+    await page.waitForURL((u) => u.pathname !== '/web/');
+    expect(appPath(page)).toBe(firstVisibleLeaf(first));
+    expect(await sidebarItems(page)).toEqual((first.children ?? []).filter((c) => !c.meta.hidden).map((c) => c.meta.title));
+    expect(await page.locator('.top-tabs .ant-menu-item-selected [data-tab]').getAttribute('data-tab')).toBe(first.path);
+    await page.context().close();
+  });
+
+  it('[S2.R15] an unknown path inside the layout ends at the root and so at the first visible entry', async () => {
+    const page = await signedIn(browser, admin, '/no-such-page-xyz');
+    await page.waitForURL((u) => !u.pathname.includes('no-such-page'));
+    const first = menuToRoutes((await api<MenuNode[]>('GET', '/api/menus/myTree', undefined, admin)).body).firstLevel.find((r) => !r.meta.hidden)!;
+    expect(appPath(page)).toBe(firstVisibleLeaf(first));
+    await page.context().close();
+  });
+
+  it('[S2.G5a] once loaded, moving between menu pages makes no new auth/info or menu request; [S2.G5b] a page under route B shows B in the sidebar and tabs', async () => {
+    const page = await signedIn(browser, admin, '/party-member/info');
+    const seen: string[] = [];
+    page.on('request', (r) => seen.push(new URL(r.url()).pathname));
+    await page.locator('.top-tabs [data-tab="/system"]').evaluate((e) => e.closest('li')?.click());
+    await page.waitForURL(/\/web\/system\/users$/);
+    await go(page, '/party-org/trail');
+    await visibleView(page, '/party-org/trail');
+    expect(seen.filter((p) => p === '/auth/info' || p.startsWith('/api/menus'))).toEqual([]);
+    expect(await page.locator('.top-tabs .ant-menu-item-selected [data-tab]').getAttribute('data-tab')).toBe('/party-org');
+    expect(await sidebarItems(page)).toEqual(['党组织信息库', '单位信息库', '单位与组织修改痕迹', '软弱涣散党组织整顿', '换届选举', '基础数据']);
+    await page.context().close();
+  });
+
+  it('[S2.G7a][S2.L2b] the top tabs are the visible first level of the server tree and the sidebar its children; [S2.G7b] a level-3 leaf renders without becoming an extra entry', async () => {
+    const tree = (await api<MenuNode[]>('GET', '/api/menus/myTree', undefined, admin)).body;
+    const { firstLevel, secondLevel } = menuToRoutes(tree);
+    const visibleFirst = firstLevel.filter((r) => !r.meta.hidden);
+    await go(adminPage, '/party-member/daily/reward');
+    await visibleView(adminPage, '/party-member/daily/reward');
+    expect(await topTabs(adminPage)).toEqual(visibleFirst.map((r) => ({ path: r.path, title: r.meta.title })));
+    expect(await sidebarItems(adminPage)).toEqual(secondLevel['/party-member'].filter((r) => !r.meta.hidden).map((r) => r.meta.title));
+    // The leaf is listed once, inside its group, though it is also registered directly below /party-member.
+    expect(await adminPage.locator('.app-sidebar .ant-menu-item', { hasText: '奖惩信息' }).count()).toBe(1);
+  });
+
+  it('[S2.L2c] clicking a tab opens its first visible leaf', async () => {
+    const page = await signedIn(browser, admin, '/dashboard');
+    await page.locator('.top-tabs [data-tab="/party-org"]').click();
+    await page.waitForURL(/\/web\/party-org\/org$/);
+    await page.locator('.top-tabs [data-tab="/cadre"]').click();
+    await page.waitForURL(/\/web\/cadre\/info$/);
+    await page.context().close();
+  });
+});
+
+describe('a narrow role sees only its own menus, and nothing hidden', () => {
+  let narrow: { id: number; token: string };
+  let hiddenMenuId: number | undefined;
+
+  beforeAll(async () => {
+    narrow = await createUser(admin, `lay${unique()}`, ['pschool-study:list', 'pschool-video:list', 'msg-remind:list', 'regulation:list']);
+    // A hidden page every signed-in user may open (no permission), below 消息中心.
+    const all = flattenMenus((await api<MenuNode[]>('GET', '/api/menus/tree', undefined, admin)).body as MenuNode[]) as (MenuNode & { id: unknown; key?: string })[];
+    const parent = all.find((n) => n.key === 'message-center')!;
+    const created = await api<{ id: number }>('POST', '/api/menus', { parentId: parent.id, type: 'page', title: '隐藏测试页面', path: 'hidden-layout-test', icon: 'AppstoreOutlined', component: 'pending:hidden-layout-test', hidden: true, sort: 999 }, admin);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    hiddenMenuId = created.body.id;
+  });
+  afterAll(async () => {
+    if (hiddenMenuId) await api('DELETE', '/api/menus', [hiddenMenuId], admin);
+  });
+
+  it('[S6.P3a] two users with different roles each see exactly their own tree in the top tabs and sidebar', async () => {
+    for (const token of [admin, narrow.token]) {
+      const tree = (await api<MenuNode[]>('GET', '/api/menus/myTree', undefined, token)).body;
+      const { firstLevel, secondLevel } = menuToRoutes(tree);
+      const page = await signedIn(browser, token, '/');
+      await page.waitForURL((u) => u.pathname !== '/web/');
+      expect(await topTabs(page)).toEqual(firstLevel.filter((r) => !r.meta.hidden).map((r) => ({ path: r.path, title: r.meta.title })));
+      for (const first of firstLevel.filter((r) => !r.meta.hidden)) {
+        await page.locator(`.top-tabs [data-tab="${first.path}"]`).evaluate((e) => e.closest('li')?.click());
+        await expect.poll(() => sidebarItems(page), POLL).toEqual(secondLevel[first.path].filter((r) => !r.meta.hidden).map((r) => r.meta.title));
+      }
+      await page.context().close();
+    }
+    const narrowTree = (await api<MenuNode[]>('GET', '/api/menus/myTree', undefined, narrow.token)).body;
+    expect(narrowTree.map((n) => n.title)).not.toContain('系统管理');
+  });
+
+  /** Types `query` into the header search and returns the result labels. */
+  async function searchFor(page: Page, query: string): Promise<string[]> {
+    await page.locator('.header-search-icon').click();
+    const input = page.locator('.header-search-select input');
+    await input.fill(query);
+    await page.waitForTimeout(300);
+    const labels = await page.locator('.ant-select-dropdown:visible .ant-select-item-option').allInnerTexts();
+    await page.keyboard.press('Escape');
+    await page.locator('body').click({ position: { x: 600, y: 500 } });
+    return labels;
+  }
+
+  it('[S2.L2f][S2.L4a] the navbar search finds a page by a misspelt title and opens it', async () => {
+    const page = await signedIn(browser, admin, '/dashboard');
+    await page.locator('.header-search-icon').click();
+    await page.locator('.header-search-select input').fill('党员基本信');
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '党员基本信息' }).first().click();
+    await page.waitForURL(/\/web\/party-member\/info$/);
+    expect(await searchFor(page, '用户管里')).toContain('系统管理 > 用户管理');
+    await page.context().close();
+  });
+
+  it('[S2.L4b][S6.P3b][S6.P3c][S2.R2b][S2.R4a] the search never offers a page the user lacks, a hidden route, /mobileUpload or the layout root', async () => {
+    const page = await signedIn(browser, narrow.token, '/');
+    await page.waitForURL((u) => u.pathname !== '/web/');
+    expect(await searchFor(page, '学习中心')).toContain('党校管理 > 学习培训 > 学习中心');
+    for (const query of ['用户管理', '党员基本信息', '隐藏测试页面', '上传文件', 'mobileUpload', '个人中心', '登录']) {
+      expect(await searchFor(page, query), query).toEqual([]);
+    }
+    // The hidden page exists for this user (its URL renders) but is neither in the sidebar nor the tabs.
+    await go(page, '/message-center/hidden-layout-test');
+    await visibleView(page, '/message-center/hidden-layout-test');
+    expect(await page.locator('.app-sidebar').innerText()).not.toContain('隐藏测试页面');
+    expect(await page.locator('.top-tabs').innerText()).not.toContain('隐藏测试页面');
+    await page.context().close();
+  });
+
+  it('[S2.R2b][S2.R1g] no sidebar entry or tab leads to /mobileUpload or a login page', async () => {
+    await go(adminPage, '/dashboard');
+    for (const first of await topTabs(adminPage)) {
+      await adminPage.locator(`.top-tabs [data-tab="${first.path}"]`).evaluate((e) => e.closest('li')?.click());
+      await adminPage.waitForTimeout(100);
+      const keys = await adminPage.locator('.app-sidebar .ant-menu-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-id') ?? ''));
+      expect(keys.some((k) => /mobileUpload|login/i.test(k))).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,349 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHOOL_CODES } from '../../src/shared/schools';
+import { getSchoolInfo } from '../../src/shared/school-branding';
+import { TOKEN_KEY } from '../../src/web/core/auth/token';
+import { api, apiLogin, setSysConfig } from '../support/api.js';
+import { launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { appPath, createUser, go, signedIn, unique, visibleView, POLL } from './layout-helpers.js';
+
+let browser: Browser;
+let admin: string;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  admin = await apiLogin();
+});
+afterAll(() => browser?.close());
+
+const cookie = async (page: Page, name: string) => (await page.context().cookies()).find((c) => c.name === name)?.value;
+const sidebarWidth = (page: Page) => page.locator('.app-sidebar').evaluate((e) => getComputedStyle(e).width);
+/** Height of the first antd button of the visible page view (a list page has several). */
+const buttonHeight = (page: Page) => page.locator('.app-view:visible .ant-btn').first().evaluate((e) => e.getBoundingClientRect().height);
+
+/** Runs `body` with system configuration `values` set, then puts the previous values back. */
+async function withConfig(values: Record<string, string>, body: () => Promise<void>) {
+  const previous: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(values)) previous[key] = await setSysConfig(admin, key, value);
+  try {
+    await body();
+  } finally {
+    for (const [key, value] of Object.entries(previous)) {
+      if (value === undefined) await api('DELETE', '/api/sysConfig/', [key], admin);
+      else await setSysConfig(admin, key, value);
+    }
+  }
+}
+
+describe('constant routes inside the layout', () => {
+  it('[S2.R5a] /dashboard renders inside the layout; [S2.R5b] on every page the first breadcrumb entry is 首页 (/dashboard)', async () => {
+    const page = await signedIn(browser, admin, '/dashboard');
+    await visibleView(page, '/dashboard');
+    expect(await page.locator('.app-sidebar').isVisible()).toBe(true);
+    expect(await page.locator('.navbar').isVisible()).toBe(true);
+    expect(await page.locator('.app-breadcrumb li').first().innerText()).toBe('首页');
+    for (const path of ['/system/users', '/party-member/daily/reward', '/user/center']) {
+      await go(page, path);
+      await visibleView(page, path);
+      const home = page.locator('.app-breadcrumb a').first();
+      expect(await home.innerText()).toBe('首页');
+      expect(await home.getAttribute('href')).toBe('/web/dashboard');
+    }
+    await page.locator('.app-breadcrumb a').first().click();
+    await page.waitForURL(/\/web\/dashboard$/);
+    await page.context().close();
+  });
+
+  it('[S2.R6a] /user/center is the personal centre inside the layout, titled 个人中心', async () => {
+    const page = await signedIn(browser, admin, '/user/center');
+    await visibleView(page, '/user/center');
+    expect(await page.locator('.app-sidebar').isVisible()).toBe(true);
+    expect(await page.locator('.navbar').isVisible()).toBe(true);
+    await expect.poll(() => page.title(), POLL).toMatch(/^个人中心/);
+    await page.context().close();
+  });
+
+  it('[S2.R8] /redirect/dashboard ends on /dashboard with the view created anew', async () => {
+    const page = await signedIn(browser, admin, '/dashboard');
+    const view = await visibleView(page, '/dashboard');
+    await view.evaluate((e) => e.setAttribute('data-marker', 'old'));
+    await go(page, '/system/users');
+    await visibleView(page, '/system/users');
+    await go(page, '/dashboard');
+    expect(await (await visibleView(page, '/dashboard')).getAttribute('data-marker')).toBe('old'); // kept alive meanwhile
+    await go(page, '/redirect/dashboard');
+    await page.waitForURL(/\/web\/dashboard$/);
+    expect(await (await visibleView(page, '/dashboard')).getAttribute('data-marker')).toBeNull();
+    await page.context().close();
+  });
+});
+
+describe('sidebar and school branding', () => {
+  it('[S2.L1a][S2.L2a][S4.L1][S9.L9a][S9.L6a][S3.E10d] the 205px sidebar with logo and menu collapses and expands with the hamburger; sidebarStatus keeps it across reloads', async () => {
+    const page = await signedIn(browser, admin, '/party-member/info');
+    expect(await page.locator('.sidebar-logo img').isVisible()).toBe(true);
+    expect(await page.locator('.app-sidebar .ant-menu-item').count()).toBeGreaterThan(0);
+    expect(await sidebarWidth(page)).toBe('205px');
+    await page.locator('.hamburger').click();
+    await expect.poll(() => sidebarWidth(page), POLL).toBe('54px');
+    expect(await cookie(page, 'sidebarStatus')).toBe('0');
+    await page.reload();
+    await page.locator('.app-sidebar').waitFor();
+    expect(await sidebarWidth(page)).toBe('54px');
+    await page.locator('.hamburger').click();
+    await expect.poll(() => sidebarWidth(page), POLL).toBe('205px');
+    expect(await cookie(page, 'sidebarStatus')).toBe('1');
+    await page.reload();
+    await page.locator('.app-sidebar').waitFor();
+    expect(await sidebarWidth(page)).toBe('205px');
+    await page.context().close();
+  });
+
+  it('[S2.L1b] the expanded sidebar shows htmlExpandLogo and the collapsed one htmlLogo', async () => {
+    await withConfig({ htmlLogo: '/web/schools/jsu.svg', htmlExpandLogo: '/web/schools/usc.svg' }, async () => {
+      const page = await signedIn(browser, admin, '/dashboard');
+      expect(await page.locator('.sidebar-logo img').getAttribute('src')).toBe('/web/schools/usc.svg');
+      await page.locator('.hamburger').click();
+      await expect.poll(() => page.locator('.sidebar-logo img').getAttribute('src'), POLL).toBe('/web/schools/jsu.svg');
+      await page.context().close();
+    });
+  });
+
+  it('[S1.S1][S1.S3][S1.S4] the school setting brands the layout: hntb by default, then school A, then B; only hnsoft shows the bank-school strip', async () => {
+    // Without site logos the sidebar shows the school's own logo.
+    await withConfig({ htmlLogo: '', htmlExpandLogo: '' }, async () => {
+      const all = await api<{ configKey: string }[]>('GET', '/api/sysConfig/listAll', undefined, admin);
+      const schoolConfigured = all.body.some((i) => i.configKey === 'school');
+      const page = await signedIn(browser, admin, '/dashboard');
+      const brand = async () => ({
+        name: await page.locator('.sidebar-school').innerText(),
+        logo: await page.locator('.sidebar-logo img').getAttribute('src'),
+        footer: await page.locator('.app-footer .footer-school').innerText(),
+        strip: await page.locator('.sidebar-bank-strip img').count(),
+      });
+      const expected = (code: string) => {
+        const info = getSchoolInfo(code);
+        return { name: info.schoolName, logo: info.schoolLogo, footer: info.footerTxt, strip: info.bankStrip ? 1 : 0 };
+      };
+      if (!schoolConfigured) expect(await brand()).toEqual(expected('hntb'));
+      await withConfig({ school: 'jsu' }, async () => {
+        await page.reload();
+        await page.locator('.sidebar-school').waitFor();
+        expect(await brand()).toEqual(expected('jsu'));
+        for (const code of ['usc', ...SCHOOL_CODES]) {
+          await setSysConfig(admin, 'school', code);
+          await page.reload();
+          await page.locator('.sidebar-school').waitFor();
+          expect(await brand(), code).toEqual(expected(code));
+          expect(await brand().then((b) => b.strip), code).toBe(code === 'hnsoft' ? 1 : 0);
+        }
+      });
+      await page.context().close();
+    });
+  });
+});
+
+describe('navbar controls', () => {
+  it('[S2.L2d] the fullscreen toggle enters and leaves fullscreen; a warning where the browser does not support it', async () => {
+    const page = await signedIn(browser, admin, '/dashboard');
+    await page.locator('.fullscreen-toggle').click();
+    await expect.poll(() => page.evaluate(() => document.fullscreenElement !== null), POLL).toBe(true);
+    await page.locator('.fullscreen-toggle').click();
+    await expect.poll(() => page.evaluate(() => document.fullscreenElement === null), POLL).toBe(true);
+    await page.context().close();
+
+    const unsupported = await newPage(browser);
+    await unsupported.addInitScript(() => Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false }));
+    await unsupported.context().addCookies([{ name: TOKEN_KEY, value: admin, url: webUrl('/') }]);
+    await unsupported.goto(webUrl('/dashboard'));
+    await unsupported.locator('.fullscreen-toggle').click();
+    await unsupported.locator('.ant-message-notice', { hasText: '您的浏览器不支持全屏' }).waitFor();
+    expect(await unsupported.evaluate(() => document.fullscreenElement)).toBeNull();
+    await unsupported.context().close();
+  });
+
+  it('[S2.L2e][S9.L6d][S4.L5a][S4.L5b][S9.L6c][S9.L9b] size selector: default, medium, small, mini; small without a cookie; a choice is saved in the size cookie and survives a reload', async () => {
+    const page = await signedIn(browser, admin, '/system/users');
+    await visibleView(page, '/system/users');
+    expect(await cookie(page, 'size')).toBeUndefined();
+    expect(await buttonHeight(page)).toBe(24); // antd small
+    await page.locator('.size-select').click();
+    await page.locator('.ant-dropdown:visible [data-size="mini"]').waitFor();
+    expect(await page.locator('.ant-dropdown:visible [data-size]').evaluateAll((els) => els.map((e) => e.getAttribute('data-size')))).toEqual(['default', 'medium', 'small', 'mini']);
+    expect(await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item-selected [data-size]').getAttribute('data-size')).toBe('small');
+    await page.locator('.ant-dropdown:visible [data-size="mini"]').click();
+    await page.locator('.ant-message-notice', { hasText: '布局设置成功' }).waitFor();
+    expect(await cookie(page, 'size')).toBe('mini');
+    await expect.poll(() => buttonHeight(page), POLL).toBeLessThan(24);
+    await page.reload();
+    await visibleView(page, '/system/users');
+    expect(await buttonHeight(page)).toBeLessThan(24);
+    for (const [size, height] of [['default', 40], ['medium', 32], ['small', 24]] as const) {
+      await page.locator('.size-select').click();
+      await page.locator(`.ant-dropdown:visible [data-size="${size}"]`).click();
+      await expect.poll(() => buttonHeight(page), { ...POLL, message: size }).toBe(height);
+    }
+    await page.context().close();
+
+    const preset = await newPage(browser);
+    await preset.context().addCookies([{ name: TOKEN_KEY, value: admin, url: webUrl('/') }, { name: 'size', value: 'medium', url: webUrl('/') }]);
+    await preset.goto(webUrl('/system/users'));
+    await visibleView(preset, '/system/users');
+    expect(await buttonHeight(preset)).toBe(32);
+    await preset.context().close();
+  });
+
+  it('[S9.L6b] primary buttons render the default theme colour #409EFF', async () => {
+    const page = await signedIn(browser, admin, '/system/users');
+    await visibleView(page, '/system/users');
+    expect(await page.locator('.app-view:visible .ant-btn-primary').first().evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(64, 158, 255)');
+    await page.context().close();
+  });
+});
+
+describe('settings drawer and footer', () => {
+  const setting = (page: Page, key: string) => page.locator(`.settings-drawer [data-setting="${key}"]`);
+  const openSettings = async (page: Page) => {
+    await page.locator('.settings-toggle').click();
+    await page.locator('.settings-drawer .ant-drawer-title').waitFor();
+  };
+  const closeSettings = async (page: Page) => {
+    await page.locator('.settings-drawer .ant-drawer-close').click();
+    await page.locator('.settings-drawer').waitFor({ state: 'hidden' });
+  };
+
+  it('[S2.L7a][S2.L7b][S2.L7c][S2.L7e] the 系统布局设置 drawer: theme colour, show tags, show logo; kept per browser', async () => {
+    const page = await signedIn(browser, admin, '/system/users');
+    await visibleView(page, '/system/users');
+    await openSettings(page);
+    expect(await page.locator('.settings-drawer .ant-drawer-title').innerText()).toBe('系统布局设置');
+
+    await page.locator('.settings-drawer .ant-color-picker-trigger').click();
+    await page.locator('.ant-color-picker-presets-color[aria-label="#c8161d"], .ant-color-picker-presets-color').nth(1).click();
+    await expect.poll(() => page.locator('.app-view:visible .ant-btn-primary').first().evaluate((e) => getComputedStyle(e).backgroundColor), POLL).toBe('rgb(200, 22, 29)');
+    expect(await page.locator('.tags-view-item.active').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(200, 22, 29)');
+    await page.keyboard.press('Escape');
+
+    await setting(page, 'tagsView').click();
+    await expect.poll(() => page.locator('.tags-view').count(), POLL).toBe(0);
+    await setting(page, 'tagsView').click();
+    await page.locator('.tags-view').waitFor();
+
+    await setting(page, 'sidebarLogo').click();
+    await expect.poll(() => page.locator('.sidebar-logo').count(), POLL).toBe(0);
+    await page.reload();
+    await visibleView(page, '/system/users');
+    expect(await page.locator('.sidebar-logo').count()).toBe(0);
+    expect(await page.locator('.app-view:visible .ant-btn-primary').first().evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(200, 22, 29)');
+    await page.context().close();
+  });
+
+  it('[S2.L7d] fixed header: the navbar stays at the top while the content scrolls; off, it scrolls away', async () => {
+    const page = await signedIn(browser, admin, '/system/users', { viewport: { width: 1366, height: 360 } });
+    await visibleView(page, '/system/users');
+    const navbarTop = async () => {
+      await page.evaluate(() => window.scrollTo(0, 300));
+      await page.waitForTimeout(100);
+      return page.locator('.navbar').evaluate((e) => e.getBoundingClientRect().top);
+    };
+    expect(await navbarTop()).toBe(0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await openSettings(page);
+    await setting(page, 'fixedHeader').click();
+    await closeSettings(page);
+    expect(await navbarTop()).toBeLessThan(0);
+    await page.context().close();
+  });
+
+  it('[S2.L7f] menu unique-opened: opening submenu B closes A; switched off, both stay open', async () => {
+    const page = await signedIn(browser, admin, '/party-org/org');
+    const submenu = (title: string) => page.locator('.app-sidebar .ant-menu-submenu', { hasText: title });
+    const isOpen = (title: string) => submenu(title).evaluate((e) => e.classList.contains('ant-menu-submenu-open'));
+    await submenu('换届选举').locator('.ant-menu-submenu-title').click();
+    await expect.poll(() => isOpen('换届选举'), POLL).toBe(true);
+    await submenu('基础数据').locator('.ant-menu-submenu-title').click();
+    await expect.poll(() => isOpen('基础数据'), POLL).toBe(true);
+    await expect.poll(() => isOpen('换届选举'), POLL).toBe(false);
+    await openSettings(page);
+    await setting(page, 'uniqueOpened').click();
+    await closeSettings(page);
+    await submenu('换届选举').locator('.ant-menu-submenu-title').click();
+    await expect.poll(() => isOpen('换届选举'), POLL).toBe(true);
+    expect(await isOpen('基础数据')).toBe(true);
+    await page.context().close();
+  });
+
+  it('[S2.L6] footHtml is rendered sanitised while the footer is on; switched off, there is no footer', async () => {
+    await withConfig({ footHtml: '<b>页脚</b><img src="x" onerror="window.__xss=1"><script>window.__xss=2</script>' }, async () => {
+      const page = await signedIn(browser, admin, '/dashboard');
+      expect(await page.locator('.app-footer .foot-html b').innerText()).toBe('页脚');
+      expect(await page.locator('.app-footer .foot-html').innerHTML()).not.toMatch(/onerror|script/);
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+      await openSettings(page);
+      await setting(page, 'showFooter').click();
+      await expect.poll(() => page.locator('.app-footer').count(), POLL).toBe(0);
+      await page.context().close();
+    });
+  });
+});
+
+describe('mobile layout (spec §4)', () => {
+  const isMobile = (page: Page) => page.locator('.app-layout').evaluate((e) => e.classList.contains('is-mobile'));
+  const drawerOpen = (page: Page) => page.locator('.sidebar-drawer').isVisible();
+
+  it('[S2.L8a][S4.L3][S9.L4a] below width 992 the layout is mobile: 991 mobile, 992 desktop', async () => {
+    const page = await signedIn(browser, admin, '/dashboard', { viewport: { width: 992, height: 700 } });
+    expect(await isMobile(page)).toBe(false);
+    await page.setViewportSize({ width: 991, height: 700 });
+    await expect.poll(() => isMobile(page), POLL).toBe(true);
+    expect(await page.locator('.app-sidebar').count()).toBe(0);
+    await page.setViewportSize({ width: 992, height: 700 });
+    await expect.poll(() => isMobile(page), POLL).toBe(false);
+    await page.context().close();
+  });
+
+  it('[S2.L8b][S4.L4b] on mobile the sidebar closes after navigating from it; [S4.L4a] resizing into mobile force-closes it', async () => {
+    const page = await signedIn(browser, admin, '/party-member/info', { viewport: { width: 800, height: 700 } });
+    await page.locator('.hamburger').click();
+    await expect.poll(() => drawerOpen(page), POLL).toBe(true);
+    await page.locator('.sidebar-drawer .ant-menu-item', { hasText: '党员花名册' }).click();
+    await page.waitForURL(/\/web\/party-member\/roster$/);
+    await expect.poll(() => drawerOpen(page), POLL).toBe(false);
+    await page.context().close();
+
+    const desktop = await signedIn(browser, admin, '/dashboard');
+    expect(await sidebarWidth(desktop)).toBe('205px');
+    await desktop.setViewportSize({ width: 800, height: 700 });
+    await expect.poll(() => isMobile(desktop), POLL).toBe(true);
+    expect(await drawerOpen(desktop)).toBe(false);
+    await desktop.context().close();
+  });
+});
+
+describe('dialogs (spec §9)', () => {
+  it('[S9.L7a] neither Escape nor a click outside closes the change-password dialog or the logout confirm', async () => {
+    const weak = await createUser(admin, `lay${unique()}`, ['regulation:list'], true);
+    const page = await signedIn(browser, weak.token, '/');
+    const dialog = page.locator('.ant-modal', { hasText: '为了您的账号安全' });
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await page.mouse.click(8, 8);
+    await page.waitForTimeout(400);
+    expect(await dialog.isVisible()).toBe(true);
+    await page.context().close();
+
+    const adminPage = await signedIn(browser, admin, '/dashboard');
+    await adminPage.locator('.user-button').click();
+    await adminPage.locator('.ant-dropdown:visible .ant-dropdown-menu-item', { hasText: '退出登录' }).click();
+    const confirm = adminPage.locator('.ant-modal-confirm');
+    await confirm.waitFor();
+    await adminPage.keyboard.press('Escape');
+    await adminPage.mouse.click(8, 8);
+    await adminPage.waitForTimeout(400);
+    expect(await confirm.isVisible()).toBe(true);
+    await confirm.getByRole('button', { name: /取\s*消/ }).click();
+    expect(appPath(adminPage)).toBe('/dashboard');
+    await adminPage.context().close();
+  });
+});

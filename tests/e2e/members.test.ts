@@ -1,0 +1,66 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiLogin, api } from '../support/api.js';
+import { launchBrowser, newPage, webUrl } from '../support/browser.js';
+
+let browser: Browser;
+let admin: string;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  admin = await apiLogin();
+});
+afterAll(() => browser?.close());
+
+/** Signs in as admin through the API and opens a path inside the layout. */
+async function openAsAdmin(path: string): Promise<Page> {
+  const page = await newPage(browser);
+  await page.context().addCookies([{ name: 'DJ-TOKEN', value: admin, url: new URL(webUrl('/')).origin }]);
+  await page.goto(webUrl(path));
+  return page;
+}
+
+async function menuPath(component: string): Promise<string> {
+  const tree = (await api<{ path: string; component?: string; children?: unknown[] }[]>('GET', '/api/menus/myTree', undefined, admin)).body;
+  const walk = (nodes: { path: string; component?: string; children?: unknown[] }[], base: string): string | undefined => {
+    for (const n of nodes) {
+      const full = n.path.startsWith('/') ? n.path : `${base}/${n.path}`;
+      if (n.component === component) return full;
+      const found = walk((n.children ?? []) as typeof nodes, full);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const path = walk(tree, '');
+  if (!path) throw new Error(`no menu page for ${component}`);
+  return path;
+}
+
+describe('members: analysis and roster in Chromium', () => {
+  it('[S1.F1c] the analysis charts load; a click on a slice lists exactly those members', async () => {
+    const page = await openAsAdmin(await menuPath('core:member-analysis'));
+    const gender = page.locator('.analysis-card[data-dimension="gender"]');
+    await gender.locator('canvas').waitFor();
+    const female = gender.locator('.analysis-slice').filter({ hasText: '女' });
+    const count = Number(/(\d+)人/.exec(await female.innerText())![1]);
+    expect(count).toBeGreaterThan(0);
+    await female.click();
+    const drawer = page.locator('.ant-drawer').filter({ hasText: `性别：女（${count}人）` });
+    await drawer.waitFor();
+    await drawer.getByText(`共 ${count} 人`).waitFor();
+    const genders = await drawer.locator('tbody tr td:nth-child(2)').allInnerTexts();
+    expect(genders.length).toBeGreaterThan(0);
+    expect(new Set(genders)).toEqual(new Set(['女']));
+    await page.context().close();
+  });
+
+  it('[S1.F1b] the roster lists an organisation subtree and exports it as .xlsx', async () => {
+    const page = await openAsAdmin(await menuPath('core:member-roster'));
+    await page.getByText(/共 \d+ 人/).waitFor();
+    const downloadPromise = page.waitForEvent('download');
+    await page.getByRole('button', { name: /导出花名册/ }).click();
+    const download = await downloadPromise;
+    expect(download.suggestedFilename()).toBe('党员花名册.xlsx');
+    await page.context().close();
+  });
+});
