@@ -25,5 +25,14 @@ export async function ensureWebBuilt(log: (line: string) => void = console.log):
   if (!webBuildIsStale()) return;
   log('Building the web app (first start or sources changed)...');
   const { build } = await import('vite');
-  await build({ configFile: path.join(ROOT_DIR, 'vite.config.ts'), logLevel: 'warn' });
+  // A production build even inside a test runner (vitest sets NODE_ENV=test, which would give React's
+  // development build and antd's test ids).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(ROOT_DIR, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }

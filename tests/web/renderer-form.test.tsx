@@ -149,9 +149,22 @@ describe('the module form', () => {
     await waitFor(() => expect(age()).toBe(expected('1990-06-15')));
   });
 
+  it('x-form tabs: a failed validation opens the tab of the first invalid field', async () => {
+    const tabbed = { ...regulationSchema, 'x-form': { layout: 'tabs', groups: [{ title: '基本', fields: ['title', 'issuer', 'documentNo'] }, { title: '分类与日期', fields: ['category', 'issuedOn'] }] } } as ModuleSchema;
+    const { container, handle } = renderForm(tabbed, { title: '已填写的标题' });
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['基本', '分类与日期', '其他信息']);
+    expect(screen.getByRole('tab', { name: '基本' }).getAttribute('aria-selected')).toBe('true');
+    act(() => void handle.current!.validate());
+    await waitFor(() => expect(screen.getByRole('tab', { name: '分类与日期' }).getAttribute('aria-selected')).toBe('true'));
+    expect(messageOf(container, 'category')).toBe('类别不能为空');
+  });
+
   it('starts a new record from the schema defaults; a stored record keeps only schema fields without nulls', () => {
     const { handle } = renderForm(memberSchema);
     expect(handle.current!.values().partyStatus).toBe('1');
-    expect(toFormData(memberSchema, { id: 1, version: 2, name: '张三', nameLabel: 'x', gender: null, orgIdName: '第一支部', orgId: 5 })).toEqual({ name: '张三', orgId: 5 });
+    expect(toFormData(memberSchema, { id: 1, version: 2, name: '张三', nameLabel: 'x', gender: null, orgIdName: '第一支部', orgId: 5 })).toEqual({
+      name: '张三',
+      orgId: 5,
+    });
   });
 });

@@ -14,14 +14,37 @@ const memberSchema = member as unknown as ModuleSchema;
 const regulationSchema = regulation as unknown as ModuleSchema;
 
 /** Calls the page made, and the rows the fake server answers. */
-const server = vi.hoisted(() => ({ calls: [] as { method: string; url: string; body?: unknown; params?: Record<string, unknown> }[], rows: 3, schema: undefined as unknown }));
+const server = vi.hoisted(() => ({
+  calls: [] as { method: string; url: string; body?: unknown; params?: Record<string, unknown> }[],
+  rows: 3,
+  schema: undefined as unknown,
+}));
 
 function memberRow(i: number) {
   return {
-    id: i + 1, version: 1, name: `党员${i + 1}`, gender: i % 2 ? '2' : '1', genderLabel: i % 2 ? '女' : '男', ethnicity: '01', ethnicityLabel: '汉族',
-    age: 30, idCard: '430102199003071234', education: '21', educationLabel: '大学本科', category: '1', categoryLabel: '教职工',
-    memberType: '1', memberTypeLabel: '正式党员', partyStatus: '1', partyStatusLabel: '正常', joinDate: '2015-07-01', fullDate: '2016-07-01',
-    partyAge: 9, orgId: 12, orgIdName: '计算机学院教工第一党支部', phone: '13800138000',
+    id: i + 1,
+    version: 1,
+    name: `党员${i + 1}`,
+    gender: i % 2 ? '2' : '1',
+    genderLabel: i % 2 ? '女' : '男',
+    ethnicity: '01',
+    ethnicityLabel: '汉族',
+    age: 30,
+    idCard: '430102199003071234',
+    education: '21',
+    educationLabel: '大学本科',
+    category: '1',
+    categoryLabel: '教职工',
+    memberType: '1',
+    memberTypeLabel: '正式党员',
+    partyStatus: '1',
+    partyStatusLabel: '正常',
+    joinDate: '2015-07-01',
+    fullDate: '2016-07-01',
+    partyAge: 9,
+    orgId: 12,
+    orgIdName: '计算机学院教工第一党支部',
+    phone: '13800138000',
   };
 }
 
@@ -32,7 +55,8 @@ vi.mock('../../src/web/core/request/request', async (original) => {
     if (url === '/api/m/member/schema') return { schema: server.schema, actions: ['list', 'view', 'add', 'edit', 'delete', 'export', 'import'], dicts: [] };
     if (url === '/api/m/member/list') return { content: Array.from({ length: server.rows }, (_x, i) => memberRow(i)), totalElements: server.rows };
     if (url === '/api/dzzxx/buildtree') return [{ id: 1, name: '党委', children: [{ id: 12, name: '计算机学院教工第一党支部' }] }];
-    if (url.startsWith('/api/m/')) throw Object.assign(new Error('Not Found'), { isAxiosError: true, response: { status: 404, data: { status: 404, message: '模块不存在' } } });
+    if (url.startsWith('/api/m/'))
+      throw Object.assign(new Error('Not Found'), { isAxiosError: true, response: { status: 404, data: { status: 404, message: '模块不存在' } } });
     return dictAnswer(url, params) ?? [];
   };
   return {
@@ -100,8 +124,15 @@ describe('the module list page', { timeout: 30_000 }, () => {
 
   it('turns the filter values into the list body: dates as YYYY-MM-DD, open range ends as null, empties left out', () => {
     const specs = listFilters(memberSchema);
-    expect(filterValuesToBody(specs, { name: '', gender: '1', category: [], joinDate: [dayjs('2020-01-01'), null], orgId: 12 })).toEqual({ gender: '1', joinDate: ['2020-01-01', null], orgId: 12 });
-    expect(filterBody(listFilters(regulationSchema), { title: '  条例 ', issuedOn: [null, '2026-12-31'] })).toEqual({ title: '条例', issuedOn: [null, '2026-12-31'] });
+    expect(filterValuesToBody(specs, { name: '', gender: '1', category: [], joinDate: [dayjs('2020-01-01'), null], orgId: 12 })).toEqual({
+      gender: '1',
+      joinDate: ['2020-01-01', null],
+      orgId: 12,
+    });
+    expect(filterBody(listFilters(regulationSchema), { title: '  条例 ', issuedOn: [null, '2026-12-31'] })).toEqual({
+      title: '条例',
+      issuedOn: [null, '2026-12-31'],
+    });
   });
 
   it('shows the columns of x-list.columns in order, with dictionary labels and reference names from the list answer', async () => {
@@ -145,8 +176,8 @@ describe('the module list page', { timeout: 30_000 }, () => {
     await screen.findByText('党员1', undefined, { timeout: 8000 });
     const deleteButton = () => screen.getAllByRole('button').find((b) => /^删\s*除/.test(b.textContent ?? '') && b.closest('.rt-toolbar'))!;
     expect(deleteButton().hasAttribute('disabled')).toBe(true);
-    fireEvent.click(container.querySelector('tr[data-row-key="1"] .ant-checkbox-input')!);
-    fireEvent.click(container.querySelector('tr[data-row-key="3"] .ant-checkbox-input')!);
+    fireEvent.click(container.querySelector('tr[data-row-key="1"] input.rt-checkbox')!);
+    fireEvent.click(container.querySelector('tr[data-row-key="3"] input.rt-checkbox')!);
     await waitFor(() => expect(deleteButton().textContent).toContain('（2）'));
     expect(container.querySelectorAll('tr.rt-row-selected')).toHaveLength(2);
     fireEvent.click(deleteButton());

@@ -44,9 +44,24 @@ describe('precompiled form validators', () => {
     const validator = createPrecompiledValidator(fns, schema);
     const transform = chineseErrors(member);
     const first17 = '43010219900307123';
-    const good = { name: '张三', gender: '1', idCard: first17 + idCardCheckChar(first17), category: '1', memberType: '1', partyStatus: '1', joinDate: '2015-07-01', orgId: 3 };
+    const good = {
+      name: '张三',
+      gender: '1',
+      idCard: first17 + idCardCheckChar(first17),
+      category: '1',
+      memberType: '1',
+      partyStatus: '1',
+      joinDate: '2015-07-01',
+      orgId: 3,
+    };
     expect(validateRecord(validator, schema, transform, good)).toEqual({});
-    const bad = { ...good, idCard: first17 + (idCardCheckChar(first17) === '1' ? '2' : '1'), phone: '1380013800', name: '张'.repeat(31), joinDate: '2015-13-01' };
+    const bad = {
+      ...good,
+      idCard: first17 + (idCardCheckChar(first17) === '1' ? '2' : '1'),
+      phone: '1380013800',
+      name: '张'.repeat(31),
+      joinDate: '2015-13-01',
+    };
     delete (bad as Record<string, unknown>).category;
     expect(validateRecord(validator, schema, transform, bad)).toEqual({
       idCard: ['请输入正确的身份证号'],

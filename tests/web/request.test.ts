@@ -128,7 +128,7 @@ describe('the request layer (spec §7 common behaviour, §8 errors)', () => {
     r.defaults.adapter = recorder(401, { status: 401, message: '登录状态已过期，请重新登录' }).adapter;
     await Promise.allSettled([r.get('/a'), r.get('/b'), r.get('/c')]);
     expect(confirms).toHaveLength(1);
-    expect(confirms[0]).toMatchObject({ title: '系统提示', okText: '重新登录', cancelText: '取消', maskClosable: false, keyboard: false });
+    expect(confirms[0]).toMatchObject({ title: '系统提示', okText: '重新登录', cancelText: '取消', mask: { closable: false }, keyboard: false });
     expect(String(confirms[0].content)).toMatch(/登录状态已过期.*重新登录/);
     expect(notified).toEqual([]);
     (confirms[0].onOk as () => void)();

@@ -4,6 +4,7 @@
  * only from the schema.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool, type SelectQueryBuilder } from 'kysely';
+import { likeContains } from '../core/paging.js';
 import type { FilterOp } from '../../shared/module-schema/types.js';
 import type { OrgTree } from '../core/auth/org-scope.js';
 import type { Paging } from '../core/paging.js';
@@ -99,9 +100,7 @@ function filterValueFits(f: FieldInfo, op: FilterOp, v: unknown): boolean {
 }
 
 /** `%text%` with LIKE's own wildcards escaped: the text is matched literally. */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+export const likePattern = likeContains;
 
 /** A jsonb array column contains the value. */
 const contains = (column: string, v: unknown): Condition => (eb) => eb(sql.ref(column), '@>', sql<string>`${JSON.stringify([v])}::jsonb`);

@@ -10,7 +10,7 @@ import { Button, Pagination, Result, Skeleton, Space, Tooltip } from 'antd';
 import type { AxiosError } from 'axios';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { modulePermissions } from '../../shared/module-schema/fields';
-import { Permission } from '../core/Permission';
+import { Permission, useHasPermission } from '../core/Permission';
 import { useConfirmRun } from '../pages/system/shared/useConfirmRun';
 import { moduleApi, moduleKeys, useModuleMeta, type ModuleMeta, type ModuleRecord } from './api';
 import { DetailDrawer } from './detail/DetailDrawer';
@@ -64,7 +64,11 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
       content: records.length === 1 ? '确定删除这条记录吗？删除后不能恢复。' : `确定删除选中的 ${records.length} 条记录吗？删除后不能恢复。`,
       okText: '删除',
       danger: true,
-      run: () => moduleApi.remove(module, records.map((r) => r.id)),
+      run: () =>
+        moduleApi.remove(
+          module,
+          records.map((r) => r.id),
+        ),
       success: '删除成功',
       after: () => {
         setSelection({});
@@ -75,31 +79,33 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
   // Row actions read the latest handlers through a ref, so the column definitions stay the same objects.
   const handlers = useRef({ view: (_r: ModuleRecord) => {}, edit: (_r: ModuleRecord) => {}, remove: (_r: ModuleRecord) => {} });
   handlers.current = { view: (r) => setDetail(r.id), edit: (r) => setDialog({ editing: r }), remove: (r) => remove([r]) };
+  const can = { view: useHasPermission([perms.view]), edit: useHasPermission([perms.edit]), remove: useHasPermission([perms.delete]) };
   const columns = useMemo(
     () =>
       buildColumns(specs, {
         width: 150,
+        // Plain buttons: rows mount as they scroll into view, so their actions stay light.
         render: (r) => (
-          <Space size={0} className="rt-row-actions">
-            <Permission roles={[perms.view]}>
-              <Button type="link" size="small" onClick={() => handlers.current.view(r)}>
+          <span className="rt-row-actions">
+            {can.view && (
+              <button type="button" className="rt-link" onClick={() => handlers.current.view(r)}>
                 查看
-              </Button>
-            </Permission>
-            <Permission roles={[perms.edit]}>
-              <Button type="link" size="small" onClick={() => handlers.current.edit(r)}>
+              </button>
+            )}
+            {can.edit && (
+              <button type="button" className="rt-link" onClick={() => handlers.current.edit(r)}>
                 编辑
-              </Button>
-            </Permission>
-            <Permission roles={[perms.delete]}>
-              <Button type="link" size="small" danger onClick={() => handlers.current.remove(r)}>
+              </button>
+            )}
+            {can.remove && (
+              <button type="button" className="rt-link rt-danger" onClick={() => handlers.current.remove(r)}>
                 删除
-              </Button>
-            </Permission>
-          </Space>
+              </button>
+            )}
+          </span>
         ),
       }),
-    [specs, perms],
+    [specs, can.view, can.edit, can.remove],
   );
 
   const onSortingChange = useCallback((u: Updater<SortingState>) => {
@@ -121,7 +127,12 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
   };
 
   const loadError = list.isError ? (
-    <Result status="error" title="数据加载失败" subTitle={(list.error as AxiosError<{ message?: string }>)?.response?.data?.message} extra={<Button onClick={() => void list.refetch()}>重试</Button>} />
+    <Result
+      status="error"
+      title="数据加载失败"
+      subTitle={(list.error as AxiosError<{ message?: string }>)?.response?.data?.message}
+      extra={<Button onClick={() => void list.refetch()}>重试</Button>}
+    />
   ) : undefined;
 
   return (
@@ -212,13 +223,7 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
         </div>
       </div>
       {dialog && <FormDialog module={module} schema={schema} open editing={dialog.editing} onClose={() => setDialog(null)} />}
-      <DetailDrawer
-        module={module}
-        schema={schema}
-        id={detail}
-        onClose={() => setDetail(undefined)}
-        onEdit={(r) => setDialog({ editing: r })}
-      />
+      <DetailDrawer module={module} schema={schema} id={detail} onClose={() => setDetail(undefined)} onEdit={(r) => setDialog({ editing: r })} />
       <ImportDialog module={module} title={schema.title} open={importing} onClose={() => setImporting(false)} />
     </div>
   );

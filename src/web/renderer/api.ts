@@ -99,7 +99,8 @@ export const moduleApi = {
   /** Errors are shown on the form (400 field messages, 409 conflict), not as a notification. */
   update: (module: string, values: Record<string, unknown>) => put<ModuleRecord>(base(module), values, { skipErrorNotify: true }),
   remove: (module: string, ids: number[]) => del<{ message: string; deleted: number }>(base(module), ids),
-  trail: (module: string, id: number, page = 0, size = 50) => get<{ content: ChangeRecord[]; totalElements: number }>(`${base(module)}/${id}/trail`, { page, size }),
+  trail: (module: string, id: number, page = 0, size = 50) =>
+    get<{ content: ChangeRecord[]; totalElements: number }>(`${base(module)}/${id}/trail`, { page, size }),
   restore: (module: string, id: number, changeId: number) => post<ModuleRecord>(`${base(module)}/${id}/restore/${changeId}`, {}),
   exportFile: (module: string, title: string, filter: Record<string, unknown>, sort?: string) =>
     download(`${base(module)}/export`, { filter: JSON.stringify(filter), sort }, `${title}.xlsx`),

@@ -103,7 +103,8 @@ interface TreeOption {
   children?: TreeOption[];
 }
 
-const toTree = (nodes: OrgNode[]): TreeOption[] => nodes.map((n) => ({ value: n.id, title: n.name, children: n.children?.length ? toTree(n.children) : undefined }));
+const toTree = (nodes: OrgNode[]): TreeOption[] =>
+  nodes.map((n) => ({ value: n.id, title: n.name, children: n.children?.length ? toTree(n.children) : undefined }));
 
 /** The organisations the caller sees, as a tree (cached: the build is slow on large schools). */
 export function useOrgTree() {

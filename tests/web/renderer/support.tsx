@@ -13,15 +13,28 @@ export type Answer = (method: string, url: string, body?: unknown, params?: Reco
 
 /** Dictionary pages for the codes tests use. */
 export const DICTS: Record<string, [string, string][]> = {
-  DJ_COMM_XB: [['1', '男'], ['2', '女']],
-  DJ_DYJBXX_RYLX: [['1', '正式党员'], ['2', '预备党员']],
-  DJ_DY_RYLBXX: [['1', '教职工'], ['2', '学生'], ['3', '离退休']],
+  DJ_COMM_XB: [
+    ['1', '男'],
+    ['2', '女'],
+  ],
+  DJ_DYJBXX_RYLX: [
+    ['1', '正式党员'],
+    ['2', '预备党员'],
+  ],
+  DJ_DY_RYLBXX: [
+    ['1', '教职工'],
+    ['2', '学生'],
+    ['3', '离退休'],
+  ],
 };
 
 export function dictAnswer(url: string, params?: Record<string, unknown>): unknown {
   if (url !== '/api/dictDetail') return undefined;
   const entries = DICTS[String(params?.dictName)] ?? [];
-  return { content: entries.map(([value, label], i) => ({ id: i + 1, value, label, dictSort: i, parent: null, disabled: false })), totalElements: entries.length };
+  return {
+    content: entries.map(([value, label], i) => ({ id: i + 1, value, label, dictSort: i, parent: null, disabled: false })),
+    totalElements: entries.length,
+  };
 }
 
 export function renderWithProviders(ui: ReactElement) {
@@ -71,7 +84,14 @@ export function generatedSchema(count: number): ModuleSchema {
     additionalProperties: false,
     required: ['f0', 'f1'],
     properties,
-    'x-form': { layout: 'groups', columns: 3, groups: [{ title: '第一组', fields: Object.keys(properties).slice(0, 60) }, { title: '第二组', fields: Object.keys(properties).slice(60) }] },
+    'x-form': {
+      layout: 'groups',
+      columns: 3,
+      groups: [
+        { title: '第一组', fields: Object.keys(properties).slice(0, 60) },
+        { title: '第二组', fields: Object.keys(properties).slice(60) },
+      ],
+    },
   };
 }
 

@@ -24,6 +24,7 @@ import { useActiveFirstLevel } from './useActiveFirstLevel';
 import { useMessageCounters } from './useMessageCounters';
 import { useResponsive } from './useResponsive';
 import { UserMenu } from './UserMenu';
+import { UkeyGuard } from '../ukey/UkeyGuard';
 import { WeakPasswordGate } from './WeakPasswordGate';
 import './layout.css';
 
@@ -129,6 +130,7 @@ export default function Layout() {
         </Suspense>
       )}
       <WeakPasswordGate />
+      <UkeyGuard />
     </AntLayout>
   );
 }

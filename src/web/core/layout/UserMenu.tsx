@@ -51,7 +51,7 @@ export function UserMenu() {
   const total = badgeTotal(remind, todo);
   return (
     <Dropdown
-      trigger={['click', 'hover']}
+      trigger={['hover']}
       menu={{
         className: 'user-menu',
         items: [

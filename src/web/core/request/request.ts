@@ -64,7 +64,7 @@ function showExpiredPrompt() {
     content: '登录状态已过期，您可以继续留在该页面，或者重新登录',
     okText: '重新登录',
     cancelText: '取消',
-    maskClosable: false,
+    mask: { closable: false },
     keyboard: false,
     onOk: () => {
       expiredPromptOpen = false;

@@ -34,11 +34,21 @@ export function savedSidebarOpened(): boolean {
   return saved === undefined ? true : saved === '1';
 }
 
+export const deviceForWidth = (width: number): Device => (isMobileWidth(width) ? 'mobile' : 'desktop');
+
+/**
+ * Desktop by default; a window already narrower than 992 starts as mobile, so a phone never renders the
+ * desktop layout first (its overflow would make the browser widen the page and stay on desktop).
+ */
+function initialDevice(): Device {
+  return typeof window === 'undefined' ? 'desktop' : deviceForWidth(window.innerWidth);
+}
+
 /** App state of spec §3/§4: UI size, sidebar and device (desktop unless the window is narrower than 992). */
 export const useApp = create<AppState>((set, get) => ({
   size: initialSize(),
-  sidebar: { opened: savedSidebarOpened(), withoutAnimation: false },
-  device: 'desktop',
+  sidebar: { opened: initialDevice() === 'desktop' && savedSidebarOpened(), withoutAnimation: false },
+  device: initialDevice(),
   toggleSidebar() {
     const opened = !get().sidebar.opened;
     Cookies.set(SIDEBAR_STATUS_COOKIE, opened ? '1' : '0');
@@ -59,4 +69,22 @@ export const useApp = create<AppState>((set, get) => ({
   },
 }));
 
-export const deviceForWidth = (width: number): Device => (isMobileWidth(width) ? 'mobile' : 'desktop');
+let lastWidth = -1;
+
+/**
+ * Spec §4: the device follows the window width (the viewport width, as CSS media queries count it); on
+ * mobile the sidebar is force-closed when the width changes. Height-only resizes (a phone's address bar)
+ * leave an open drawer alone.
+ */
+export function syncDeviceWithWindow(): void {
+  if (document.hidden || window.innerWidth === lastWidth) return;
+  lastWidth = window.innerWidth;
+  const device = deviceForWidth(window.innerWidth);
+  const app = useApp.getState();
+  app.toggleDevice(device);
+  if (device === 'mobile') app.closeSidebar(true);
+}
+
+// Listening from the start (not from the layout's first effect) catches a phone's early resize to its
+// device width before the layout renders, so it never renders the desktop layout first.
+if (typeof window !== 'undefined') window.addEventListener('resize', syncDeviceWithWindow);

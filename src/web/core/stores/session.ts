@@ -10,6 +10,7 @@ export interface SessionUser {
   nickName: string;
   email: string | null;
   phone: string | null;
+  gender: string | null;
   avatar: string | null;
   useUkey: boolean;
   orgId: number | null;

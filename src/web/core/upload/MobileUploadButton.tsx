@@ -63,6 +63,7 @@ export function MobileUploadButton({ onUploaded, text = '手机上传', disabled
 
   const show = () => {
     setOpen(true);
+    setCreating(true); // the spinner, not the failure, until the first answer
     void newCode();
   };
   const close = () => {
@@ -79,8 +80,10 @@ export function MobileUploadButton({ onUploaded, text = '手机上传', disabled
         <div className="mobile-upload-code">
           {received ? (
             <Result icon={<CheckCircleFilled style={{ color: '#52c41a' }} />} title="上传成功" subTitle={<span className="mobile-upload-received">{received.name}</span>} />
-          ) : !code || creating ? (
+          ) : creating ? (
             <Spin />
+          ) : !code ? (
+            <Result status="error" title="获取二维码失败" extra={<Button type="primary" onClick={() => void newCode()}>重试</Button>} />
           ) : expired ? (
             <Result status="warning" title="二维码已失效" extra={<Button type="primary" onClick={() => void newCode()}>刷新二维码</Button>} />
           ) : (

@@ -73,7 +73,7 @@ export default function MemberAnalysisPage() {
           </Row>
         </>
       )}
-      <Drawer open={!!picked} width={720} title={picked ? `${picked.title}：${picked.slice.label}（${picked.slice.count}人）` : ''} onClose={() => setPicked(undefined)} maskClosable={false} keyboard={false}>
+      <Drawer open={!!picked} width={720} title={picked ? `${picked.title}：${picked.slice.label}（${picked.slice.count}人）` : ''} onClose={() => setPicked(undefined)} mask={{ closable: false }} keyboard={false}>
         <Table<MemberRow>
           rowKey="id"
           size="small"

@@ -41,7 +41,13 @@ export function ChildTable({ link, parentId, parentName }: { link: ChildLink; pa
     if (!schema) return [];
     const cols: ColumnsType<ModuleRecord> = listColumns(schema)
       .filter((c) => c.field !== link.foreignKey)
-      .map((c) => ({ key: c.field, title: c.title, width: c.width, ellipsis: true, render: (_: unknown, r: ModuleRecord) => displayText(r, c.field, c.schema) }));
+      .map((c) => ({
+        key: c.field,
+        title: c.title,
+        width: c.width,
+        ellipsis: true,
+        render: (_: unknown, r: ModuleRecord) => displayText(r, c.field, c.schema),
+      }));
     return cols;
   }, [schema, link.foreignKey]);
 
@@ -97,7 +103,15 @@ export function ChildTable({ link, parentId, parentName }: { link: ChildLink; pa
         columns={[...columns, ...actions]}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: list.isError ? '加载失败' : '暂无数据' }}
-        pagination={{ current: page + 1, pageSize: PAGE_SIZE, total: list.data?.totalElements ?? 0, size: 'small', showSizeChanger: false, hideOnSinglePage: true, onChange: (p) => setPage(p - 1) }}
+        pagination={{
+          current: page + 1,
+          pageSize: PAGE_SIZE,
+          total: list.data?.totalElements ?? 0,
+          size: 'small',
+          showSizeChanger: false,
+          hideOnSinglePage: true,
+          onChange: (p) => setPage(p - 1),
+        }}
       />
       {dialog && (
         <FormDialog

@@ -43,7 +43,7 @@ function Fields({ record, schema }: { record: ModuleRecord; schema: ModuleSchema
           size="small"
           column={columns}
           className="rf-descriptions"
-          styles={{ label: { width: 130 } }}
+          styles={{ label: { width: 150 } }}
           items={s.fields.filter(shown).map((name) => ({
             key: name,
             label: schema.properties[name].title,
@@ -61,7 +61,19 @@ function Fields({ record, schema }: { record: ModuleRecord; schema: ModuleSchema
   );
 }
 
-export function DetailDrawer({ module, schema, id, onClose, onEdit }: { module: string; schema: ModuleSchema; id: number | undefined; onClose: () => void; onEdit: (record: ModuleRecord) => void }) {
+export function DetailDrawer({
+  module,
+  schema,
+  id,
+  onClose,
+  onEdit,
+}: {
+  module: string;
+  schema: ModuleSchema;
+  id: number | undefined;
+  onClose: () => void;
+  onEdit: (record: ModuleRecord) => void;
+}) {
   const perms = modulePermissions(schema);
   const record = useQuery({
     queryKey: moduleKeys.record(module, id ?? 0),
@@ -83,7 +95,9 @@ export function DetailDrawer({ module, schema, id, onClose, onEdit }: { module: 
         label: link.title ?? link.module,
         children: <ChildTable link={link} parentId={data.id} parentName={name} />,
       })),
-      ...(schema['x-trail'] ? [{ key: 'trail', label: '修改记录', children: <TrailPanel module={module} schema={schema} recordId={data.id} editPermission={perms.edit} /> }] : []),
+      ...(schema['x-trail']
+        ? [{ key: 'trail', label: '修改记录', children: <TrailPanel module={module} schema={schema} recordId={data.id} editPermission={perms.edit} /> }]
+        : []),
     ];
     content = tabs.length > 1 ? <Tabs items={tabs} className="rf-detail-tabs" /> : tabs[0].children;
   }

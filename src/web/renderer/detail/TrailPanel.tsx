@@ -112,7 +112,15 @@ export function TrailPanel({ module, schema, recordId, editPermission }: { modul
         ))}
       </ol>
       {(trail.data?.totalElements ?? 0) > PAGE_SIZE && (
-        <Pagination size="small" align="end" current={page + 1} pageSize={PAGE_SIZE} total={trail.data?.totalElements} showSizeChanger={false} onChange={(p) => setPage(p - 1)} />
+        <Pagination
+          size="small"
+          align="end"
+          current={page + 1}
+          pageSize={PAGE_SIZE}
+          total={trail.data?.totalElements}
+          showSizeChanger={false}
+          onChange={(p) => setPage(p - 1)}
+        />
       )}
     </div>
   );

@@ -103,7 +103,11 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
   const refresh = async () => {
     if (!editing) return;
     const typed = { ...(form.current?.values() ?? {}) };
-    const current = await queryClient.fetchQuery({ queryKey: moduleKeys.record(module, editing.id), queryFn: () => moduleApi.get(module, editing.id), staleTime: 0 });
+    const current = await queryClient.fetchQuery({
+      queryKey: moduleKeys.record(module, editing.id),
+      queryFn: () => moduleApi.get(module, editing.id),
+      staleTime: 0,
+    });
     setKept(typedDifferences(schema, typed, current));
     setConflict(undefined);
     setGeneration((g) => g + 1);

@@ -67,7 +67,8 @@ export function formUiSchema(schema: ModuleSchema): UiSchema {
   return ui;
 }
 
-const isWide = (f: FieldSchema) => f.format === 'textarea' || f.format === 'rich-text' || f.format === 'file' || f['x-widget'] === 'textarea' || f['x-widget'] === 'rich-text';
+const isWide = (f: FieldSchema) =>
+  f.format === 'textarea' || f.format === 'rich-text' || f.format === 'file' || f['x-widget'] === 'textarea' || f['x-widget'] === 'rich-text';
 
 /** The sections of x-form: its groups (fields not in any group follow in a last one), or one section. */
 export function formLayout(schema: ModuleSchema): FormLayout {
@@ -78,7 +79,9 @@ export function formLayout(schema: ModuleSchema): FormLayout {
   const kind = form?.layout ?? 'single';
   if (kind === 'single' || !form?.groups?.length) return { kind: 'single', columns, sections: [{ fields: order }], wide };
   const grouped = new Set(form.groups.flatMap((g) => g.fields));
-  const sections: FormSection[] = form.groups.map((g) => ({ title: g.title, fields: g.fields.filter((n) => schema.properties[n]) })).filter((s) => s.fields.length);
+  const sections: FormSection[] = form.groups
+    .map((g) => ({ title: g.title, fields: g.fields.filter((n) => schema.properties[n]) }))
+    .filter((s) => s.fields.length);
   const rest = order.filter((n) => !grouped.has(n));
   if (rest.length) sections.push({ title: '其他信息', fields: rest });
   return { kind, columns, sections, wide };

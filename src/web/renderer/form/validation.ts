@@ -42,7 +42,8 @@ export function chineseErrors(schema: Pick<ModuleSchema, 'properties'>): ErrorTr
     errors.map((e) => {
       const field = errorField(e);
       const params = (e.params ?? {}) as Record<string, unknown>;
-      if (e.name === 'format' && FORMAT_MESSAGES[params.format as string]) return { ...e, message: FORMAT_MESSAGES[params.format as string], stack: FORMAT_MESSAGES[params.format as string] };
+      if (e.name === 'format' && FORMAT_MESSAGES[params.format as string])
+        return { ...e, message: FORMAT_MESSAGES[params.format as string], stack: FORMAT_MESSAGES[params.format as string] };
       const path = e.name === 'required' ? '' : `/${field}`;
       const { message } = translateAjvError({ keyword: e.name ?? '', instancePath: path, params }, titleOf);
       return { ...e, message, stack: message };
@@ -55,7 +56,12 @@ let warned = false;
  * Field → its Chinese messages, for a whole record. A schema that cannot be compiled (no precompiled
  * validator and no `eval`) yields no messages: the server's 400 field messages then apply alone.
  */
-export function validateRecord(validator: ValidatorType, schema: RJSFSchema, transform: ErrorTransformer, values: Record<string, unknown>): Record<string, string[]> {
+export function validateRecord(
+  validator: ValidatorType,
+  schema: RJSFSchema,
+  transform: ErrorTransformer,
+  values: Record<string, unknown>,
+): Record<string, string[]> {
   const { errors } = validator.validateFormData(values, schema, undefined, transform);
   const byField: Record<string, string[]> = {};
   for (const e of errors) {

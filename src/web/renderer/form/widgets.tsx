@@ -23,7 +23,7 @@ const fieldOf = (props: WidgetProps) => props.schema as unknown as FieldSchema;
 const FULL = { width: '100%' };
 
 /*
- * Text inputs are uncontrolled: antd mirrors a controlled value into its own state in a layout effect,
+ * Text and number inputs are uncontrolled: antd mirrors a controlled value into its own state in a layout effect,
  * which costs a second commit per keystroke. The form is remounted whenever its values are replaced.
  */
 function TextWidget(props: WidgetProps) {
@@ -68,7 +68,7 @@ function NumberWidget(props: WidgetProps) {
     <InputNumber
       id={props.id}
       style={FULL}
-      value={props.value ?? null}
+      defaultValue={props.value ?? null}
       min={f.minimum}
       max={f.maximum}
       precision={f.type === 'integer' ? 0 : undefined}
@@ -84,7 +84,16 @@ function NumberWidget(props: WidgetProps) {
 
 function SwitchWidget(props: WidgetProps) {
   const { change } = useFieldHandlers(props, true);
-  return <Switch id={props.id} checked={!!props.value} disabled={props.disabled || props.readonly} checkedChildren="是" unCheckedChildren="否" onChange={(v) => change(v)} />;
+  return (
+    <Switch
+      id={props.id}
+      checked={!!props.value}
+      disabled={props.disabled || props.readonly}
+      checkedChildren="是"
+      unCheckedChildren="否"
+      onChange={(v) => change(v)}
+    />
+  );
 }
 
 /** Options of a field with a JSON-schema enum (values are their own labels). */
@@ -184,7 +193,11 @@ function ReadOnlyWidget(props: WidgetProps) {
   const spec = f['x-computed'];
   const live = useFormStore(ctx.store, (s) => (spec ? computeField(spec, s.values) : undefined));
   const value = spec ? live : props.value;
-  const text = spec ? (value === null || value === undefined ? '' : String(value)) : displayText({ [props.name]: value, ...labelsOf(ctx.refNames, props.name) }, props.name, f);
+  const text = spec
+    ? value === null || value === undefined
+      ? ''
+      : String(value)
+    : displayText({ [props.name]: value, ...labelsOf(ctx.refNames, props.name) }, props.name, f);
   return <Input id={props.id} value={text} readOnly variant="filled" placeholder={spec ? '自动计算' : '—'} tabIndex={-1} />;
 }
 

@@ -25,7 +25,15 @@ export function useColumnVisibility(module: string) {
 }
 
 /** 列设置: check the columns to show; at least one stays. */
-export function ColumnChooser({ specs, visibility, onChange }: { specs: ColumnSpec[]; visibility: ColumnVisibilityState; onChange: (v: ColumnVisibilityState) => void }) {
+export function ColumnChooser({
+  specs,
+  visibility,
+  onChange,
+}: {
+  specs: ColumnSpec[];
+  visibility: ColumnVisibilityState;
+  onChange: (v: ColumnVisibilityState) => void;
+}) {
   const shown = specs.filter((s) => visibility[s.field] !== false);
   const content = (
     <div className="rt-chooser">

@@ -29,7 +29,13 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSPr
 import type { ModuleRecord } from '../api';
 import { displayText, type ColumnSpec } from '../model';
 
-export const tableFeaturesOfList = tableFeatures({ rowSortingFeature, rowSelectionFeature, columnVisibilityFeature, columnSizingFeature, columnPinningFeature });
+export const tableFeaturesOfList = tableFeatures({
+  rowSortingFeature,
+  rowSelectionFeature,
+  columnVisibilityFeature,
+  columnSizingFeature,
+  columnPinningFeature,
+});
 type Features = typeof tableFeaturesOfList;
 type ListRow = Row<Features, ModuleRecord>;
 type ListCell = Cell<Features, ModuleRecord, unknown>;
@@ -46,9 +52,16 @@ const ROW_HEIGHT = { small: 40, middle: 48, large: 54 } as const;
  * Column definitions from the list columns of the schema, plus the selection column and the row
  * actions. Build them once per schema (useMemo): they are model inputs.
  */
-export function buildColumns(specs: ColumnSpec[], actions: { width: number; render: (record: ModuleRecord) => ReactNode } | undefined): ColumnDef<Features, ModuleRecord, unknown>[] {
+export function buildColumns(
+  specs: ColumnSpec[],
+  actions: { width: number; render: (record: ModuleRecord) => ReactNode } | undefined,
+): ColumnDef<Features, ModuleRecord, unknown>[] {
   const columns: ColumnDef<Features, ModuleRecord, unknown>[] = [
-    helper.display({ id: SELECT_COLUMN, size: SELECT_WIDTH, enableSorting: false, enableHiding: false, header: '' }) as ColumnDef<Features, ModuleRecord, unknown>,
+    helper.display({ id: SELECT_COLUMN, size: SELECT_WIDTH, enableSorting: false, enableHiding: false, header: '' }) as ColumnDef<
+      Features,
+      ModuleRecord,
+      unknown
+    >,
   ];
   for (const spec of specs) {
     columns.push(
@@ -62,7 +75,14 @@ export function buildColumns(specs: ColumnSpec[], actions: { width: number; rend
   }
   if (actions) {
     columns.push(
-      helper.display({ id: ACTIONS_COLUMN, header: '操作', size: actions.width, enableSorting: false, enableHiding: false, cell: (ctx) => actions.render(ctx.row.original) }) as ColumnDef<Features, ModuleRecord, unknown>,
+      helper.display({
+        id: ACTIONS_COLUMN,
+        header: '操作',
+        size: actions.width,
+        enableSorting: false,
+        enableHiding: false,
+        cell: (ctx) => actions.render(ctx.row.original),
+      }) as ColumnDef<Features, ModuleRecord, unknown>,
     );
   }
   return columns;
@@ -108,7 +128,19 @@ function cellClass(id: string, g: Geometry, extra = ''): string {
   return `${extra}${o ? ` rt-pinned rt-pinned-${o.side}${o.edge ? ' rt-pinned-edge' : ''}` : ''}`;
 }
 
-const BodyRow = memo(function BodyRow({ row, selected, geometry, height, ellipsis }: { row: ListRow; selected: boolean; geometry: Geometry; height: number; ellipsis: Set<string> }) {
+const BodyRow = memo(function BodyRow({
+  row,
+  selected,
+  geometry,
+  height,
+  ellipsis,
+}: {
+  row: ListRow;
+  selected: boolean;
+  geometry: Geometry;
+  height: number;
+  ellipsis: Set<string>;
+}) {
   return (
     <tr className={selected ? 'rt-row rt-row-selected' : 'rt-row'} style={{ height }} data-row-key={row.id}>
       {row.getVisibleCells().map((cell: ListCell) => {
@@ -116,7 +148,8 @@ const BodyRow = memo(function BodyRow({ row, selected, geometry, height, ellipsi
         if (id === SELECT_COLUMN) {
           return (
             <td key={cell.id} className={cellClass(id, geometry, 'rt-cell rt-select')} style={cellStyle(id, geometry)}>
-              <Checkbox checked={selected} onClick={row.getToggleSelectedHandler()} aria-label="选择此行" />
+              {/* A native checkbox: rows mount as they scroll in, so their controls stay light. */}
+              <input type="checkbox" className="rt-checkbox" checked={selected} onChange={row.getToggleSelectedHandler()} aria-label="选择此行" />
             </td>
           );
         }
@@ -248,7 +281,13 @@ export function DataTable(props: DataTableProps) {
     if (id === SELECT_COLUMN) {
       return (
         <th key={header.id} className={cellClass(id, geometry, 'rt-th rt-select')} style={cellStyle(id, geometry)}>
-          <Checkbox checked={allSelected} indeterminate={!allSelected && someSelected} disabled={!rows.length} onChange={table.getToggleAllPageRowsSelectedHandler()} aria-label="全选本页" />
+          <Checkbox
+            checked={allSelected}
+            indeterminate={!allSelected && someSelected}
+            disabled={!rows.length}
+            onChange={table.getToggleAllPageRowsSelectedHandler()}
+            aria-label="全选本页"
+          />
         </th>
       );
     }

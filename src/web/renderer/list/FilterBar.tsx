@@ -16,7 +16,18 @@ export const FOLDED_FILTERS = 3;
 
 const DATE = 'YYYY-MM-DD';
 
-function DictSelect({ code, multiple, ...rest }: { code: string; multiple?: boolean; value?: unknown; onChange?: (v: unknown) => void; placeholder?: string; id?: string }) {
+function DictSelect({
+  code,
+  multiple,
+  ...rest
+}: {
+  code: string;
+  multiple?: boolean;
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+  placeholder?: string;
+  id?: string;
+}) {
   const dict = useDict(code);
   return (
     <Select
@@ -48,16 +59,31 @@ function filterInput(spec: FilterSpec): ReactNode {
   const choose = `请选择${spec.title}`;
   if (spec.op === 'org-subtree') return <OrgTreeSelect module="org" placeholder={choose} />;
   if (spec.op === 'range') {
-    if (spec.kind === 'date' || spec.kind === 'date-time') return <DatePicker.RangePicker style={{ width: '100%' }} allowEmpty={[true, true]} placeholder={['开始日期', '结束日期']} />;
+    if (spec.kind === 'date' || spec.kind === 'date-time')
+      return <DatePicker.RangePicker style={{ width: '100%' }} allowEmpty={[true, true]} placeholder={['开始日期', '结束日期']} />;
     return <NumberRange />;
   }
   if (f['x-dict']) return <DictSelect code={f['x-dict']} multiple={many} placeholder={choose} />;
   if (f['x-ref']) return <RefPicker module={f['x-ref']} tree={f['x-widget'] === 'org-tree'} multiple={many} placeholder={choose} />;
   const values = f.enum ?? f.items?.enum;
-  if (values) return <Select allowClear mode={many ? 'multiple' : undefined} placeholder={choose} options={values.map((v) => ({ value: v as string, label: String(v) }))} />;
-  if (spec.kind === 'boolean') return <Select allowClear placeholder={choose} options={[{ value: true, label: '是' }, { value: false, label: '否' }]} />;
+  if (values)
+    return (
+      <Select allowClear mode={many ? 'multiple' : undefined} placeholder={choose} options={values.map((v) => ({ value: v as string, label: String(v) }))} />
+    );
+  if (spec.kind === 'boolean')
+    return (
+      <Select
+        allowClear
+        placeholder={choose}
+        options={[
+          { value: true, label: '是' },
+          { value: false, label: '否' },
+        ]}
+      />
+    );
   if (many) return <Select mode="tags" allowClear open={false} tokenSeparators={[',', '，', ' ']} placeholder={`输入${spec.title}，回车添加`} />;
-  if (spec.op === 'eq' && (spec.kind === 'integer' || spec.kind === 'number')) return <InputNumber style={{ width: '100%' }} placeholder={`请输入${spec.title}`} />;
+  if (spec.op === 'eq' && (spec.kind === 'integer' || spec.kind === 'number'))
+    return <InputNumber style={{ width: '100%' }} placeholder={`请输入${spec.title}`} />;
   if (spec.op === 'eq' && spec.kind === 'date') return <DatePicker style={{ width: '100%' }} placeholder={choose} />;
   return <Input allowClear placeholder={`请输入${spec.title}`} />;
 }
@@ -82,13 +108,15 @@ export function FilterBar({ specs, onSearch }: { specs: FilterSpec[]; onSearch: 
   const search = () => onSearch(filterValuesToBody(specs, form.getFieldsValue(true)));
   return (
     <Form form={form} className="rt-filters" layout="horizontal" labelCol={{ flex: '88px' }} labelWrap colon={false} onFinish={search}>
-      <div className="rt-filter-grid">
-        {specs.map((spec) => (
-          // Folded filters stay mounted (hidden), so their values still apply.
-          <Form.Item key={spec.field} name={spec.field} label={spec.title} hidden={!shown.includes(spec)} className="rt-filter">
-            {filterInput(spec)}
-          </Form.Item>
-        ))}
+      <div className="rt-filter-row">
+        <div className="rt-filter-grid">
+          {specs.map((spec) => (
+            // Folded filters stay mounted (hidden), so their values still apply.
+            <Form.Item key={spec.field} name={spec.field} label={spec.title} hidden={!shown.includes(spec)} className="rt-filter">
+              {filterInput(spec)}
+            </Form.Item>
+          ))}
+        </div>
         <div className="rt-filter-actions">
           <Space>
             <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>

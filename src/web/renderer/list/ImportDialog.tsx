@@ -123,9 +123,9 @@ export function ImportDialog({ module, title, open, onClose }: { module: string;
         <Space orientation="vertical" size={16} style={{ width: '100%' }}>
           <div className="rf-import-progress">
             <Progress percent={percent} status={finished ? (ok ? 'success' : status.imported ? 'normal' : 'exception') : 'active'} />
-            <div className="rf-import-line">
-              {status ? (finished ? status.message : `${status.statusLabel}：已处理 ${status.processed} / ${status.total || '…'} 行`) : '正在上传…'}
-            </div>
+            {!finished && (
+              <div className="rf-import-line">{status ? `${status.statusLabel}：已处理 ${status.processed} / ${status.total || '…'} 行` : '正在上传…'}</div>
+            )}
           </div>
           {finished && (
             <Alert

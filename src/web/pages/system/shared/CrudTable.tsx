@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { App, Button, Form, Input, Space, Table, Tooltip, type FormInstance, type TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useEffect, useId, useMemo, useState, type Key, type ReactNode } from 'react';
-import { Permission, checkPermission } from '../../../core/Permission';
+import { checkPermission } from '../../../core/Permission';
 import { useSession } from '../../../core/stores/session';
 import { FormModal } from './FormModal';
 import { PAGE_SIZE_OPTIONS, type ListLoader } from './list';
@@ -167,10 +167,12 @@ export function CrudTable<T extends object, V extends object = Record<string, un
     changed();
   };
 
-  // The action column is left out when the user may use none of its buttons.
-  const canEdit = !!formConfig?.update && checkPermission(roles, formConfig.editPermission ?? []);
-  const canRemove = !!remove && checkPermission(roles, remove.permission);
-  const hasRowActions = !!rowActions && (!rowActionsPermission || checkPermission(roles, rowActionsPermission));
+  // A button without a permission list is for everyone; the action column is left out when no button is left.
+  const allowed = (permissions: string[] | undefined) => !permissions || checkPermission(roles, permissions);
+  const canAdd = !!formConfig?.create && allowed(formConfig.addPermission);
+  const canEdit = !!formConfig?.update && allowed(formConfig.editPermission);
+  const canRemove = !!remove && allowed(remove.permission);
+  const hasRowActions = !!rowActions && allowed(rowActionsPermission);
   const actionColumn: ColumnsType<T> =
     canEdit || canRemove || hasRowActions
       ? [
@@ -198,7 +200,7 @@ export function CrudTable<T extends object, V extends object = Record<string, un
         ]
       : [];
 
-  const hasTools = !!(formConfig?.create || (remove && selectable) || toolbar);
+  const hasTools = canAdd || (canRemove && !!selectable) || !!toolbar;
   const reloadButton = (
     <Tooltip title="刷新">
       <Button shape="circle" icon={<ReloadOutlined />} aria-label="刷新" onClick={reload} />
@@ -236,7 +238,7 @@ export function CrudTable<T extends object, V extends object = Record<string, un
         <Form form={searchForm} name={searchName} layout="inline" className="crud-search" onFinish={applySearch}>
           {search.placeholder !== undefined && (
             <Form.Item name={keyword}>
-              <Input allowClear placeholder={search.placeholder} style={{ width: 220 }} onPressEnter={() => searchForm.submit()} />
+              <Input allowClear placeholder={search.placeholder} style={{ width: 220 }} />
             </Form.Item>
           )}
           {search.fields}
@@ -256,19 +258,15 @@ export function CrudTable<T extends object, V extends object = Record<string, un
       {hasTools ? (
         <div className="crud-toolbar">
           <Space wrap>
-            {formConfig?.create && (
-              <Permission roles={formConfig.addPermission ?? []}>
-                <Button type="primary" icon={<PlusOutlined />} onClick={() => api.openCreate()}>
-                  新增
-                </Button>
-              </Permission>
+            {canAdd && (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => api.openCreate()}>
+                新增
+              </Button>
             )}
-            {remove && selectable && (
-              <Permission roles={remove.permission}>
-                <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={() => api.confirmRemove(selected)}>
-                  删除
-                </Button>
-              </Permission>
+            {canRemove && selectable && (
+              <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={() => api.confirmRemove(selected)}>
+                删除
+              </Button>
             )}
             {toolbar?.(api)}
           </Space>
