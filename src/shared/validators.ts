@@ -93,3 +93,6 @@ export function isPin(value: string): boolean {
 export function checkPin(value: string): string | undefined {
   return isPin(value) ? undefined : PIN_MESSAGE;
 }
+
+/** The Chinese message of each custom string format, for server and form validation alike. */
+export const FORMAT_MESSAGES: Readonly<Record<string, string>> = { 'id-card': ID_CARD_MESSAGE, mobile: MOBILE_MESSAGE, email: EMAIL_MESSAGE };

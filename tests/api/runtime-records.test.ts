@@ -429,12 +429,15 @@ describe(`module runtime records on ${TEST_DB}`, () => {
       expect((await clerk('POST', `${BASE}/list`, { orgId: 2 })).body.totalElements).toBe(0);
       expect((await clerk('GET', `${BASE}/${inOrg2.id}`)).status).toBe(404);
       expect((await clerk('GET', `${BASE}/${inOrg2.id}/trail`)).status).toBe(404);
-      expect((await clerk('POST', BASE, person(602, { orgId: 2 }))).status).toBe(403);
+      // Placing a record outside the scope is a field error (the form keeps its input), not a 403.
+      const outside = await clerk('POST', BASE, person(602, { orgId: 2 }));
+      expect(outside.status).toBe(400);
+      expect(outside.body.errors).toEqual([{ field: 'orgId', message: '所选组织不在您的管理范围内' }]);
       const own = await clerk('POST', BASE, { ...person(603), orgId: undefined });
       expect(own.status, JSON.stringify(own.body)).toBe(201);
       expect(own.body.orgId).toBe(3);
       expect((await clerk('PUT', BASE, { id: inOrg2.id, version: 1, score: 1 })).status).toBe(403);
-      expect((await clerk('PUT', BASE, { id: inOrg4.id, version: 1, orgId: 2 })).status).toBe(403);
+      expect((await clerk('PUT', BASE, { id: inOrg4.id, version: 1, orgId: 2 })).status).toBe(400);
       expect((await clerk('PUT', BASE, { id: inOrg4.id, version: 1, score: 42 })).status).toBe(200);
       expect((await clerk('DELETE', BASE, [inOrg2.id, own.body.id])).status).toBe(403);
       expect((await admin('GET', `${BASE}/${inOrg2.id}`)).status).toBe(200);
@@ -452,7 +455,7 @@ describe(`module runtime records on ${TEST_DB}`, () => {
       expect((await clerk('POST', '/api/m/test-person-reward/list', { personId: outside.id })).body.totalElements).toBe(0);
       expect((await clerk('GET', `/api/m/test-person-reward/${rewardOutside.id}`)).status).toBe(404);
       expect((await clerk('GET', `/api/m/test-person-reward/${rewardInside.id}`)).status).toBe(200);
-      expect((await clerk('POST', '/api/m/test-person-reward', { personId: outside.id, kind: '奖励', awardedOn: '2024-03-03' })).status).toBe(403);
+      expect((await clerk('POST', '/api/m/test-person-reward', { personId: outside.id, kind: '奖励', awardedOn: '2024-03-03' })).status).toBe(400);
       expect((await clerk('POST', '/api/m/test-person-reward', { personId: inside.id, kind: '奖励', awardedOn: '2024-03-03' })).status).toBe(201);
     });
   });

@@ -145,7 +145,7 @@ export class RecordService<T = Record<string, unknown>> {
     const input = readWriteInput(this.module, body);
     const values = this.withDefaults(input.values, actor);
     const [result] = await validateCandidates(this.ctx, this.module, [{ values }], actor, db);
-    assertValid(result);
+    assertValid(result, this.module.scopeField?.name);
     const origin = options.origin ?? ChangeRecordOrigin.USER_CREATE;
     const dicts = await dictSnapshot(this.ctx, this.module, db);
     const [id] = await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, origin }], actor, dicts));
@@ -170,7 +170,7 @@ export class RecordService<T = Record<string, unknown>> {
     if (current.version !== input.version) await this.conflict(id, db);
     const values = { ...this.writableValues(current), ...input.values };
     const [result] = await validateCandidates(this.ctx, m, [{ values, currentId: id }], actor, db);
-    assertValid(result);
+    assertValid(result, this.module.scopeField?.name);
     const origin = options.origin ?? ChangeRecordOrigin.USER_UPDATE;
     const dicts = await dictSnapshot(this.ctx, m, db);
     await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, current, origin, version: input.version as number }], actor, dicts));

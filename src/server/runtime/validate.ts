@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv';
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
-import { EMAIL_MESSAGE, ID_CARD_MESSAGE, MOBILE_MESSAGE } from '../../shared/validators.js';
+import { FORMAT_MESSAGES } from '../../shared/validators.js';
 import { HttpError } from '../errors.js';
 import { translateAjvError, type FieldError } from '../validation-messages.js';
 import type { Actor } from './hooks.js';
@@ -49,7 +49,6 @@ export function withoutBlanks(record: Record<string, unknown>): Record<string, u
   return Object.fromEntries(Object.entries(record).filter(([, v]) => !isBlank(v)));
 }
 
-const FORMAT_MESSAGES: Record<string, string> = { 'id-card': ID_CARD_MESSAGE, mobile: MOBILE_MESSAGE, email: EMAIL_MESSAGE };
 
 function fieldErrorOf(m: RuntimeModule, e: ErrorObject): FieldError {
   const error = translateAjvError(e, (name) => m.field(name.split('.')[0])?.title);
@@ -175,8 +174,14 @@ async function checkUnique(
   }
 }
 
-/** Throws the 400 (field messages) or 403 (data scope) of a single write. */
-export function assertValid(result: CandidateResult): void {
+/**
+ * Throws the 400 of a single write: field messages, or a record placed outside the caller's data scope
+ * (a 400 on the scope field rather than a 403, so the form keeps what the user typed and says why).
+ */
+export function assertValid(result: CandidateResult, scopeField?: string): void {
   if (result.errors.length) throw new HttpError(400, result.errors[0].message, { errors: result.errors });
-  if (result.outOfScope) throw new HttpError(403, '无权操作该组织的数据');
+  if (result.outOfScope) {
+    const message = '所选组织不在您的管理范围内';
+    throw new HttpError(400, message, { errors: scopeField ? [{ field: scopeField, message }] : [] });
+  }
 }

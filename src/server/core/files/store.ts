@@ -42,6 +42,8 @@ export class FileStore {
   constructor(
     private readonly database: Database,
     dataDir: string,
+    /** The permission that lists a module's records (its x-permissions.list, `<module>:list` by default). */
+    private readonly listPermissionOf: (moduleName: string) => string = (m) => `${m}:list`,
   ) {
     this.root = path.join(dataDir, 'files');
   }
@@ -89,11 +91,11 @@ export class FileStore {
     return row;
   }
 
-  /** Its uploader, a superuser or file:all, a holder of `<module>:list` for a module's file, anyone for avatars. */
+  /** Its uploader, a superuser or file:all, whoever may list the module of a module's file, anyone for avatars. */
   canRead(user: SessionUser, f: FileRow): boolean {
     if (f.owner_id === user.id || hasAnyPermission(user, [READ_ALL_FILES])) return true;
     if (!f.module_name) return false;
-    return OPEN_MODULES.has(f.module_name) || hasAnyPermission(user, [`${f.module_name}:list`]);
+    return OPEN_MODULES.has(f.module_name) || hasAnyPermission(user, [this.listPermissionOf(f.module_name)]);
   }
 
   async readable(user: SessionUser, id: unknown): Promise<FileRow> {

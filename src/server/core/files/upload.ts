@@ -12,7 +12,8 @@ export async function registerMultipart(app: FastifyInstance): Promise<void> {
 }
 
 export function fileStoreOf(app: FastifyInstance): FileStore {
-  return new FileStore(app.services.database, app.services.appConfig.dataDir);
+  const { runtime } = app.services;
+  return new FileStore(app.services.database, app.services.appConfig.dataDir, (m) => runtime.module(m)?.permissions.list ?? `${m}:list`);
 }
 
 export interface UploadOptions {

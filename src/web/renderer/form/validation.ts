@@ -7,7 +7,7 @@ import { createPrecompiledValidator, customizeValidator } from '@rjsf/validator-
 import { Ajv2020 } from '../../../shared/module-schema/ajv';
 import { RECORD_FORMATS } from '../../../shared/module-schema/formats';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
-import { EMAIL_MESSAGE, ID_CARD_MESSAGE, MOBILE_MESSAGE } from '../../../shared/validators';
+import { FORMAT_MESSAGES } from '../../../shared/validators';
 // Type-only server imports are erased: this module is pure and shared by intent (see the server's validate.ts).
 import { translateAjvError } from '../../../server/validation-messages';
 
@@ -28,7 +28,6 @@ export function validatorFor(schema: RJSFSchema): ValidatorType {
 }
 
 /** Formats whose message says what is expected, as the server words them (runtime/validate.ts). */
-const FORMAT_MESSAGES: Record<string, string> = { 'id-card': ID_CARD_MESSAGE, mobile: MOBILE_MESSAGE, email: EMAIL_MESSAGE };
 
 /** The field an rjsf error belongs to (top-level name; `.a.b` → `a`). */
 export function errorField(e: RJSFValidationError): string {
