@@ -3,11 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchResult } from './lib.js';
+import { membersSuite } from './suites/members.js';
 import { runtimeSuite } from './suites/runtime.js';
 import { serverSuite } from './suites/server.js';
 import { webSuite } from './suites/web.js';
 
 const suites: Record<string, () => Promise<BenchResult[]>> = {
+  members: membersSuite,
   server: serverSuite,
   web: webSuite,
   runtime: runtimeSuite,

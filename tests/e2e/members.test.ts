@@ -64,3 +64,34 @@ describe('members: analysis and roster in Chromium', () => {
     await page.context().close();
   });
 });
+
+describe('moving a member to another branch', () => {
+  it('[S1.F1a] finds a member by name in the roster; after a change of branch the analysis counts change', async () => {
+    type Member = { id: number; version: number; name: string; orgId: number; orgIdName: string };
+    const list = (await api<{ content: Member[] }>('POST', '/api/m/member/list?size=200&fields=all', { partyStatus: '1' }, admin)).body.content;
+    const counts = new Map<number, number>();
+    for (const m of list) counts.set(m.orgId, (counts.get(m.orgId) ?? 0) + 1);
+    const member = list.find((m) => list.filter((x) => x.name === m.name).length === 1)!;
+    const target = list.find((m) => m.orgId !== member.orgId)!;
+
+    const page = await openAsAdmin(await menuPath('core:member-roster'));
+    await page.getByPlaceholder('按姓名查找').fill(member.name);
+    await page.getByPlaceholder('按姓名查找').press('Enter');
+    await page.getByText('共 1 人').waitFor();
+    expect(await page.locator('.ant-table-tbody').innerText()).toContain(member.orgIdName);
+
+    const orgCount = async (orgName: string) => {
+      await page.goto(webUrl(await menuPath('core:member-analysis')));
+      const card = page.locator('.analysis-card[data-dimension="org"]');
+      await card.locator('canvas').waitFor();
+      const button = card.locator('.analysis-slice').filter({ hasText: orgName });
+      return (await button.count()) ? Number(/(\d+)人$/.exec((await button.first().innerText()).trim())![1]) : 0;
+    };
+    const before = await orgCount(member.orgIdName);
+    const full = (await api<Member & Record<string, unknown>>('GET', `/api/m/member/${member.id}`, undefined, admin)).body;
+    const moved = await api('PUT', '/api/m/member', { ...full, orgId: target.orgId }, admin);
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(await orgCount(member.orgIdName)).toBe(before - 1);
+    await page.context().close();
+  });
+});

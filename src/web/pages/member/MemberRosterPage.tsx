@@ -1,6 +1,6 @@
 import { DownloadOutlined, PrinterOutlined, SettingOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Checkbox, Popover, Space, Table } from 'antd';
+import { Button, Checkbox, Input, Popover, Space, Table } from 'antd';
 import { useMemo, useState } from 'react';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { download } from '../../core/request/download';
@@ -14,14 +14,19 @@ const LABELLED = (f: { 'x-dict'?: string; 'x-ref'?: string }, name: string) => (
 /** 花名册: the printable, exportable member roster of an organisation subtree, with a choice of columns. */
 export default function MemberRosterPage() {
   const [orgId, setOrgId] = useState<number>();
+  const [name, setName] = useState('');
   const [columns, setColumns] = useState<string[]>(DEFAULT_COLUMNS);
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(20);
   const schema = useQuery({ queryKey: ['module-schema', 'member'], queryFn: () => get<{ schema: ModuleSchema }>('/api/m/member/schema') });
   const fields = useMemo(() => Object.entries(schema.data?.schema.properties ?? {}).filter(([, f]) => !f['x-hidden'] && f.format !== 'image'), [schema.data]);
   const list = useQuery({
-    queryKey: ['roster', orgId, page, size],
-    queryFn: () => post<{ content: Record<string, unknown>[]; totalElements: number }>(`/api/m/member/list?page=${page}&size=${size}&sort=orgId,asc&sort=name,asc&fields=all`, orgId ? { orgId } : {}),
+    queryKey: ['roster', orgId, name, page, size],
+    queryFn: () =>
+      post<{ content: Record<string, unknown>[]; totalElements: number }>(`/api/m/member/list?page=${page}&size=${size}&sort=orgId,asc&sort=name,asc&fields=all`, {
+        ...(orgId ? { orgId } : {}),
+        ...(name ? { name } : {}),
+      }),
   });
   const tableColumns = useMemo(
     () => [
@@ -35,6 +40,7 @@ export default function MemberRosterPage() {
     <div className="page-container roster-page">
       <Space wrap className="roster-toolbar" style={{ marginBottom: 16 }}>
         <OrgTreeSelect value={orgId} onChange={(v) => { setOrgId(v); setPage(0); }} />
+        <Input.Search allowClear placeholder="按姓名查找" style={{ width: 200 }} onSearch={(v) => { setName(v.trim()); setPage(0); }} />
         <Popover
           trigger="click"
           title="选择花名册列"

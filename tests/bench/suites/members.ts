@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { encryptPassword } from '../../../src/server/core/auth/rsa.js';
+import { median, startServerProcess, type BenchResult } from '../lib.js';
+
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
+const ADMIN_PASSWORD = 'Bench#Admin2026';
+
+async function login(base: string): Promise<string> {
+  const { publicKey } = (await (await fetch(`${base}/auth/publicKey`)).json()) as { publicKey: string };
+  const res = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: encryptPassword(publicKey, ADMIN_PASSWORD) }) });
+  if (!res.ok) throw new Error(`login failed: ${res.status}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** The organisation tree and the roster export on a university of 100,000 members (about 5,000 organisations). */
+export async function membersSuite(): Promise<BenchResult[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-bench-members-'));
+  const env = { DATA_DIR: dataDir, DEMO_DATA: 'false', CAPTCHA: 'off', ADMIN_PASSWORD, LOG_LEVEL: 'warn' };
+  try {
+    const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--members', String(MEMBERS)], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    if (seeded.status !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
+    const server = await startServerProcess(env);
+    const base = `http://127.0.0.1:${server.port}`;
+    try {
+      const headers = { authorization: `Bearer ${await login(base)}` };
+      const times: number[] = [];
+      let orgs = 0;
+      for (let i = 0; i < 12; i++) {
+        const t = performance.now();
+        const tree = (await (await fetch(`${base}/api/dzzxx/buildtree`, { headers })).json()) as { children?: unknown[] }[];
+        times.push(performance.now() - t);
+        if (i === 0) {
+          const count = (nodes: { children?: unknown[] }[]): number => nodes.reduce((s, n) => s + 1 + count((n.children ?? []) as typeof nodes), 0);
+          orgs = count(tree);
+        }
+      }
+      const warm = times.slice(2);
+      const t = performance.now();
+      const res = await fetch(`${base}/api/member/roster/export?columns=name,gender,ethnicity,birthDate,idCard,education,category,memberType,joinDate,fullDate,orgId,phone`, { headers });
+      const bytes = (await res.arrayBuffer()).byteLength;
+      const exportMs = performance.now() - t;
+      return [
+        { suite: 'members', name: `GET /api/dzzxx/buildtree, ${MEMBERS} members, ${orgs} organisations (p50)`, value: Math.round(median(warm)), unit: 'ms', budget: 200, note: `max ${Math.round(Math.max(...warm))} ms` },
+        { suite: 'members', name: `roster export, ${MEMBERS} members, 12 columns`, value: Math.round(exportMs), unit: 'ms', budget: 20_000, note: `${(bytes / 1024 / 1024).toFixed(1)} MB .xlsx` },
+      ];
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
