@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decryptPassword } from '../../src/server/core/auth/rsa';
 import { PASS_COOKIE_EXPIRES, TOKEN_COOKIE_EXPIRES } from '../../src/shared/constants';
 import { defaultSettings } from '../../src/shared/school-branding';
-import { encryptWith } from '../../src/web/core/auth/encrypt';
+import { encryptWith } from '../../src/web/core/auth/encrypt-rsa';
 import { OPEN_PATHS, isOpenPath } from '../../src/web/core/auth/guard';
 import * as token from '../../src/web/core/auth/token';
 import { request } from '../../src/web/core/request/request';

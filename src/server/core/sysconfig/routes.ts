@@ -59,7 +59,10 @@ export async function sysConfigRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/sysConfig/listAll', { config: PUBLIC }, async (req) => {
     const rows = await db.selectFrom('sys_config').select(['config_key', 'config_value']).orderBy('id').execute();
     const trusted = req.user !== null && hasAnyPermission(req.user, ['sysconfig:list']);
-    return rows.filter((r) => trusted || !isSecretKey(r.config_key)).map((r) => ({ configKey: r.config_key, configValue: r.config_value }));
+    const items = rows.filter((r) => trusted || !isSecretKey(r.config_key)).map((r) => ({ configKey: r.config_key, configValue: r.config_value }));
+    // The deployment's school (SCHOOL) unless an administrator configured one: branding on every page.
+    if (!items.some((i) => i.configKey === 'school')) items.push({ configKey: 'school', configValue: app.services.appConfig.school });
+    return items;
   });
 
   app.get('/api/sysConfig', { config: perm('sysconfig:list') }, async (req) => {

@@ -1,4 +1,3 @@
-import { JSEncrypt } from 'jsencrypt';
 import { get } from '../request/request';
 
 let publicKey: Promise<string> | undefined;
@@ -10,19 +9,8 @@ export function getPublicKey(): Promise<string> {
   return publicKey;
 }
 
-/**
- * Base64 RSA-OAEP (SHA-256) of the password's UTF-8 bytes (DESIGN.md §6): jsencrypt takes one byte per
- * character, so the UTF-8 bytes go in as a binary string or non-ASCII passwords break.
- */
-export function encryptWith(key: string, plain: string): string {
-  const rsa = new JSEncrypt();
-  rsa.setPublicKey(key);
-  const bytes = unescape(encodeURIComponent(plain));
-  const result = rsa.encryptOAEP(bytes);
-  if (!result) throw new Error('password encryption failed');
-  return result;
-}
-
+/** Encrypts a password for the wire; the RSA library loads on first use, not with the first page. */
 export async function encrypt(plain: string): Promise<string> {
-  return encryptWith(await getPublicKey(), plain);
+  const [{ encryptWith }, key] = await Promise.all([import('./encrypt-rsa'), getPublicKey()]);
+  return encryptWith(key, plain);
 }

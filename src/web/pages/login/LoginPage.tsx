@@ -2,7 +2,8 @@ import { LockOutlined, MobileOutlined, SafetyOutlined, UserOutlined } from '@ant
 import { App, Button, Checkbox, Form, Input, Tabs } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { defaultSettings, getSchoolInfo } from '../../../shared/school-branding';
+import { defaultSettings } from '../../../shared/school-branding';
+import { useSchool } from '../../core/stores/settings';
 import { getRemembered } from '../../core/auth/token';
 import { get, post } from '../../core/request/request';
 import { useSession } from '../../core/stores/session';
@@ -145,7 +146,7 @@ export default function LoginPage() {
   const location = useLocation();
   const [params] = useSearchParams();
   const config = useSysConfig((s) => s.map);
-  const school = getSchoolInfo(defaultSettings.school);
+  const school = useSchool();
   const siteTitle = config.htmlTitle || defaultSettings.title;
   const isDead = config.isDead === 'true';
   const smsFirst = location.pathname.startsWith('/newlogin');
