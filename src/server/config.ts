@@ -20,6 +20,8 @@ export interface AppConfig {
   demoData: boolean;
   adminPassword: string;
   captcha: boolean;
+  /** Requests a minute one client address may make to each login/SMS endpoint. */
+  authRateLimit: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -60,6 +62,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError('ADMIN_PASSWORD must be at least 8 characters long');
   }
   const host = env.HOST?.trim() || '0.0.0.0';
+  const rateRaw = env.AUTH_RATE_LIMIT?.trim() || '30';
+  if (!/^\d+$/.test(rateRaw) || Number(rateRaw) < 1) {
+    throw new ConfigError(`AUTH_RATE_LIMIT must be a positive whole number, got "${env.AUTH_RATE_LIMIT}"`);
+  }
   return {
     port: parsePort(env.PORT),
     host,
@@ -70,5 +76,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     demoData: parseBoolean('DEMO_DATA', env.DEMO_DATA, true),
     adminPassword,
     captcha: parseBoolean('CAPTCHA', env.CAPTCHA, true),
+    authRateLimit: Number(rateRaw),
   };
 }

@@ -289,3 +289,20 @@ describe(`SMS codes, registration and password reset on ${TEST_DB}`, () => {
     expect((await post('/auth/login', { username: 'smsuser', password: enc(t.app, 'Reset#pass9') })).statusCode).toBe(200);
   });
 });
+
+describe(`file reads by cookie on ${TEST_DB}`, () => {
+  it('an <img> or <video> request (no header) is authorised by the session cookie, only for reading files', async () => {
+    const t = await createTestApp();
+    try {
+      const token = await login(t.app);
+      const viewNoAuth = await t.app.inject({ url: '/api/file/view?id=999' });
+      expect(viewNoAuth.statusCode).toBe(401);
+      const viewCookie = await t.app.inject({ url: '/api/file/view?id=999', headers: { cookie: `other=1; DJ-TOKEN=${token}` } });
+      expect(viewCookie.statusCode).toBe(404); // signed in, the file just does not exist
+      const apiCookie = await t.app.inject({ url: '/auth/info', headers: { cookie: `DJ-TOKEN=${token}` } });
+      expect(apiCookie.statusCode).toBe(401); // the cookie is not a general credential
+    } finally {
+      await t.app.close();
+    }
+  });
+});

@@ -108,7 +108,7 @@ describe('login pages and the guard', () => {
     await page.context().close();
   });
 
-  it('[S2.G6c] with the new-login setting on, the redirect goes to /newlogin; [S2.G1] titles end with htmlTitle; [S2.G8] isDead greys the login page', async () => {
+  it('[S7.D4][S2.G6c] with the new-login setting on, the redirect goes to /newlogin; [S2.G1] titles end with htmlTitle; [S2.G8] isDead greys the login page', async () => {
     const previous = {
       isNewLogin: await setSysConfig(admin, 'isNewLogin', 'true'),
       htmlTitle: await setSysConfig(admin, 'htmlTitle', '测试站'),

@@ -16,7 +16,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   await ensureWebBuilt();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-e2e-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', CAPTCHA: 'off' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', CAPTCHA: 'off', AUTH_RATE_LIMIT: '100000' });
   const { app, url } = await startServer(config);
   project.provide('baseUrl', url);
   return async () => {

@@ -121,7 +121,7 @@ describe('the request layer (spec §7 common behaviour, §8 errors)', () => {
     server.close();
   });
 
-  it('[S8.E1a][S8.E1b][S8.E1d] a 401 shows one 系统提示 dialog with 重新登录 / 取消, however many calls fail; [S8.E1c] confirming logs out', async () => {
+  it('[S4.S3a][S4.S3b][S8.E1a][S8.E1b][S8.E1d] a 401 shows one 系统提示 dialog with 重新登录 / 取消, however many calls fail; [S8.E1c] confirming logs out', async () => {
     const onExpired = vi.fn();
     setRequestHooks({ onExpired, onForbidden: vi.fn() });
     const r = createRequest(false);
@@ -135,7 +135,7 @@ describe('the request layer (spec §7 common behaviour, §8 errors)', () => {
     expect(onExpired).toHaveBeenCalledTimes(1);
   });
 
-  it('[S8.E2][S6.P4] a 403 leads to /401', async () => {
+  it('[S2.R3c][S8.E2][S6.P4] a 403 leads to /401', async () => {
     const onForbidden = vi.fn();
     setRequestHooks({ onExpired: vi.fn(), onForbidden });
     const r = createRequest(false);

@@ -29,6 +29,22 @@ export function bearerToken(req: FastifyRequest): string | undefined {
   // The websocket cannot send headers from a browser: it carries ?token= (spec section 7).
   const query = req.query as { token?: unknown } | undefined;
   if (req.url.startsWith('/websocket') && typeof query?.token === 'string') return query.token;
+  // <img>, <video> and download links cannot send headers either: reading a file may use the session
+  // cookie the web app keeps (same site, read-only GET requests only).
+  if (req.method === 'GET' && FILE_READS.test(req.url)) return cookieToken(req.headers.cookie);
+  return undefined;
+}
+
+const FILE_READS = /^\/api\/(file\/(view|play|download)|archivesShareFile\/viewFile)(\?|$)/;
+/** The web app's token cookie (src/web/core/auth/token.ts TOKEN_KEY). */
+export const TOKEN_COOKIE = 'DJ-TOKEN';
+
+function cookieToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name === TOKEN_COOKIE) return decodeURIComponent(rest.join('=')) || undefined;
+  }
   return undefined;
 }
 

@@ -16,15 +16,15 @@ const BAD_CREDENTIALS = '用户名或密码错误';
 const DUMMY_HASH = await hashPassword('dangjian-timing-equaliser');
 
 const MOBILE = '^1[3-9]\\d{9}$';
-const authLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
-// Per client address; the per-phone limits (one a minute, ten a day) live in codes.ts.
-const smsLimit = { rateLimit: { max: 20, timeWindow: '1 minute' } };
 
 const str = (title: string, extra: Record<string, unknown> = {}) => ({ type: 'string', title, ...extra });
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const { database, sessions, keys, config, sender, appConfig } = app.services;
   const { db } = database;
+  // Per client address (AUTH_RATE_LIMIT a minute); the per-phone limits (one a minute, ten a day) live in codes.ts.
+  const authLimit = { rateLimit: { max: appConfig.authRateLimit, timeWindow: '1 minute' } };
+  const smsLimit = authLimit;
 
   const captchaEnabled = async () => appConfig.captcha && (await config.flag('captchaEnabled', true));
   const clientMeta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
