@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_CODES } from '../../src/shared/schools';
 import { getSchoolInfo } from '../../src/shared/school-branding';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
-import { api, apiLogin, setSysConfig } from '../support/api.js';
+import { api, apiLogin, setSysConfig, storedSysConfig } from '../support/api.js';
 import { launchBrowser, newPage, webUrl } from '../support/browser.js';
 import { appPath, createUser, go, signedIn, unique, visibleView, POLL } from './layout-helpers.js';
 
@@ -112,8 +112,7 @@ describe('sidebar and school branding', () => {
   it('[S1.S1][S1.S3][S1.S4] the school setting brands the layout: hntb by default, then school A, then B; only hnsoft shows the bank-school strip', async () => {
     // Without site logos the sidebar shows the school's own logo.
     await withConfig({ htmlLogo: '', htmlExpandLogo: '' }, async () => {
-      const all = await api<{ configKey: string }[]>('GET', '/api/sysConfig/listAll', undefined, admin);
-      const schoolConfigured = all.body.some((i) => i.configKey === 'school');
+      const schoolConfigured = (await storedSysConfig(admin, 'school')) !== undefined;
       const page = await signedIn(browser, admin, '/dashboard');
       const brand = async () => ({
         name: await page.locator('.sidebar-school').innerText(),

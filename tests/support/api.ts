@@ -30,10 +30,15 @@ export async function apiLogin(username = 'admin', password = 'Dangjian@2026'): 
   return res.body.token;
 }
 
-/** Sets a system configuration value as administrator; returns the previous value. */
+/** The stored value of a configuration key (listAll also answers derived keys such as `school`). */
+export async function storedSysConfig(adminToken: string, configKey: string): Promise<string | undefined> {
+  const page = await api<{ content: { configKey: string; configValue: string }[] }>('GET', `/api/sysConfig?size=100&blurry=${encodeURIComponent(configKey)}`, undefined, adminToken);
+  return page.body.content.find((i) => i.configKey === configKey)?.configValue;
+}
+
+/** Sets a system configuration value as administrator; returns the previous stored value. */
 export async function setSysConfig(adminToken: string, configKey: string, configValue: string): Promise<string | undefined> {
-  const all = await api<{ configKey: string; configValue: string }[]>('GET', '/api/sysConfig/listAll', undefined, adminToken);
-  const previous = all.body.find((i) => i.configKey === configKey)?.configValue;
+  const previous = await storedSysConfig(adminToken, configKey);
   const res = previous === undefined
     ? await api('POST', '/api/sysConfig', { configKey, configValue }, adminToken)
     : await api('PUT', '/api/sysConfig', { configKey, configValue }, adminToken);

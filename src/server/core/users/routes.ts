@@ -80,7 +80,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   /** The four list variants share one query: filter body, scope, paging, and an extra condition. */
   function listRoute(path: string, extra?: (eb: ExpressionBuilder<DB & { u: DB['users'] }, 'u'>) => ReturnType<typeof eb.val<boolean>> | ReturnType<typeof eb<'u.has_left', '=', boolean>>) {
     app.post(path, { config: perm('user:list') }, async (req) => {
-      const paging = parsePaging(req.query, SORTABLE, [['u.id', 'asc']]);
+      const paging = parsePaging(req.query, SORTABLE, [['u.id', 'desc']]);
       const f = (req.body ?? {}) as UserFilter;
       const inScope = await scopeCondition(req);
       let q = db.selectFrom('users as u').where(inScope);
