@@ -6,17 +6,7 @@ import { scopeOrgIds } from '../../core/auth/org-scope.js';
 import { sendXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
 
-export interface Slice {
-  /** The filter value that lists these members (a dictionary value, a band key or an org id). */
-  value: string;
-  label: string;
-  count: number;
-}
-
-export interface Analysis {
-  total: number;
-  dimensions: { key: string; title: string; slices: Slice[] }[];
-}
+import type { Analysis } from '../../../shared/member-analysis.js';
 
 /** Age and party-age bands: [key, label, lower bound inclusive, upper bound exclusive]. */
 export const AGE_BANDS: [string, string, number, number][] = [

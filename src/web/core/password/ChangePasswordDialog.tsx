@@ -38,6 +38,15 @@ export function passwordRule(reg: string | undefined, tip: string | undefined) {
   };
 }
 
+/** The confirm-password rules: required (请再次输入密码) and equal to `newPass` (两次输入的密码不一致). */
+export const confirmPasswordRules = [
+  { required: true, message: '请再次输入密码' },
+  ({ getFieldValue }: { getFieldValue: (name: string) => unknown }) => ({
+    validator: (_: unknown, value: string) =>
+      !value || value === getFieldValue('newPass') ? Promise.resolve() : Promise.reject(new Error('两次输入的密码不一致')),
+  }),
+];
+
 /** The change-password dialog of spec §5: new and confirm password, checked on blur. */
 export function ChangePasswordDialog({ open, username, allowCancel = true, notice, onCancel, onSuccess }: ChangePasswordDialogProps) {
   const [form] = Form.useForm<Values>();
@@ -111,12 +120,7 @@ export function ChangePasswordDialog({ open, username, allowCancel = true, notic
           label="确认密码"
           name="confirmPass"
           dependencies={['newPass']}
-          rules={[
-            { required: true, message: '请再次输入密码' },
-            ({ getFieldValue }) => ({
-              validator: (_, value) => (!value || value === getFieldValue('newPass') ? Promise.resolve() : Promise.reject(new Error('两次输入的密码不一致'))),
-            }),
-          ]}
+          rules={confirmPasswordRules}
         >
           <Input.Password style={{ width: PASSWORD_INPUT_WIDTH }} autoComplete="new-password" placeholder="请再次输入密码" />
         </Form.Item>

@@ -1,13 +1,4 @@
-export interface Slice {
-  value: string;
-  label: string;
-  count: number;
-}
-
-export interface Analysis {
-  total: number;
-  dimensions: { key: string; title: string; slices: Slice[] }[];
-}
+export type { Analysis, Slice } from '../../../shared/member-analysis';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const dateYearsAgo = (years: number, today = new Date()) => `${today.getFullYear() - years}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}`;

@@ -1,7 +1,7 @@
 import { App, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { PASSWORD_NOTICE_DURATION } from '../../../shared/constants';
-import { passwordRule } from '../../core/password/ChangePasswordDialog';
+import { confirmPasswordRules, passwordRule } from '../../core/password/ChangePasswordDialog';
 import { useSysConfig } from '../../core/stores/sysconfig';
 import { signOut } from '../../core/ukey/sign-out';
 import { showFieldErrors, updatePassword } from './api';
@@ -51,12 +51,7 @@ export function PasswordForm() {
         label="确认密码"
         name="confirmPass"
         dependencies={['newPass']}
-        rules={[
-          { required: true, message: '请再次输入密码' },
-          ({ getFieldValue }) => ({
-            validator: (_, value) => (!value || value === getFieldValue('newPass') ? Promise.resolve() : Promise.reject(new Error('两次输入的密码不一致'))),
-          }),
-        ]}
+        rules={confirmPasswordRules}
       >
         <Input.Password placeholder="请再次输入密码" autoComplete="new-password" />
       </Form.Item>
