@@ -1,14 +1,7 @@
-/** Route meta of spec section 3: carried by constant routes and by routes built from the server menu. */
-export interface RouteMeta {
-  title?: string;
-  icon?: string;
-  affix?: boolean;
-  breadcrumb?: boolean;
-  hidden?: boolean;
-  alwaysShow?: boolean;
-  redirect?: string;
-  noCache?: boolean;
-}
+import type { RouteMeta as MenuRouteMeta } from '../../shared/menus';
+
+/** Route meta of spec section 3 (shared with the server menu); constant routes may leave out the title. */
+export type RouteMeta = Omit<MenuRouteMeta, 'title'> & { title?: string };
 
 /** The site title shown after every route title until system configuration provides `htmlTitle`. */
 export const DEFAULT_SITE_TITLE = '党建工作管理系统';

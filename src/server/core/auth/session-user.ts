@@ -1,21 +1,9 @@
-/** Which organisations a user's queries may touch: everything, or these organisations and their subtrees. */
-export type DataScope = { kind: 'all' } | { kind: 'orgs'; orgIds: number[] };
+import type { PublicUser } from '../../../shared/session-user.js';
+
+export type { DataScope } from '../../../shared/session-user.js';
 
 /** The authenticated caller, resolved once per request from the session token. */
-export interface SessionUser {
-  id: number;
-  username: string;
-  nickName: string;
-  email: string | null;
-  phone: string | null;
-  gender: string | null;
-  avatar: string | null;
-  useUkey: boolean;
-  orgId: number | null;
-  /** Permission strings from the user's roles; `ROLE_SYSTEM_DEFAULT` alone when the user has none. */
-  roles: string[];
-  isSuper: boolean;
-  dataScope: DataScope;
+export interface SessionUser extends PublicUser {
   sessionId: number;
 }
 

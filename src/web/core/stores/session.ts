@@ -1,23 +1,11 @@
 import { create } from 'zustand';
+import type { PublicUser } from '../../../shared/session-user';
 import { DEFAULT_ROLE } from '../../../shared/constants-auth';
 import { encrypt } from '../auth/encrypt';
 import { forgetCredentials, getToken, remember as rememberLogin, removeToken, setToken } from '../auth/token';
 import { get, post } from '../request/request';
 
-export interface SessionUser {
-  id: number;
-  username: string;
-  nickName: string;
-  email: string | null;
-  phone: string | null;
-  gender: string | null;
-  avatar: string | null;
-  useUkey: boolean;
-  orgId: number | null;
-  roles: string[];
-  isSuper: boolean;
-  dataScope: { kind: 'all' } | { kind: 'orgs'; orgIds: number[] };
-}
+export type SessionUser = PublicUser;
 
 export interface LoginForm {
   username: string;
