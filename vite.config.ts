@@ -1,7 +1,21 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { recordValidators } from './src/web/renderer/form/precompile.js';
+
+/** Builds the app without axios's fetch adapter; the XHR adapter serves every request (axios-fetch-stub.ts). */
+function withoutAxiosFetchAdapter(): Plugin {
+  const stub = path.resolve(import.meta.dirname, 'src/web/core/request/axios-fetch-stub.ts');
+  return {
+    name: 'without-axios-fetch-adapter',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source === './fetch.js' && importer && /[\\/]axios[\\/]lib[\\/]adapters[\\/]adapters\.js$/.test(importer)) return stub;
+      return null;
+    },
+  };
+}
 
 const apiTarget = process.env.API_URL ?? `http://localhost:${process.env.PORT ?? 8080}`;
 
@@ -9,11 +23,15 @@ export default defineConfig({
   root: path.resolve(import.meta.dirname, 'src/web'),
   base: '/web/',
   publicDir: path.resolve(import.meta.dirname, 'src/web/public'),
-  plugins: [react(), recordValidators()],
+  plugins: [react(), recordValidators(), withoutAxiosFetchAdapter()],
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist/web'),
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      treeshake: { moduleSideEffects: [{ test: /node_modules[\\/]@rc-component[\\/].*\.js$/, sideEffects: false }, { test: /\.css$/, sideEffects: true }] },
+      experimental: { lazyBarrel: true },
+    },
   },
   server: {
     port: 5173,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import metaSchema from '../../schemas/meta/menus.schema.json' with { type: 'json' };
 import { Ajv2020, addFormats } from '../../src/shared/module-schema/ajv.js';
 import { CORE_PAGES, PLANNED_MODULE_IDS, flattenMenus, menuPaths, parseComponent, type MenuNode } from '../../src/shared/menus.js';
+import { isMenuIcon } from '../../src/shared/menu-icons.js';
 import { SCHEMAS_DIR } from './schemas.js';
 
 export const MENUS_FILE = 'menus.json';
@@ -35,8 +36,8 @@ export function knownModuleIds(schemasDir = SCHEMAS_DIR): Set<string> {
 
 /**
  * Checks a menu document: the meta-schema, then what it cannot express — unique ids, unique absolute
- * paths, each spec area (`feature`) on one page only, and components that name a known module or core
- * page. Returns readable problems, empty when fine.
+ * paths, each spec area (`feature`) on one page only, components that name a known module or core
+ * page, and icons of the menu icon sprite. Returns readable problems, empty when fine.
  */
 export function checkMenuDocument(doc: unknown, moduleIds: Set<string>): string[] {
   const shape = validate(doc);
@@ -64,6 +65,7 @@ export function checkMenuDocument(doc: unknown, moduleIds: Set<string>): string[
     if (component?.kind === 'module' && !moduleIds.has(component.id)) {
       problems.push(`"${node.id}": module "${component.id}" has no schemas/modules/${component.id}.json and is not a planned module`);
     }
+    if (node.icon && !isMenuIcon(node.icon)) problems.push(`"${node.id}": icon "${node.icon}" is not in src/shared/menu-icons.ts`);
     if (component?.kind === 'core' && !core.has(component.id)) {
       problems.push(`"${node.id}": core page "${component.id}" is not one of ${CORE_PAGES.join(', ')}`);
     }

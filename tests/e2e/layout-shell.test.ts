@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SCHOOL_CODES } from '../../src/shared/schools';
 import { getSchoolInfo } from '../../src/shared/school-branding';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
@@ -217,11 +217,14 @@ describe('settings drawer and footer', () => {
     await openSettings(page);
     expect(await page.locator('.settings-drawer .ant-drawer-title').innerText()).toBe('系统布局设置');
 
-    await page.locator('.settings-drawer .ant-color-picker-trigger').click();
-    await page.locator('.ant-color-picker-presets-color[aria-label="#c8161d"], .ant-color-picker-presets-color').nth(1).click();
+    await page.getByRole('radio', { name: '#c8161d' }).click();
+    expect(await page.getByRole('radio', { name: '#c8161d' }).getAttribute('aria-checked')).toBe('true');
     await expect.poll(() => page.locator('.app-view:visible .ant-btn-primary').first().evaluate((e) => getComputedStyle(e).backgroundColor), POLL).toBe('rgb(200, 22, 29)');
     expect(await page.locator('.tags-view-item.active').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(200, 22, 29)');
-    await page.keyboard.press('Escape');
+    // Any other colour through the browser's colour input.
+    await page.getByLabel('自定义颜色').fill('#2f54eb');
+    await expect.poll(() => page.locator('.app-view:visible .ant-btn-primary').first().evaluate((e) => getComputedStyle(e).backgroundColor), POLL).toBe('rgb(47, 84, 235)');
+    await page.getByRole('radio', { name: '#c8161d' }).click();
 
     await setting(page, 'tagsView').click();
     await expect.poll(() => page.locator('.tags-view').count(), POLL).toBe(0);
@@ -272,16 +275,37 @@ describe('settings drawer and footer', () => {
     await page.context().close();
   });
 
-  it('[S2.L6] footHtml is rendered sanitised while the footer is on; switched off, there is no footer', async () => {
-    await withConfig({ footHtml: '<b>页脚</b><img src="x" onerror="window.__xss=1"><script>window.__xss=2</script>' }, async () => {
+  const DIRTY_FOOTER = '<b>页脚</b><img src="x" alt="备案" onerror="window.__xss=1"><script>window.__xss=2</script><style>body{display:none}</style><a href="javascript:window.__xss=3">x</a>';
+  const expectCleanFooter = async (page: Page) => {
+    await page.locator('.app-footer .foot-html b').waitFor();
+    expect(await page.locator('.app-footer .foot-html b').innerText()).toBe('页脚');
+    expect(await page.locator('.app-footer .foot-html img').getAttribute('alt')).toBe('备案');
+    expect(await page.locator('.app-footer .foot-html').innerHTML()).not.toMatch(/onerror|script|<style|javascript:/);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.locator('body').isVisible()).toBe(true);
+  };
+
+  it('[S2.L6] footHtml is rendered sanitised (the browser sanitizer) while the footer is on; switched off, there is no footer', async () => {
+    await withConfig({ footHtml: DIRTY_FOOTER }, async () => {
       const page = await signedIn(browser, admin, '/dashboard');
-      expect(await page.locator('.app-footer .foot-html b').innerText()).toBe('页脚');
-      expect(await page.locator('.app-footer .foot-html').innerHTML()).not.toMatch(/onerror|script/);
-      await page.waitForTimeout(300);
-      expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+      expect(await page.evaluate(() => 'setHTML' in Element.prototype)).toBe(true);
+      await expectCleanFooter(page);
       await openSettings(page);
       await setting(page, 'showFooter').click();
       await expect.poll(() => page.locator('.app-footer').count(), POLL).toBe(0);
+      await page.context().close();
+    });
+  });
+
+  it('[S2.L6] a browser without Element.setHTML sanitises footHtml with DOMPurify', async () => {
+    await withConfig({ footHtml: DIRTY_FOOTER }, async () => {
+      const page = await newPage(browser);
+      await page.addInitScript(() => delete (Element.prototype as { setHTML?: unknown }).setHTML);
+      await page.context().addCookies([{ name: TOKEN_KEY, value: admin, url: inject('baseUrl') }]);
+      await page.goto(webUrl('/dashboard'));
+      expect(await page.evaluate(() => 'setHTML' in Element.prototype)).toBe(false);
+      await expectCleanFooter(page);
       await page.context().close();
     });
   });

@@ -62,10 +62,10 @@ describe('the web shell in Chromium', () => {
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 1500, downloadThroughput: 200_000, uploadThroughput: 200_000 });
     await page.getByRole('button', { name: '返回首页' }).click();
-    await page.locator('#nprogress .bar').waitFor({ state: 'visible', timeout: 5000 });
+    await page.locator('.nav-progress .bar').waitFor({ state: 'visible', timeout: 5000 });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await page.getByPlaceholder('用户名').waitFor();
-    await page.locator('#nprogress').waitFor({ state: 'detached', timeout: 5000 });
+    await page.locator('.nav-progress').waitFor({ state: 'detached', timeout: 5000 });
     await page.context().close();
   });
 });

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MENUS_FILE, checkMenus, loadMenus } from '../../generators/lib/menus.js';
+import { MENU_ICON_SPRITE_FILE, menuIconSprite } from '../../generators/lib/menu-icon-sprite.js';
 import { ROOT, SCHEMAS_DIR } from '../../generators/lib/schemas.js';
+import { MENU_ICONS, isMenuIcon } from '../../src/shared/menu-icons.js';
 import {
   ROUTE_META_FIELDS,
   collectPermissions,
@@ -127,15 +129,22 @@ describe('menu tree (schemas/menus.json)', () => {
     expect(byFeature.get('S1.F6d')?.noCache).toBe(true);
   });
 
-  it('absolute paths are unique and every icon is an @ant-design/icons component', () => {
+  it('absolute paths are unique and every icon is a menu icon of the sprite', () => {
     const tree = loadMenus();
     const all = menuPaths(tree).map((p) => p.path);
     expect(new Set(all).size).toBe(all.length);
     expect(all).toContain('/party-member/info');
     expect(all).toContain('/system/users');
     const icons = new Set(flattenMenus(tree).flatMap((n) => (n.icon ? [n.icon] : [])));
-    const missing = [...icons].filter((icon) => !fs.existsSync(path.join(ROOT, 'node_modules/@ant-design/icons', `${icon}.js`)));
-    expect(missing).toEqual([]);
+    expect([...icons].filter((icon) => !isMenuIcon(icon))).toEqual([]);
+    // Every listed icon is an @ant-design/icons-svg definition, so the sprite can draw it.
+    expect(MENU_ICONS.filter((icon) => !fs.existsSync(path.join(ROOT, 'node_modules/@ant-design/icons-svg/lib/asn', `${icon}.js`)))).toEqual([]);
+  });
+
+  it('the committed menu icon sprite is up to date (run `npm run icons` after changing src/shared/menu-icons.ts)', () => {
+    const committed = fs.readFileSync(MENU_ICON_SPRITE_FILE, 'utf8');
+    expect(committed, 'src/web/core/layout/menu-icons.svg is stale: run `npm run icons`').toBe(menuIconSprite());
+    for (const icon of MENU_ICONS) expect(committed).toMatch(new RegExp(`<symbol id="${icon}" viewBox="[\\d ]+">`));
   });
 
   it('core module pages carry add/edit/delete/export/import buttons', () => {
@@ -164,11 +173,13 @@ describe('menu tree (schemas/menus.json)', () => {
     dup.menus[1].children![1].component = 'module:no-such-module';
     dup.menus[1].children![2].component = 'core:no-such-page';
     dup.menus[1].children![3].path = 'org'; // same absolute path as the organisation library
+    dup.menus[1].children![3].icon = 'NoSuchOutlined';
     expect(checkMenus(tempSchemas(dup))).toEqual([
 
       'menus.json: feature "S1.F1a" used by "member-info" and "unit-info"',
       'menus.json: "unit-info": module "no-such-module" has no schemas/modules/no-such-module.json and is not a planned module',
       'menus.json: "org-trail": core page "no-such-page" is not one of users, roles, menus, dicts, sysconfig, online, sms-outbox, msginfo, member-roster, member-analysis, org-trail',
+      'menus.json: "org-weak": icon "NoSuchOutlined" is not in src/shared/menu-icons.ts',
       'menus.json: id "member-info" is not unique',
       'menus.json: path "/party-org/org" used by "org-info" and "org-weak"',
     ]);

@@ -109,7 +109,13 @@ describe('the module list page', { timeout: 30_000 }, () => {
     await waitFor(() => expect(hidden('入党日期（预备）')).toBe(false));
     // like → text input; range on a date → a range picker; in → a multiple select; org-subtree → the tree picker.
     expect(screen.getByPlaceholderText('请输入姓名')).toBeTruthy();
-    expect(itemOfTitle(items, '入党日期（预备）').querySelector('.ant-picker-range')).not.toBeNull();
+    // The range picker loads when the user reaches for it: a look-alike input first, the real picker on focus.
+    const joinDate = itemOfTitle(items, '入党日期（预备）');
+    expect(joinDate.querySelector('.ant-picker-range')).toBeNull();
+    const lookAlike = joinDate.querySelector<HTMLInputElement>('input.lazy-picker, .lazy-picker input')!;
+    expect(lookAlike.placeholder).toBe('开始日期 → 结束日期');
+    fireEvent.focus(lookAlike);
+    await waitFor(() => expect(joinDate.querySelector('.ant-picker-range')).not.toBeNull());
     const itemOf = (field: string) => items[specs.findIndex((s) => s.field === field)];
     expect(itemOf('category').querySelector('.ant-select-multiple')).not.toBeNull();
     expect(itemOf('orgId').querySelector('.ant-select')).not.toBeNull();

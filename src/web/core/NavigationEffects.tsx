@@ -1,11 +1,8 @@
-import NProgress from 'nprogress';
-import 'nprogress/nprogress.css';
 import { useEffect } from 'react';
 import { useLocation, useMatches, useNavigation } from 'react-router-dom';
+import { NavigationProgress } from './NavigationProgress';
 import { pageTitle, type RouteMeta } from './route-meta';
 import { useSysConfig } from './stores/sysconfig';
-
-NProgress.configure({ showSpinner: false });
 
 /** Sets the page title: route title followed by the site title `htmlTitle` (spec §2). */
 export function useDocumentTitle(title: string | undefined) {
@@ -22,15 +19,10 @@ export function NavigationEffects() {
   const matches = useMatches();
 
   useEffect(() => {
-    if (navigation.state === 'idle') NProgress.done();
-    else NProgress.start();
-  }, [navigation.state]);
-
-  useEffect(() => {
     window.scrollTo(0, 0);
   }, [location.pathname]);
 
   const meta = [...matches].reverse().find((m) => (m.handle as RouteMeta | undefined)?.title)?.handle as RouteMeta | undefined;
   useDocumentTitle(meta?.title);
-  return null;
+  return <NavigationProgress loading={navigation.state !== 'idle'} />;
 }

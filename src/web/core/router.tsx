@@ -1,5 +1,6 @@
+import type { ComponentType } from 'react';
 import { Navigate, Outlet, createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { layoutGuard, loginGuard } from './auth/guard';
+import { loginGuard } from './auth/guard';
 import { NavigationEffects } from './NavigationEffects';
 import type { RouteMeta } from './route-meta';
 
@@ -14,6 +15,20 @@ function Root() {
   );
 }
 
+/** Pages that work with server data load the app shell (antd App, query cache) with them; see app-shell.tsx. */
+function withAppShell(load: () => Promise<{ default: ComponentType }>) {
+  return async () => {
+    const [{ default: Page }, { AppShell }] = await Promise.all([load(), import('./app-shell')]);
+    return {
+      Component: () => (
+        <AppShell>
+          <Page />
+        </AppShell>
+      ),
+    };
+  };
+}
+
 const loginPage = () => import('../pages/login/LoginPage').then((m) => ({ Component: m.default }));
 const loginMeta: RouteMeta = { title: '登录', hidden: true, noCache: true };
 
@@ -22,7 +37,7 @@ export type AppRouteObject = RouteObject & { handle?: RouteMeta };
 /** The constant routes of spec §2 outside the layout; pages load on demand (one chunk per route). */
 export const constantRoutes: AppRouteObject[] = [
   ...['/login', '/newlogin', '/kclogin', '/lylogin', '/rjlogin'].map((path) => ({ path, lazy: loginPage, loader: loginGuard, handle: loginMeta })),
-  { path: '/mobileUpload', lazy: () => import('../pages/mobile-upload/MobileUploadPage').then((m) => ({ Component: m.default })), handle: { title: '上传文件', hidden: true, noCache: true } },
+  { path: '/mobileUpload', lazy: withAppShell(() => import('../pages/mobile-upload/MobileUploadPage')), handle: { title: '上传文件', hidden: true, noCache: true } },
   { path: '/404', lazy: () => import('../pages/error/NotFoundPage').then((m) => ({ Component: m.default })), handle: { title: '404', hidden: true } },
   { path: '/401', lazy: () => import('../pages/error/ForbiddenPage').then((m) => ({ Component: m.default })), handle: { title: '401', hidden: true } },
 ];
@@ -30,8 +45,9 @@ export const constantRoutes: AppRouteObject[] = [
 /** Everything else is inside the layout, behind the guard; the layout resolves the page from the menu. */
 export const layoutRoute: AppRouteObject = {
   path: '/*',
-  loader: layoutGuard,
-  lazy: () => import('./layout/Layout').then((m) => ({ Component: m.default })),
+  // The guard loads with the layout (it brings the menu code, which the login page does not need).
+  loader: (args) => import('./auth/layout-guard').then((m) => m.layoutGuard(args)),
+  lazy: withAppShell(() => import('./layout/Layout')),
   handle: { hidden: true },
 };
 

@@ -6,26 +6,37 @@
 import { DeleteOutlined, DownloadOutlined, FileExcelOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState, SortingState, Updater } from '@tanstack/react-table';
-import { Button, Pagination, Result, Skeleton, Space, Tooltip } from 'antd';
-import type { AxiosError } from 'axios';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { Button, Pagination, Skeleton, Space, Tooltip } from 'antd';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { modulePermissions } from '../../shared/module-schema/fields';
 import { Permission, useHasPermission } from '../core/Permission';
 import { useConfirmRun } from '../pages/system/shared/useConfirmRun';
 import { moduleApi, moduleKeys, useModuleMeta, type ModuleMeta, type ModuleRecord } from './api';
-import { DetailDrawer } from './detail/DetailDrawer';
-import { FormDialog } from './form/FormDialog';
 import { ColumnChooser, useColumnVisibility } from './list/ColumnChooser';
 import { buildColumns, DataTable } from './list/DataTable';
 import { FilterBar } from './list/FilterBar';
-import { ImportDialog } from './list/ImportDialog';
 import { defaultSort, listColumns, listFilters } from './model';
 import './renderer.css';
+
+// The form (rjsf, ajv, the compiled validators), the detail drawer, the import dialog and the error
+// views load when first needed, so the list shows after a much smaller download.
+const FormDialog = lazy(() => import('./form/FormDialog').then((m) => ({ default: m.FormDialog })));
+const DetailDrawer = lazy(() => import('./detail/DetailDrawer').then((m) => ({ default: m.DetailDrawer })));
+const ImportDialog = lazy(() => import('./list/ImportDialog').then((m) => ({ default: m.ImportDialog })));
+const ModuleLoadError = lazy(() => import('./ModuleError').then((m) => ({ default: m.ModuleLoadError })));
+const ListLoadError = lazy(() => import('./ModuleError').then((m) => ({ default: m.ListLoadError })));
 
 export const PAGE_SIZES = [10, 20, 50, 100, 500, 1000];
 
 const sortParam = (sorting: SortingState) => (sorting[0] ? `${sorting[0].id},${sorting[0].desc ? 'desc' : 'asc'}` : undefined);
 const resolve = <T,>(updater: Updater<T>, old: T): T => (typeof updater === 'function' ? (updater as (o: T) => T)(old) : updater);
+
+/** True from the first render where `value` was true on. */
+function useOnceTrue(value: boolean): boolean {
+  const [seen, setSeen] = useState(value);
+  if (value && !seen) setSeen(true);
+  return seen || value;
+}
 
 function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
   const { schema } = meta;
@@ -46,6 +57,7 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
   const [dialog, setDialog] = useState<{ editing?: ModuleRecord } | null>(null);
   const [detail, setDetail] = useState<number>();
   const [importing, setImporting] = useState(false);
+  const used = { detail: useOnceTrue(detail !== undefined), import: useOnceTrue(importing) };
   const [exporting, setExporting] = useState(false);
 
   const sort = sortParam(sorting);
@@ -127,12 +139,9 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
   };
 
   const loadError = list.isError ? (
-    <Result
-      status="error"
-      title="数据加载失败"
-      subTitle={(list.error as AxiosError<{ message?: string }>)?.response?.data?.message}
-      extra={<Button onClick={() => void list.refetch()}>重试</Button>}
-    />
+    <Suspense fallback={null}>
+      <ListLoadError error={list.error} onRetry={() => void list.refetch()} />
+    </Suspense>
   ) : undefined;
 
   return (
@@ -222,9 +231,12 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
           />
         </div>
       </div>
-      {dialog && <FormDialog module={module} schema={schema} open editing={dialog.editing} onClose={() => setDialog(null)} />}
-      <DetailDrawer module={module} schema={schema} id={detail} onClose={() => setDetail(undefined)} onEdit={(r) => setDialog({ editing: r })} />
-      <ImportDialog module={module} title={schema.title} open={importing} onClose={() => setImporting(false)} />
+      <Suspense fallback={null}>
+        {dialog && <FormDialog module={module} schema={schema} open editing={dialog.editing} onClose={() => setDialog(null)} />}
+        {/* Kept mounted once used: the drawer animates closed, the import dialog keeps a running job's progress. */}
+        {used.detail && <DetailDrawer module={module} schema={schema} id={detail} onClose={() => setDetail(undefined)} onEdit={(r) => setDialog({ editing: r })} />}
+        {used.import && <ImportDialog module={module} title={schema.title} open={importing} onClose={() => setImporting(false)} />}
+      </Suspense>
     </div>
   );
 }
@@ -242,15 +254,11 @@ export default function ModulePage({ moduleId, title }: { moduleId: string; titl
     );
   }
   if (meta.isError || !meta.data?.schema) {
-    const status = (meta.error as AxiosError | null)?.response?.status;
     return (
       <div className="rt-card">
-        <Result
-          status={status === 403 ? '403' : status === 404 ? '404' : 'error'}
-          title={status === 403 ? '没有访问权限' : status === 404 ? `模块 ${title ?? moduleId} 不存在` : `${title ?? moduleId}加载失败`}
-          subTitle={status === 403 ? '请联系管理员为您分配该模块的权限。' : '请稍后重试，或联系管理员。'}
-          extra={status === 403 ? undefined : <Button onClick={() => void meta.refetch()}>重试</Button>}
-        />
+        <Suspense fallback={<Skeleton active />}>
+          <ModuleLoadError error={meta.error} name={title ?? moduleId} onRetry={() => void meta.refetch()} />
+        </Suspense>
       </div>
     );
   }

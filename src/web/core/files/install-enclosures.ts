@@ -1,4 +1,4 @@
 import { installEnclosureDownloads } from './enclosure';
 
-// Imported once by main.tsx: the document-level download-enclosure click handler (spec S7.F6).
+// Imported once by the app shell (app-shell.tsx), which every page with content loads: the document-level download-enclosure click handler (spec S7.F6).
 installEnclosureDownloads();

@@ -1,9 +1,8 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
-import { Drawer, Layout as AntLayout } from 'antd';
+import { Layout as AntLayout } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { SIDEBAR_WIDTH } from '../../../shared/constants';
-import { defaultSettings } from '../../../shared/school-branding';
 import { constantLayoutRoutes } from '../../pages/registry';
 import { useDocumentTitle } from '../NavigationEffects';
 import { useApp } from '../stores/app';
@@ -28,8 +27,9 @@ import { UkeyGuard } from '../ukey/UkeyGuard';
 import { WeakPasswordGate } from './WeakPasswordGate';
 import './layout.css';
 
-// The settings drawer (colour picker and switches) loads the first time it is opened.
+// The settings drawer loads the first time it is opened, the mobile sidebar on a narrow screen.
 const SettingsDrawer = lazy(() => import('./SettingsDrawer'));
+const MobileSidebar = lazy(() => import('./MobileSidebar'));
 
 /** Width of the collapsed sidebar: the menu icons only. */
 export const COLLAPSED_SIDEBAR_WIDTH = 54;
@@ -86,17 +86,11 @@ export default function Layout() {
   return (
     <AntLayout className={classes.filter(Boolean).join(' ')} hasSider>
       {mobile ? (
-        <Drawer
-          open={sidebar.opened}
-          placement="left"
-          size={SIDEBAR_WIDTH}
-          closable={false}
-          onClose={() => closeSidebar(false)}
-          className="sidebar-drawer"
-          styles={{ body: { padding: 0, background: defaultSettings.menuBg } }}
-        >
-          {panel}
-        </Drawer>
+        <Suspense fallback={null}>
+          <MobileSidebar open={sidebar.opened} onClose={() => closeSidebar(false)}>
+            {panel}
+          </MobileSidebar>
+        </Suspense>
       ) : (
         <AntLayout.Sider className="app-sidebar" width={SIDEBAR_WIDTH} collapsedWidth={COLLAPSED_SIDEBAR_WIDTH} collapsed={collapsed} trigger={null} theme="dark">
           {panel}

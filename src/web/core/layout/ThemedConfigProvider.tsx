@@ -1,4 +1,6 @@
-import { ConfigProvider, theme as antdTheme, type ConfigProviderProps } from 'antd';
+import { ConfigProvider, type ConfigProviderProps } from 'antd';
+// The compact algorithm alone: antd's `theme` object would also bring the dark algorithm and its colours.
+import compactAlgorithm from 'antd/es/theme/themes/compact';
 import type { SizeType } from 'antd/es/config-provider/SizeContext';
 import { useEffect } from 'react';
 import type { UiSize } from '../../../shared/constants';
@@ -31,5 +33,5 @@ export function ThemedConfigProvider(props: Omit<ConfigProviderProps, 'theme' | 
   useEffect(() => {
     document.documentElement.style.setProperty('--dj-primary', colorPrimary);
   }, [colorPrimary]);
-  return <ConfigProvider {...props} componentSize={componentSize} theme={{ token: { colorPrimary }, ...(compact ? { algorithm: antdTheme.compactAlgorithm } : {}) }} />;
+  return <ConfigProvider {...props} componentSize={componentSize} theme={{ token: { colorPrimary }, ...(compact ? { algorithm: compactAlgorithm } : {}) }} />;
 }

@@ -1,7 +1,7 @@
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { NOTIFY_DURATION, REQUEST_TIMEOUT } from '../../../shared/constants';
 import { getToken } from '../auth/token';
-import { feedback, hasFeedback } from './feedback';
+import { hasFeedback, showFeedback } from './feedback';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -57,9 +57,10 @@ export function errorText(error: AxiosError<{ message?: string }>): string {
 let expiredPromptOpen = false;
 
 function showExpiredPrompt() {
+  // Only inside the signed-in shell: a page outside it (the login page) has no session to renew.
   if (expiredPromptOpen || !hasFeedback()) return;
   expiredPromptOpen = true;
-  feedback().modal.confirm({
+  showFeedback((f) => f.modal.confirm({
     title: '系统提示',
     content: '登录状态已过期，您可以继续留在该页面，或者重新登录',
     okText: '重新登录',
@@ -73,7 +74,7 @@ function showExpiredPrompt() {
     onCancel: () => {
       expiredPromptOpen = false;
     },
-  });
+  }));
 }
 
 /** Makes the one axios instance of the app (spec §7 common behaviour). `production` turns on method override. */
@@ -121,8 +122,8 @@ export function createRequest(production: boolean): AxiosInstance {
         showExpiredPrompt();
       } else if (status === 403) {
         hooks.onForbidden();
-      } else if (!error.config?.skipErrorNotify && hasFeedback()) {
-        feedback().notification.error({ title: errorText(error), duration: NOTIFY_DURATION / 1000 });
+      } else if (!error.config?.skipErrorNotify) {
+        showFeedback((f) => f.notification.error({ title: errorText(error), duration: NOTIFY_DURATION / 1000 }));
       }
       return Promise.reject(error);
     },

@@ -1,25 +1,30 @@
 import { LockOutlined, MobileOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
-import { App, Button, Checkbox, Form, Input, Tabs } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { Button, Checkbox } from 'antd';
+// Input itself, not the barrel: the barrel brings TextArea, Search and OTP, unused here (~8 KB of the first load).
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { defaultSettings } from '../../../shared/school-branding';
 import { useSchool } from '../../core/stores/settings';
 import { getRemembered } from '../../core/auth/token';
+import { showFeedback } from '../../core/request/feedback';
 import { get, post } from '../../core/request/request';
 import { useSession } from '../../core/stores/session';
 import { useSysConfig } from '../../core/stores/sysconfig';
+import { useFields } from './useFields';
 import './login.css';
 
-interface PasswordForm {
-  username: string;
-  password: string;
-  code?: string;
-  rememberMe?: boolean;
-}
-
-interface SmsForm {
-  phone: string;
-  vercode: string;
+/** A field of the login forms with its error line under it (the rules are in useFields). */
+function Field({ error, children }: { error?: string; children: ReactNode }) {
+  return (
+    <div className={`login-field${error ? ' has-error' : ''}`}>
+      {children}
+      <div className="login-field-error" role={error ? 'alert' : undefined}>
+        {error}
+      </div>
+    </div>
+  );
 }
 
 /** Where to go after signing in: the `redirect` query when it is an in-app path, else the root. */
@@ -36,20 +41,30 @@ function useCaptcha() {
   return { captcha, refresh };
 }
 
+const PASSWORD_RULES = {
+  username: [{ required: true, message: '请输入用户名' }],
+  password: [{ required: true, message: '请输入密码' }],
+  code: [{ required: true, message: '请输入验证码' }],
+};
+
 function PasswordLogin({ onDone }: { onDone: () => void }) {
-  const [form] = Form.useForm<PasswordForm>();
+  const remembered = getRemembered();
+  const [rememberMe, setRememberMe] = useState(!!remembered);
   const [loading, setLoading] = useState(false);
   const { captcha, refresh } = useCaptcha();
   const login = useSession((s) => s.login);
-  const remembered = getRemembered();
+  const fields = useFields({ username: remembered?.username ?? '', password: '', code: '' }, PASSWORD_RULES);
 
-  const submit = async (values: PasswordForm) => {
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!fields.validate(captcha.enabled ? ['username', 'password', 'code'] : ['username', 'password'])) return;
     setLoading(true);
     try {
-      await login({ ...values, uuid: captcha.uuid });
+      const { username, password, code } = fields.values;
+      await login({ username, password, code: captcha.enabled ? code : undefined, rememberMe, uuid: captcha.uuid });
       onDone();
     } catch {
-      form.setFieldValue('code', '');
+      fields.setValue('code', '');
       refresh();
     } finally {
       setLoading(false);
@@ -57,39 +72,53 @@ function PasswordLogin({ onDone }: { onDone: () => void }) {
   };
 
   return (
-    <Form<PasswordForm> form={form} size="large" onFinish={submit} autoComplete="off" initialValues={{ username: remembered?.username, rememberMe: !!remembered }}>
-      <Form.Item name="username" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
-        <Input prefix={<UserOutlined />} placeholder="用户名" autoComplete="username" />
-      </Form.Item>
-      <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]}>
-        <Input.Password prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" />
-      </Form.Item>
+    <form onSubmit={(e) => void submit(e)} autoComplete="off" noValidate>
+      <Field error={fields.errors.username}>
+        <Input size="large" prefix={<UserOutlined />} placeholder="用户名" autoComplete="username" {...fields.bind('username')} />
+      </Field>
+      <Field error={fields.errors.password}>
+        <Password size="large" prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" {...fields.bind('password')} />
+      </Field>
       {captcha.enabled && (
-        <Form.Item name="code" rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}>
+        <Field error={fields.errors.code}>
           <Input
+            size="large"
             prefix={<SafetyOutlined />}
             placeholder="验证码"
             maxLength={6}
             suffix={<img className="captcha-img" src={captcha.img} alt="验证码" title="看不清？点击换一张" onClick={refresh} />}
+            {...fields.bind('code')}
           />
-        </Form.Item>
+        </Field>
       )}
-      <Form.Item name="rememberMe" valuePropName="checked">
-        <Checkbox>记住我</Checkbox>
-      </Form.Item>
-      <Button type="primary" htmlType="submit" block loading={loading}>
+      <div className="login-field">
+        <Checkbox checked={rememberMe} onChange={(e) => setRememberMe(e.target.checked)}>
+          记住我
+        </Checkbox>
+      </div>
+      <Button type="primary" htmlType="submit" size="large" block loading={loading}>
         {loading ? '登 录 中...' : '登 录'}
       </Button>
-    </Form>
+    </form>
   );
 }
 
+const SMS_RULES = {
+  phone: [
+    { required: true, message: '请输入手机号码' },
+    { pattern: /^1[3-9]\d{9}$/, message: '请输入正确的手机号码' },
+  ],
+  vercode: [
+    { required: true, message: '请输入验证码' },
+    { pattern: /^\d{6}$/, message: '验证码为6位数字' },
+  ],
+};
+
 function SmsLogin({ onDone }: { onDone: () => void }) {
-  const [form] = Form.useForm<SmsForm>();
   const [loading, setLoading] = useState(false);
   const [wait, setWait] = useState(0);
   const smsLogin = useSession((s) => s.smsLogin);
-  const { message } = App.useApp();
+  const fields = useFields({ phone: '', vercode: '' }, SMS_RULES);
 
   useEffect(() => {
     if (wait <= 0) return;
@@ -98,16 +127,18 @@ function SmsLogin({ onDone }: { onDone: () => void }) {
   }, [wait]);
 
   const sendCode = async () => {
-    const phone = (await form.validateFields(['phone'])).phone;
-    await post('/auth/sms/verify', { phone });
-    message.success('验证码已发送，请注意查收');
+    if (!fields.validate(['phone'])) return;
+    await post('/auth/sms/verify', { phone: fields.values.phone });
+    showFeedback((f) => f.message.success('验证码已发送，请注意查收'));
     setWait(60);
   };
 
-  const submit = async (values: SmsForm) => {
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!fields.validate()) return;
     setLoading(true);
     try {
-      await smsLogin(values.phone, values.vercode);
+      await smsLogin(fields.values.phone, fields.values.vercode);
       onDone();
     } catch {
       // the request layer shows the server's message
@@ -117,12 +148,13 @@ function SmsLogin({ onDone }: { onDone: () => void }) {
   };
 
   return (
-    <Form<SmsForm> form={form} size="large" onFinish={submit} autoComplete="off">
-      <Form.Item name="phone" rules={[{ required: true, message: '请输入手机号码' }, { pattern: /^1[3-9]\d{9}$/, message: '请输入正确的手机号码' }]}>
-        <Input prefix={<MobileOutlined />} placeholder="手机号码" maxLength={11} />
-      </Form.Item>
-      <Form.Item name="vercode" rules={[{ required: true, message: '请输入验证码' }, { pattern: /^\d{6}$/, message: '验证码为6位数字' }]}>
+    <form onSubmit={(e) => void submit(e)} autoComplete="off" noValidate>
+      <Field error={fields.errors.phone}>
+        <Input size="large" prefix={<MobileOutlined />} placeholder="手机号码" maxLength={11} {...fields.bind('phone')} />
+      </Field>
+      <Field error={fields.errors.vercode}>
         <Input
+          size="large"
           prefix={<SafetyOutlined />}
           placeholder="短信验证码"
           maxLength={6}
@@ -131,12 +163,35 @@ function SmsLogin({ onDone }: { onDone: () => void }) {
               {wait > 0 ? `${wait}秒后重新获取` : '获取验证码'}
             </Button>
           }
+          {...fields.bind('vercode')}
         />
-      </Form.Item>
-      <Button type="primary" htmlType="submit" block loading={loading}>
+      </Field>
+      <Button type="primary" htmlType="submit" size="large" block loading={loading}>
         登 录
       </Button>
-    </Form>
+    </form>
+  );
+}
+
+const LOGIN_MODES = [
+  { key: 'password', label: '账号密码登录' },
+  { key: 'sms', label: '短信验证码登录' },
+] as const;
+type LoginMode = (typeof LOGIN_MODES)[number]['key'];
+
+/**
+ * The two ways to sign in as tabs. Two buttons with the tab roles rather than antd Tabs: Tabs brings
+ * its overflow menu and dropdown, about 15 KB of the login page's first download.
+ */
+function LoginModeTabs({ mode, onChange }: { mode: LoginMode; onChange: (mode: LoginMode) => void }) {
+  return (
+    <div className="login-tabs" role="tablist">
+      {LOGIN_MODES.map((m) => (
+        <button key={m.key} type="button" role="tab" id={`login-tab-${m.key}`} aria-selected={mode === m.key} aria-controls={`login-panel-${m.key}`} className={mode === m.key ? 'active' : ''} onClick={() => onChange(m.key)}>
+          {m.label}
+        </button>
+      ))}
+    </div>
   );
 }
 
@@ -151,6 +206,7 @@ export default function LoginPage() {
   const isDead = config.isDead === 'true';
   const smsFirst = location.pathname.startsWith('/newlogin');
   const onDone = () => navigate(afterLoginPath(params.get('redirect')), { replace: true });
+  const [mode, setMode] = useState<LoginMode>(smsFirst ? 'sms' : 'password');
 
   return (
     <div className={`login-page${isDead ? ' is-dead' : ''}`}>
@@ -162,13 +218,10 @@ export default function LoginPage() {
         </div>
         <div className="login-form">
           <h2>欢迎登录</h2>
-          <Tabs
-            defaultActiveKey={smsFirst ? 'sms' : 'password'}
-            items={[
-              { key: 'password', label: '账号密码登录', children: <PasswordLogin onDone={onDone} /> },
-              { key: 'sms', label: '短信验证码登录', children: <SmsLogin onDone={onDone} /> },
-            ]}
-          />
+          <LoginModeTabs mode={mode} onChange={setMode} />
+          <div role="tabpanel" id={`login-panel-${mode}`} aria-labelledby={`login-tab-${mode}`}>
+            {mode === 'password' ? <PasswordLogin onDone={onDone} /> : <SmsLogin onDone={onDone} />}
+          </div>
         </div>
       </div>
       <div className="login-footer">{school.footerTxt}</div>

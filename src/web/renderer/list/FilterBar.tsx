@@ -4,9 +4,10 @@
  * the values, 重置 clears them; long bars fold to their first row.
  */
 import { DownOutlined, SearchOutlined, UndoOutlined, UpOutlined } from '@ant-design/icons';
-import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
+import { Button, Form, Input, InputNumber, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState, type ReactNode } from 'react';
+import { LazyDatePicker, LazyRangePicker } from '../../core/date-pickers/LazyDatePicker';
 import { useDict } from '../../core/dicts';
 import { filterBody, type FilterSpec } from '../model';
 import { OrgTreeSelect, RefPicker } from '../pickers';
@@ -60,7 +61,7 @@ function filterInput(spec: FilterSpec): ReactNode {
   if (spec.op === 'org-subtree') return <OrgTreeSelect module="org" placeholder={choose} />;
   if (spec.op === 'range') {
     if (spec.kind === 'date' || spec.kind === 'date-time')
-      return <DatePicker.RangePicker style={{ width: '100%' }} allowEmpty={[true, true]} placeholder={['开始日期', '结束日期']} />;
+      return <LazyRangePicker style={{ width: '100%' }} allowEmpty={[true, true]} placeholder={['开始日期', '结束日期']} />;
     return <NumberRange />;
   }
   if (f['x-dict']) return <DictSelect code={f['x-dict']} multiple={many} placeholder={choose} />;
@@ -84,7 +85,7 @@ function filterInput(spec: FilterSpec): ReactNode {
   if (many) return <Select mode="tags" allowClear open={false} tokenSeparators={[',', '，', ' ']} placeholder={`输入${spec.title}，回车添加`} />;
   if (spec.op === 'eq' && (spec.kind === 'integer' || spec.kind === 'number'))
     return <InputNumber style={{ width: '100%' }} placeholder={`请输入${spec.title}`} />;
-  if (spec.op === 'eq' && spec.kind === 'date') return <DatePicker style={{ width: '100%' }} placeholder={choose} />;
+  if (spec.op === 'eq' && spec.kind === 'date') return <LazyDatePicker style={{ width: '100%' }} placeholder={choose} />;
   return <Input allowClear placeholder={`请输入${spec.title}`} />;
 }
 

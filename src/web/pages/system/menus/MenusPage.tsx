@@ -1,7 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { AutoComplete, Button, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Space, Tag, TreeSelect } from 'antd';
+import { AutoComplete, Button, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Tag, TreeSelect } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import { MENU_ICONS } from '../../../../shared/menu-icons';
 import { CORE_PAGES, PLANNED_MODULE_IDS, type MenuNodeType } from '../../../../shared/menus';
+import { MenuIcon } from '../../../core/layout/menu-icons';
 import { del, get, post, put } from '../../../core/request/request';
 import { usePermission } from '../../../core/stores/permission';
 import { yesNoCell } from '../shared/cells';
@@ -64,12 +66,35 @@ const TYPE_TAGS: Record<MenuNodeType, { label: string; color: string }> = {
 
 const ROOT = 0;
 
+/** The icons of the menu icon sprite, each shown with its picture. */
+const ICON_OPTIONS = MENU_ICONS.map((name) => ({
+  value: name,
+  label: (
+    <Space size={6}>
+      <MenuIcon name={name} />
+      {name}
+    </Space>
+  ),
+}));
+
 const COMPONENT_OPTIONS = [...CORE_PAGES.map((p) => `core:${p}`), ...PLANNED_MODULE_IDS.map((m) => `module:${m}`)].map((value) => ({ value }));
 
 const columns: ColumnsType<MenuRow> = [
   { title: '菜单标题', dataIndex: 'title', width: 240 },
   { title: '类型', dataIndex: 'type', width: 70, render: (t: MenuNodeType) => <Tag color={TYPE_TAGS[t].color}>{TYPE_TAGS[t].label}</Tag> },
-  { title: '图标', dataIndex: 'icon', render: (v) => v || '-' },
+  {
+    title: '图标',
+    dataIndex: 'icon',
+    render: (v: string | null) =>
+      v ? (
+        <Space size={6}>
+          <MenuIcon name={v} />
+          {v}
+        </Space>
+      ) : (
+        '-'
+      ),
+  },
   { title: '路由地址', dataIndex: 'path', render: (v) => v || '-' },
   { title: '组件', dataIndex: 'component', render: (v) => v || '-' },
   { title: '权限标识', dataIndex: 'permission', render: (v) => v || '-' },
@@ -221,7 +246,7 @@ function MenuFields({ parents }: { parents: ParentOption[] }) {
       {has('icon') && (
         <Col span={12}>
           <Form.Item label="图标" name="icon">
-            <Input placeholder="如：SettingOutlined" />
+            <Select options={ICON_OPTIONS} allowClear showSearch={{ optionFilterProp: 'value' }} placeholder="请选择图标" aria-label="图标" />
           </Form.Item>
         </Col>
       )}

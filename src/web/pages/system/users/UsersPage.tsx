@@ -1,10 +1,11 @@
 import { DownloadOutlined, DownOutlined, UserAddOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Col, DatePicker, Dropdown, Form, Input, Radio, Row, Select, Space, Switch, Tabs, Tag } from 'antd';
+import { Button, Col, Dropdown, Form, Input, Radio, Row, Select, Space, Switch, Tabs, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { parseTime } from '../../../../shared/format';
+import { LazyRangePicker } from '../../../core/date-pickers/LazyDatePicker';
 import { ChangePasswordDialog } from '../../../core/password/ChangePasswordDialog';
 import { Permission, useHasPermission } from '../../../core/Permission';
 import { download } from '../../../core/request/download';
@@ -216,7 +217,7 @@ export default function UsersPage() {
                 <Select allowClear placeholder="角色" style={{ width: 150 }} options={roleOptions} />
               </Form.Item>
               <Form.Item name="createTime">
-                <DatePicker.RangePicker placeholder={['创建开始日期', '创建结束日期']} style={{ width: 260 }} />
+                <LazyRangePicker placeholder={['创建开始日期', '创建结束日期']} style={{ width: 260 }} />
               </Form.Item>
             </>
           ),
