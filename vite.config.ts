@@ -28,6 +28,8 @@ export default defineConfig({
     outDir: path.resolve(import.meta.dirname, 'dist/web'),
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    // @rc-component packages declare no `sideEffects`, so importing one name from an index would pull the
+    // whole package into the importing page's chunks; their modules are pure, and lazy barrels skip the rest.
     rolldownOptions: {
       treeshake: { moduleSideEffects: [{ test: /node_modules[\\/]@rc-component[\\/].*\.js$/, sideEffects: false }, { test: /\.css$/, sideEffects: true }] },
       experimental: { lazyBarrel: true },

@@ -222,3 +222,28 @@ export function menuPaths(tree: MenuNode[], parentPath = ''): { id: string; path
       return [{ id: n.id, path }, ...menuPaths(n.children ?? [], path)];
     });
 }
+
+/** A node of the administration tree (`GET api/menus/tree`). */
+export interface MenuDto {
+  id: number;
+  key: string;
+  parentId: number | null;
+  type: MenuNodeType;
+  title: string;
+  path: string | null;
+  icon: string | null;
+  component: string | null;
+  permission: string | null;
+  sort: number;
+  hidden: boolean | null;
+  noCache: boolean | null;
+  affix: boolean | null;
+  alwaysShow: boolean | null;
+  breadcrumb: boolean | null;
+  redirect: string | null;
+  feature: string | null;
+  /** True when an administrator changed the node: the file sync no longer updates it. */
+  edited: boolean;
+  /** Present only when the node has children. */
+  children?: MenuDto[];
+}

@@ -12,7 +12,7 @@ import type { Actor } from './hooks.js';
 import type { FieldInfo, RuntimeModule } from './module.js';
 import type { PreparedWrite, RecordService } from './records.js';
 import { outOfScope } from './scope.js';
-import type { ImportError } from './tables.js';
+import type { ImportMode, ImportRowError, ImportStatus } from '../../shared/module-schema/api.js';
 import { dictSnapshot } from './trail.js';
 import { findByKeys, validateCandidates, type Candidate } from './validate.js';
 
@@ -22,7 +22,7 @@ export const IMPORT_BATCH = 1000;
 /** How many rows of the sheet may hold the title row. */
 const HEADER_SEARCH_ROWS = 5;
 
-export type ImportMode = 'partial' | 'all';
+export type { ImportMode };
 
 export interface ImportUpload {
   buffer: Buffer;
@@ -103,20 +103,6 @@ function readSheet(sheet: ExcelJS.Worksheet, fields: FieldInfo[]): ParsedSheet |
   return { headers: Array.from({ length: width }, (_x, i) => best.headers[i] ?? ''), columns: best.columns, rows };
 }
 
-export interface ImportStatus {
-  id: number;
-  status: number;
-  statusLabel: string;
-  mode: ImportMode;
-  fileName: string;
-  total: number;
-  processed: number;
-  imported: number;
-  errors: ImportError[];
-  message: string;
-  reportUrl: string | null;
-}
-
 /**
  * Spreadsheet imports as jobs stored in `import_jobs`: the request answers a job id at once, the job
  * validates every row (all problems of all rows reported), writes the good rows through the records'
@@ -193,7 +179,7 @@ export class ImportJobs {
     return this.ctx.db.updateTable('import_jobs').set(set).where('id', '=', jobId).execute();
   }
 
-  private finish(jobId: number, set: { status: number; message: string; processed?: number; imported?: number; errors?: ImportError[]; report?: Buffer | null }) {
+  private finish(jobId: number, set: { status: number; message: string; processed?: number; imported?: number; errors?: ImportRowError[]; report?: Buffer | null }) {
     const { errors, ...rest } = set;
     return this.ctx.db
       .updateTable('import_jobs')
@@ -221,7 +207,7 @@ export class ImportJobs {
     const { rows } = parsed;
     await this.progress(jobId, { total: rows.length });
     const service = this.records(m.id);
-    const problems = new Map<number, ImportError[]>();
+    const problems = new Map<number, ImportRowError[]>();
     const addProblem = (index: number, column: string, message: string) => problems.set(index, [...(problems.get(index) ?? []), { row: rows[index].row, column, message }]);
 
     // Cells → values.
@@ -365,14 +351,14 @@ export class ImportJobs {
     return matches;
   }
 
-  private async finishWithErrors(jobId: number, m: RuntimeModule, sheet: ParsedSheet, problems: Map<number, ImportError[]>, imported: number, message: string, status: number = TaskStatus.ERROR) {
+  private async finishWithErrors(jobId: number, m: RuntimeModule, sheet: ParsedSheet, problems: Map<number, ImportRowError[]>, imported: number, message: string, status: number = TaskStatus.ERROR) {
     const errors = [...problems.keys()].sort((a, b) => a - b).flatMap((i) => problems.get(i)!);
     const report = await this.report(m, sheet, problems);
     await this.finish(jobId, { status, message, processed: sheet.rows.length, imported, errors, report });
   }
 
   /** The bad rows as they were typed, with their problems in an extra column. */
-  private async report(m: RuntimeModule, sheet: ParsedSheet, problems: Map<number, ImportError[]>): Promise<Buffer> {
+  private async report(m: RuntimeModule, sheet: ParsedSheet, problems: Map<number, ImportRowError[]>): Promise<Buffer> {
     const book = new ExcelJS.Workbook();
     const ws = book.addWorksheet(`${m.title}导入错误`.slice(0, 31));
     const header = ws.addRow([...sheet.headers, ERROR_COLUMN]);

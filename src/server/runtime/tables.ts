@@ -1,19 +1,10 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { FieldChange, ImportRowError } from '../../shared/module-schema/api.js';
 
 type Stamp = ColumnType<Date, Date | undefined, Date>;
 type WithDefault<T> = ColumnType<T, T | undefined, T>;
 /** jsonb: read as parsed JSON, written as a JSON string. */
 type Json<T> = ColumnType<T, string, string>;
-
-/** One field-level change of a change record; labels are filled for dictionary and reference fields. */
-export interface FieldChange {
-  field: string;
-  title: string;
-  before: unknown;
-  after: unknown;
-  beforeLabel?: string | null;
-  afterLabel?: string | null;
-}
 
 /** The column a field was stored in, as applied by the table sync. */
 export interface AppliedColumn {
@@ -21,12 +12,6 @@ export interface AppliedColumn {
   /** FieldKind, or 'bigint' for integers beyond 32 bits. */
   kind: string;
   sqlType: string;
-}
-
-export interface ImportError {
-  row: number;
-  column: string;
-  message: string;
 }
 
 /** Tables of migration 0010 (module tables m_<id> are dynamic and typed by the runtime itself). */
@@ -60,7 +45,7 @@ export interface RuntimeTables {
     total: WithDefault<number>;
     processed: WithDefault<number>;
     imported: WithDefault<number>;
-    errors: ColumnType<ImportError[], string | undefined, string>;
+    errors: ColumnType<ImportRowError[], string | undefined, string>;
     message: WithDefault<string>;
     report: Buffer | null;
     user_id: number | null;

@@ -6,7 +6,7 @@ import type { RuntimeContext } from './context.js';
 import { labelOf } from './decorate.js';
 import type { Actor, Origin } from './hooks.js';
 import type { FieldInfo, RuntimeModule } from './module.js';
-import type { FieldChange } from './tables.js';
+import type { ChangeRecord, FieldChange } from '../../shared/module-schema/api.js';
 
 /** A stored value in the form the trail keeps and compares: null for empty, ISO text for instants. */
 export function trailValue(f: FieldInfo, v: unknown): unknown {
@@ -88,7 +88,7 @@ export async function recordChanges(trx: Kysely<DB>, m: RuntimeModule, entries: 
 }
 
 /** The change records of one record, newest first. */
-export async function trailOf(ctx: RuntimeContext, m: RuntimeModule, recordId: number, paging: Paging) {
+export async function trailOf(ctx: RuntimeContext, m: RuntimeModule, recordId: number, paging: Paging): Promise<{ content: ChangeRecord[]; totalElements: number }> {
   const base = ctx.db.selectFrom('change_records').where('module', '=', m.id).where('record_id', '=', recordId);
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('id', 'desc').limit(paging.limit).offset(paging.offset).execute(),
@@ -107,7 +107,7 @@ export async function trailOf(ctx: RuntimeContext, m: RuntimeModule, recordId: n
       changes: r.changes,
       userId: r.user_id,
       username: r.username,
-      at: r.at,
+      at: new Date(r.at).toISOString(),
     })),
     totalElements: count.total,
   };

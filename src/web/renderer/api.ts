@@ -3,6 +3,7 @@
  * its answers. Shapes follow src/server/runtime/routes.ts.
  */
 import { useQuery } from '@tanstack/react-query';
+import type { ChangeRecord, ImportMode, ImportStatus, ModuleRecord, RecordPage } from '../../shared/module-schema/api';
 import type { ModuleAction, ModuleSchema } from '../../shared/module-schema/types';
 import { download } from '../core/request/download';
 import { del, get, post, put } from '../core/request/request';
@@ -14,13 +15,7 @@ export interface ModuleMeta {
   dicts: string[];
 }
 
-/** A record as the API answers it: field values, `<field>Label` / `<field>Name` decorations, system fields. */
-export type ModuleRecord = Record<string, unknown> & { id: number; version: number };
-
-export interface RecordPage {
-  content: ModuleRecord[];
-  totalElements: number;
-}
+export type { ChangeRecord, FieldChange, ImportMode, ImportRowError, ImportStatus, ModuleRecord, RecordPage } from '../../shared/module-schema/api';
 
 export interface ListParams {
   page: number;
@@ -28,52 +23,6 @@ export interface ListParams {
   /** `field,asc|desc`. */
   sort?: string;
 }
-
-export interface FieldChange {
-  field: string;
-  title: string;
-  before: unknown;
-  after: unknown;
-  beforeLabel?: string | null;
-  afterLabel?: string | null;
-}
-
-export interface ChangeRecord {
-  id: number;
-  module: string;
-  recordId: number;
-  type: number;
-  typeLabel: string;
-  origin: number;
-  originLabel: string;
-  changes: FieldChange[];
-  userId: number | null;
-  username: string;
-  at: string;
-}
-
-export interface ImportRowError {
-  row: number;
-  column: string;
-  message: string;
-}
-
-export interface ImportStatus {
-  id: number;
-  /** TaskStatus: 1 preparing, 2 running, 3 success, 4 error. */
-  status: number;
-  statusLabel: string;
-  mode: ImportMode;
-  fileName: string;
-  total: number;
-  processed: number;
-  imported: number;
-  errors: ImportRowError[];
-  message: string;
-  reportUrl: string | null;
-}
-
-export type ImportMode = 'partial' | 'all';
 
 export interface RefOption {
   id: number;

@@ -3,37 +3,13 @@ import type { Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { HttpError } from '../../errors.js';
 import type { FieldError } from '../../validation-messages.js';
-import { CORE_PAGES, filterMenuTree, firstVisibleLeaf, menuToRoutes, parseComponent, type MenuNode, type MenuNodeType } from '../../../shared/menus.js';
+import { CORE_PAGES, filterMenuTree, firstVisibleLeaf, menuToRoutes, parseComponent, type MenuDto, type MenuNode, type MenuNodeType } from '../../../shared/menus.js';
 import type { SessionUser } from '../auth/session-user.js';
 import { SORT_STEP, syncMenusFromFile } from './sync.js';
 import type { MenusTable } from './tables.js';
 
 export type MenuRow = Selectable<MenusTable>;
-
-/** A node of the administration tree (`GET api/menus/tree`). */
-export interface MenuDto {
-  id: number;
-  key: string;
-  parentId: number | null;
-  type: MenuNodeType;
-  title: string;
-  path: string | null;
-  icon: string | null;
-  component: string | null;
-  permission: string | null;
-  sort: number;
-  hidden: boolean | null;
-  noCache: boolean | null;
-  affix: boolean | null;
-  alwaysShow: boolean | null;
-  breadcrumb: boolean | null;
-  redirect: string | null;
-  feature: string | null;
-  /** True when an administrator changed the node: the file sync no longer updates it. */
-  edited: boolean;
-  /** Present only when the node has children. */
-  children?: MenuDto[];
-}
+export type { MenuDto };
 
 /** The editable fields as the API names them. */
 export interface MenuInput {

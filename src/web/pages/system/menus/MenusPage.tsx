@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { AutoComplete, Button, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Tag, TreeSelect } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { MENU_ICONS } from '../../../../shared/menu-icons';
-import { CORE_PAGES, PLANNED_MODULE_IDS, type MenuNodeType } from '../../../../shared/menus';
+import { CORE_PAGES, PLANNED_MODULE_IDS, type MenuDto, type MenuNodeType } from '../../../../shared/menus';
 import { MenuIcon } from '../../../core/layout/menu-icons';
 import { del, get, post, put } from '../../../core/request/request';
 import { usePermission } from '../../../core/stores/permission';
@@ -10,24 +10,7 @@ import { yesNoCell } from '../shared/cells';
 import { CrudTable } from '../shared/CrudTable';
 
 /** A node of `GET /api/menus/tree`. */
-interface MenuRow {
-  id: number;
-  parentId: number | null;
-  type: MenuNodeType;
-  title: string;
-  path: string | null;
-  icon: string | null;
-  component: string | null;
-  permission: string | null;
-  sort: number;
-  hidden: boolean | null;
-  noCache: boolean | null;
-  affix: boolean | null;
-  alwaysShow: boolean | null;
-  breadcrumb: boolean | null;
-  redirect: string | null;
-  children?: MenuRow[];
-}
+type MenuRow = MenuDto;
 
 /** Route-meta switches and their value when unset (null on the wire). */
 const FLAGS = [

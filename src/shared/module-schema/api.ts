@@ -1,0 +1,65 @@
+/**
+ * Shapes of the generic module API (`/api/m/{module}/...`) that the server answers and the web renderer
+ * reads: one declaration for both sides.
+ */
+
+/** A record as the API answers it: field values, `<field>Label` / `<field>Name` decorations, system fields. */
+export type ModuleRecord = Record<string, unknown> & { id: number; version: number };
+
+export interface RecordPage {
+  content: ModuleRecord[];
+  totalElements: number;
+}
+
+/** One field-level change of a change record; labels are filled for dictionary and reference fields. */
+export interface FieldChange {
+  field: string;
+  title: string;
+  before: unknown;
+  after: unknown;
+  beforeLabel?: string | null;
+  afterLabel?: string | null;
+}
+
+/** A change record of `GET /api/m/{module}/{id}/trail` (type ChangeRecordType, origin ChangeRecordOrigin). */
+export interface ChangeRecord {
+  id: number;
+  module: string;
+  moduleCode: number | null;
+  recordId: number;
+  type: number;
+  typeLabel: string;
+  origin: number;
+  originLabel: string;
+  changes: FieldChange[];
+  userId: number | null;
+  username: string;
+  /** ISO date-time. */
+  at: string;
+}
+
+/** `partial` imports the good rows; `all` imports nothing unless every row is good. */
+export type ImportMode = 'partial' | 'all';
+
+/** A bad cell of an import: sheet row number, column title, message. */
+export interface ImportRowError {
+  row: number;
+  column: string;
+  message: string;
+}
+
+/** `GET /api/m/{module}/import/{jobId}`: an import job's progress and outcome. */
+export interface ImportStatus {
+  id: number;
+  /** TaskStatus: 1 preparing, 2 running, 3 success, 4 error. */
+  status: number;
+  statusLabel: string;
+  mode: ImportMode;
+  fileName: string;
+  total: number;
+  processed: number;
+  imported: number;
+  errors: ImportRowError[];
+  message: string;
+  reportUrl: string | null;
+}
