@@ -63,6 +63,54 @@ describe('constant routes inside the layout', () => {
     await page.context().close();
   });
 
+  it('[S2.R9a][S2.R9b][S2.R10][S2.R11][S2.R12][S2.R13][S2.R14] the party-school routes open inside the layout with their titles', async () => {
+    const page = await signedIn(browser, admin, '/dashboard');
+    const routes: [string, string][] = [
+      ['/pschool', '党校'],
+      ['/pschool/some-navigation', '党校'],
+      ['/pschool/video/view', '视频播放'],
+      ['/pschool/doc/view', '文档阅读'],
+      ['/pschool/home/page', '个人主页'],
+      ['/pschool/party/center', '培训中心'],
+      ['/pschool/exam/center', '在线考试'],
+    ];
+    for (const [path, title] of routes) {
+      await page.goto(webUrl(path));
+      await page.locator('.app-view:visible', { hasText: `${title}正在建设中` }).waitFor();
+      expect(appPath(page)).toBe(path); // rendered there, not redirected to the root
+      await expect.poll(() => page.title(), POLL).toMatch(new RegExp(`^${title}`));
+    }
+    await page.context().close();
+  });
+
+  it('[S2.R9c] the party-school view is not kept: leaving and coming back builds it anew', async () => {
+    const page = await signedIn(browser, admin, '/dashboard');
+    await go(page, '/pschool');
+    const view = await visibleView(page, '/pschool');
+    await view.evaluate((e) => e.setAttribute('data-marker', 'old'));
+    await go(page, '/dashboard');
+    await visibleView(page, '/dashboard');
+    await go(page, '/pschool');
+    expect(await (await visibleView(page, '/pschool')).getAttribute('data-marker')).toBeNull();
+    await page.context().close();
+  });
+
+  it('[S2.G4a] after a reload the guard fetches the user info first, then the menu routes, then builds the sidebar', async () => {
+    const page = await signedIn(browser, admin, '/dashboard');
+    const events: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/menus/myTree')) events.push('menus requested');
+      if (r.url().includes('/auth/info')) events.push('info requested');
+    });
+    page.on('requestfinished', (r) => {
+      if (r.url().includes('/auth/info')) events.push('info finished');
+    });
+    await page.reload();
+    await page.locator('.app-sidebar .ant-menu-item, .app-sidebar .ant-menu-submenu').first().waitFor();
+    expect(events).toEqual(['info requested', 'info finished', 'menus requested']);
+    await page.context().close();
+  });
+
   it('[S2.R8] /redirect/dashboard ends on /dashboard with the view created anew', async () => {
     const page = await signedIn(browser, admin, '/dashboard');
     const view = await visibleView(page, '/dashboard');
@@ -143,7 +191,7 @@ describe('sidebar and school branding', () => {
 });
 
 describe('navbar controls', () => {
-  it('[S2.L2d] the fullscreen toggle enters and leaves fullscreen; a warning where the browser does not support it', async () => {
+  it('[S2.L2d][S8.E12] the fullscreen toggle enters and leaves fullscreen; a warning where the browser does not support it', async () => {
     const page = await signedIn(browser, admin, '/dashboard');
     await page.locator('.fullscreen-toggle').click();
     await expect.poll(() => page.evaluate(() => document.fullscreenElement !== null), POLL).toBe(true);
@@ -161,7 +209,7 @@ describe('navbar controls', () => {
     await unsupported.context().close();
   });
 
-  it('[S2.L2e][S9.L6d][S4.L5a][S4.L5b][S9.L6c][S9.L9b] size selector: default, medium, small, mini; small without a cookie; a choice is saved in the size cookie and survives a reload', async () => {
+  it('[S2.L2e][S9.L6d][S4.L5a][S4.L5b][S9.L6c][S9.L9b][S8.E13] size selector: default, medium, small, mini; small without a cookie; a choice is saved in the size cookie and survives a reload', async () => {
     const page = await signedIn(browser, admin, '/system/users');
     await visibleView(page, '/system/users');
     expect(await cookie(page, 'size')).toBeUndefined();

@@ -1,10 +1,9 @@
 import { App, Button, Form, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { PASSWORD_DIALOG_WIDTH, PASSWORD_INPUT_WIDTH, PASSWORD_LABEL_WIDTH, PASSWORD_NOTICE_DURATION } from '../../../shared/constants';
-import { encrypt } from '../auth/encrypt';
-import { post } from '../request/request';
 import { useSession } from '../stores/session';
 import { useSysConfig } from '../stores/sysconfig';
+import { submitPasswordForm, type PasswordFormModel } from './password-form';
 
 export interface ChangePasswordDialogProps {
   open: boolean;
@@ -19,10 +18,8 @@ export interface ChangePasswordDialogProps {
   onSuccess?: () => void;
 }
 
-interface Values {
-  newPass: string;
-  confirmPass: string;
-}
+/** The dialog shows only the new and the confirm password (spec S5.V4c). */
+type Values = Pick<PasswordFormModel, 'newPass' | 'confirmPass'>;
 
 /** Builds the new-password rule from system configuration (passwordReg with passwordRegTip). */
 export function passwordRule(reg: string | undefined, tip: string | undefined) {
@@ -66,14 +63,12 @@ export function ChangePasswordDialog({ open, username, allowCancel = true, notic
     }
     setLoading(true);
     try {
-      const newPass = await encrypt(values.newPass);
-      if (username) {
-        await post('/api/users/updatePassByAdmin', { username, newPass }, { skipErrorNotify: true });
+      const mode = await submitPasswordForm({ username: username ?? '', newPass: values.newPass }, { skipErrorNotify: true });
+      if (mode === 'other') {
         message.success('密码修改成功');
         form.resetFields();
         onSuccess?.();
       } else {
-        await post('/api/users/updatePass', { newPass }, { skipErrorNotify: true });
         message.success({ content: '密码修改成功，请重新登录', duration: PASSWORD_NOTICE_DURATION / 1000 });
         setTimeout(() => {
           void logout().then(() => window.location.assign('/web/login'));

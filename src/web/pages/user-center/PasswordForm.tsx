@@ -4,15 +4,11 @@ import { PASSWORD_NOTICE_DURATION } from '../../../shared/constants';
 import { confirmPasswordRules, passwordRule } from '../../core/password/ChangePasswordDialog';
 import { useSysConfig } from '../../core/stores/sysconfig';
 import { signOut } from '../../core/ukey/sign-out';
-import { showFieldErrors, updatePassword } from './api';
+import { submitPasswordForm, type PasswordFormModel } from '../../core/password/password-form';
+import { showFieldErrors } from './api';
 import { FORM_LAYOUT, SCROLL_TO_ERROR } from './rules';
 
-interface Values {
-  oldPass: string;
-  newPass: string;
-  confirmPass: string;
-}
-
+type Values = Pick<PasswordFormModel, 'oldPass' | 'newPass' | 'confirmPass'>;
 
 /**
  * 修改密码: old, new and confirm (spec §5 rules, passwordReg/passwordRegTip from system configuration).
@@ -28,7 +24,7 @@ export function PasswordForm() {
   const submit = async (values: Values) => {
     setSaving(true);
     try {
-      await updatePassword(values.oldPass, values.newPass);
+      await submitPasswordForm({ oldPass: values.oldPass, newPass: values.newPass }); // own account: no username
       setDone(true);
       message.success({ content: '密码修改成功，请重新登录', duration: PASSWORD_NOTICE_DURATION / 1000 });
       setTimeout(() => void signOut(), PASSWORD_NOTICE_DURATION);

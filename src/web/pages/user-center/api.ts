@@ -29,12 +29,6 @@ export const sendEmailCode = (email: string) => post('/api/users/emailCode', { e
 export const updateEmail = async (code: string, email: string, password: string) =>
   post(`/api/users/updateEmail/${encodeURIComponent(code.trim())}`, { password: await encrypt(password), email });
 
-/** `POST api/users/updatePass`; both passwords encrypted (spec S5.V2a/b). */
-export const updatePassword = async (oldPass: string, newPass: string) => {
-  const [oldEnc, newEnc] = await Promise.all([encrypt(oldPass), encrypt(newPass)]);
-  return post('/api/users/updatePass', { oldPass: oldEnc, newPass: newEnc });
-};
-
 export const loginHistory = (page: number, size: number) => get<Page<LoginRecord>>('/api/users/loginHistory', { page, size });
 
 /** The user's own uploads. */
