@@ -59,8 +59,10 @@ export function idCardInfo(value: string | null | undefined): IdCardInfo | null 
 }
 
 /** Mainland mobile number: 1, then 3–9, then nine digits. */
+export const MOBILE_PATTERN = /^1[3-9]\d{9}$/;
+
 export function isMobile(value: string): boolean {
-  return /^1[3-9]\d{9}$/.test(value);
+  return MOBILE_PATTERN.test(value);
 }
 
 export function checkMobile(value: string): string | undefined {
@@ -69,7 +71,7 @@ export function checkMobile(value: string): string | undefined {
 
 // The WHATWG (HTML input type=email) pattern, but the domain needs at least one dot: an intranet
 // address without a dot is far more often a typo here than a real mailbox.
-const EMAIL_PATTERN =
+export const EMAIL_PATTERN =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
 export function isEmail(value: string): boolean {
@@ -96,3 +98,17 @@ export function checkPin(value: string): string | undefined {
 
 /** The Chinese message of each custom string format, for server and form validation alike. */
 export const FORMAT_MESSAGES: Readonly<Record<string, string>> = { 'id-card': ID_CARD_MESSAGE, mobile: MOBILE_MESSAGE, email: EMAIL_MESSAGE };
+
+/** Login names: letters, digits, underscore, dot and hyphen, 2 to 32 characters. */
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]+$/;
+export const USERNAME_MIN = 2;
+export const USERNAME_MAX = 32;
+
+/** The Chinese problem with a username, or undefined when it is a valid one (lengths in code points, as JSON schema counts). */
+export function checkUsername(username: string): string | undefined {
+  if (!username) return '用户名不能为空';
+  const length = [...username].length;
+  if (length < USERNAME_MIN || length > USERNAME_MAX) return `用户名长度为${USERNAME_MIN}到${USERNAME_MAX}个字符`;
+  if (!USERNAME_PATTERN.test(username)) return '用户名只能包含字母、数字、下划线、点和短横线';
+  return undefined;
+}

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
@@ -69,16 +70,10 @@ describe('user administration in Chromium', () => {
   afterAll(async () => {
     // Other test files share this server: the password rule goes back to what it was.
     for (const [key, value] of Object.entries(original)) await setConfigValue(adminToken, key, value);
-    const leftover = await userRow().catch(() => undefined);
-    if (leftover) {
-      const list = await api('POST', '/api/users/list?page=0&size=10', { blurry: name }, adminToken);
-      await api(
-        'DELETE',
-        '/api/users',
-        list.body.content.map((u: { id: number }) => u.id),
-        adminToken,
-      );
-    }
+    // The user of the steps and the imported ones, when a step failed before deleting them.
+    const list = await api('POST', '/api/users/list?page=0&size=10', { blurry: name }, adminToken).catch(() => undefined);
+    const leftovers = (list?.body?.content ?? []).map((u: { id: number }) => u.id);
+    if (leftovers.length) await api('DELETE', '/api/users', leftovers, adminToken);
     await browser?.close();
   });
 
@@ -305,5 +300,40 @@ describe('user administration in Chromium', () => {
     await notice('删除成功').waitFor();
     await row().waitFor({ state: 'detached' });
     expect(await userRow()).toBeUndefined();
+  });
+
+  it('imports users from a workbook in partial mode: the good row is imported, the bad one reported', async () => {
+    const imported = `${name}imp`;
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('用户');
+    sheet.addRow(['说明：带 * 的列必填']);
+    sheet.addRow(['用户名*', '姓名*', '手机号码', '邮箱', '性别', '所属组织编号']);
+    sheet.addRow([imported, '导入用户', null, `${imported}@example.edu.cn`, '女', null]);
+    sheet.addRow([`${name}bad`, '坏行', '12345', null, null, null]);
+    const buffer = Buffer.from(await book.xlsx.writeBuffer());
+
+    // Not 下载导入模板 (the icon's label comes first in the accessible name).
+    await page.getByRole('button', { name: /(^|\s)导\s*入$/ }).click();
+    const box = dialog('导入用户');
+    await box.waitFor();
+    expect(await box.evaluate(computedWidth)).toBe(700);
+    await box.getByText('部分导入', { exact: false }).click();
+    await box.locator('input[type=file]').setInputFiles({ name: '用户.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer });
+    await box.getByText('用户.xlsx').waitFor();
+    await box.getByRole('button', { name: '开始导入' }).click();
+    await box.getByText('成功导入 1 条').waitFor();
+    const bad = box.getByRole('row', { name: /请输入正确的手机号码/ });
+    await expect(bad.textContent()).resolves.toMatch(/^4手机号码请输入正确的手机号码$/);
+    await box.getByRole('button', { name: /完\s*成/ }).click();
+    await box.waitFor({ state: 'hidden' });
+
+    await search(imported);
+    const added = page.getByRole('row', { name: new RegExp(imported) });
+    await added.waitFor();
+    await expect(added.textContent()).resolves.toContain('导入用户');
+    const list = await api<{ content: { id: number; username: string; passwordWeak: boolean }[] }>('POST', '/api/users/list?page=0&size=10', { blurry: name }, adminToken);
+    expect(list.body.content.map((u) => u.username)).toEqual([imported]);
+    expect(list.body.content[0].passwordWeak).toBe(true);
+    await api('DELETE', '/api/users', [list.body.content[0].id], adminToken);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  checkUsername,
   EMAIL_MESSAGE, ID_CARD_MESSAGE, MOBILE_MESSAGE, PIN_MESSAGE, checkEmail, checkIdCard, checkMobile, checkPin,
   idCardCheckChar, idCardInfo, isEmail, isExternal, isIdCard, isMobile, isPin,
 } from '../../src/shared/validators.js';
@@ -108,5 +109,14 @@ describe('other field validators', () => {
     expect(PIN_MESSAGE).toBe('Pin码至少8位');
     expect(checkPin('abc-123')).toBe('Pin码至少8位');
     expect(checkPin('abcd-123')).toBeUndefined();
+  });
+
+  it('usernames: 2 to 32 letters, digits, underscore, dot or hyphen (one rule for the form, the API and the import)', () => {
+    expect(checkUsername('zbsj_01.a-b')).toBeUndefined();
+    expect(checkUsername('')).toBe('用户名不能为空');
+    expect(checkUsername('a')).toBe('用户名长度为2到32个字符');
+    expect(checkUsername('a'.repeat(33))).toBe('用户名长度为2到32个字符');
+    expect(checkUsername('张三')).toBe('用户名只能包含字母、数字、下划线、点和短横线');
+    expect(checkUsername('a b')).toBe('用户名只能包含字母、数字、下划线、点和短横线');
   });
 });

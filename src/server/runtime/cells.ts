@@ -73,6 +73,54 @@ export function rawText(v: unknown): string {
   return String(v);
 }
 
+/** The first sheet a user sees (hidden sheets hold lists for drop-downs). */
+export function firstVisibleSheet(book: ExcelJS.Workbook): ExcelJS.Worksheet | undefined {
+  return book.worksheets.find((s) => s.state !== 'hidden' && s.state !== 'veryHidden');
+}
+
+/** How many rows of a sheet may hold the title row (templates put a note above it). */
+const HEADER_SEARCH_ROWS = 5;
+
+/** A header cell's text as matched against titles: the required-mark `*` and spaces dropped. */
+export const normaliseHeader = (text: string) => text.replace(/[*＊\s]/g, '');
+
+/** A sheet read as a table: the title row's texts, the recognised columns, and every non-empty row after it. */
+export interface SheetTable<K> {
+  headers: string[];
+  /** Sheet column (1-based) → what it holds. */
+  columns: Map<number, K>;
+  /** Sheet row number (1-based) and the raw cells (see cellRaw), one per header column. */
+  rows: { row: number; cells: unknown[] }[];
+}
+
+/**
+ * Finds the title row among the first rows (the one naming most distinct keys of `byTitle`, keyed by
+ * normalised title) and reads the rows after it; undefined when no row names any key.
+ */
+export function readTable<K>(sheet: ExcelJS.Worksheet, byTitle: ReadonlyMap<string, K>): SheetTable<K> | undefined {
+  let best: { row: number; columns: Map<number, K>; headers: string[] } | undefined;
+  for (let r = 1; r <= Math.min(HEADER_SEARCH_ROWS, sheet.rowCount); r++) {
+    const columns = new Map<number, K>();
+    const headers: string[] = [];
+    sheet.getRow(r).eachCell((cell, col) => {
+      const text = rawText(cellRaw(cell));
+      headers[col - 1] = text;
+      const key = byTitle.get(normaliseHeader(text));
+      if (key !== undefined && ![...columns.values()].includes(key)) columns.set(col, key);
+    });
+    if (columns.size && columns.size > (best?.columns.size ?? 0)) best = { row: r, columns, headers };
+  }
+  if (!best) return undefined;
+  const width = Math.max(best.headers.length, ...best.columns.keys());
+  const rows: SheetTable<K>['rows'] = [];
+  for (let r = best.row + 1; r <= sheet.rowCount; r++) {
+    const row = sheet.getRow(r);
+    const cells = Array.from({ length: width }, (_x, i) => cellRaw(row.getCell(i + 1)));
+    if (cells.some((c) => c !== null)) rows.push({ row: r, cells });
+  }
+  return { headers: Array.from({ length: width }, (_x, i) => best.headers[i] ?? ''), columns: best.columns, rows };
+}
+
 /** Look-ups an import needs to read cells: labels of dictionaries and reference names. */
 export interface CellLookups {
   /** dictionary code → label → value */

@@ -1,12 +1,13 @@
+import multipart from '@fastify/multipart';
 import ExcelJS from 'exceljs';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { ChangeRecordOrigin, TaskStatus, TaskStatusLabel } from '../../shared/constants.js';
 import type { SessionUser } from '../core/auth/session-user.js';
 import { sendXlsx } from '../core/xlsx.js';
 import type { DB } from '../db/types.js';
 import { HttpError } from '../errors.js';
-import { ERROR_COLUMN, cellRaw, importFields, parseCell, rawText, type CellLookups } from './cells.js';
+import { ERROR_COLUMN, firstVisibleSheet, importFields, normaliseHeader, parseCell, rawText, readTable, type CellLookups } from './cells.js';
 import type { RuntimeContext } from './context.js';
 import type { Actor } from './hooks.js';
 import type { FieldInfo, RuntimeModule } from './module.js';
@@ -19,10 +20,13 @@ import { findByKeys, validateCandidates, type Candidate } from './validate.js';
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 /** Rows per transaction in `partial` mode (and per progress update). */
 export const IMPORT_BATCH = 1000;
-/** How many rows of the sheet may hold the title row. */
-const HEADER_SEARCH_ROWS = 5;
 
 export type { ImportMode };
+
+/** Multipart parsing for a route plugin with import routes (once per plugin): one file of at most IMPORT_MAX_BYTES. */
+export async function registerImportMultipart(app: FastifyInstance): Promise<void> {
+  if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 12 } });
+}
 
 export interface ImportUpload {
   buffer: Buffer;
@@ -68,39 +72,17 @@ interface ParsedSheet {
   rows: SheetRow[];
 }
 
-const normaliseHeader = (text: string) => text.replace(/[*＊\s]/g, '');
-
-/** Finds the title row (the one naming most fields) among the first rows; reads every non-empty row after it. */
+/** The title row found by the fields' titles (or names); every non-empty row after it, cells keyed by field. */
 function readSheet(sheet: ExcelJS.Worksheet, fields: FieldInfo[]): ParsedSheet | undefined {
   const byHeader = new Map<string, FieldInfo>();
   for (const f of fields) {
     byHeader.set(normaliseHeader(f.title), f);
     byHeader.set(f.name, f);
   }
-  let best: { row: number; columns: Map<number, FieldInfo>; headers: string[] } | undefined;
-  for (let r = 1; r <= Math.min(HEADER_SEARCH_ROWS, sheet.rowCount); r++) {
-    const columns = new Map<number, FieldInfo>();
-    const headers: string[] = [];
-    sheet.getRow(r).eachCell((cell, col) => {
-      const text = rawText(cellRaw(cell));
-      headers[col - 1] = text;
-      const f = byHeader.get(normaliseHeader(text));
-      if (f && ![...columns.values()].includes(f)) columns.set(col, f);
-    });
-    if (columns.size && columns.size > (best?.columns.size ?? 0)) best = { row: r, columns, headers };
-  }
-  if (!best) return undefined;
-  const rows: SheetRow[] = [];
-  const width = Math.max(best.headers.length, ...best.columns.keys());
-  for (let r = best.row + 1; r <= sheet.rowCount; r++) {
-    const row = sheet.getRow(r);
-    const cells = Array.from({ length: width }, (_x, i) => cellRaw(row.getCell(i + 1)));
-    if (cells.every((c) => c === null)) continue;
-    const raw = new Map<string, unknown>();
-    for (const [col, f] of best.columns) raw.set(f.name, cells[col - 1]);
-    rows.push({ row: r, raw, cells });
-  }
-  return { headers: Array.from({ length: width }, (_x, i) => best.headers[i] ?? ''), columns: best.columns, rows };
+  const table = readTable(sheet, byHeader);
+  if (!table) return undefined;
+  const rows = table.rows.map(({ row, cells }) => ({ row, cells, raw: new Map<string, unknown>([...table.columns].map(([col, f]) => [f.name, cells[col - 1]])) }));
+  return { headers: table.headers, columns: table.columns, rows };
 }
 
 /**
@@ -198,7 +180,7 @@ export class ImportJobs {
       await this.finish(jobId, { status: TaskStatus.ERROR, message: '文件无法读取，请上传 .xlsx 格式的文件' });
       return;
     }
-    const sheet = book.worksheets.find((s) => s.state !== 'hidden' && s.state !== 'veryHidden');
+    const sheet = firstVisibleSheet(book);
     const parsed = sheet && readSheet(sheet, fields);
     if (!parsed) {
       await this.finish(jobId, { status: TaskStatus.ERROR, message: '未找到标题行，请使用导入模板填写' });

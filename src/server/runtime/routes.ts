@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { MODULE_ACTIONS } from '../../shared/module-schema/types.js';
@@ -9,7 +8,7 @@ import { parsePaging } from '../core/paging.js';
 import { HttpError } from '../errors.js';
 import { streamExport } from './export.js';
 import { missingHooks } from './hooks.js';
-import { IMPORT_MAX_BYTES, readImportUpload } from './import.js';
+import { readImportUpload, registerImportMultipart } from './import.js';
 import type { Runtime } from './index.js';
 import type { RuntimeModule } from './module.js';
 import { likePattern } from './query.js';
@@ -33,9 +32,7 @@ function idParam(raw: unknown, m: RuntimeModule): number {
  */
 export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
   const runtime = app.services.runtime;
-  if (!app.hasContentTypeParser('multipart/form-data')) {
-    await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 12 } });
-  }
+  await registerImportMultipart(app);
 
   app.get('/api/m', { config: LOGIN }, async (req) => {
     const user = currentUser(req);

@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../../db/types.js';
@@ -12,10 +11,11 @@ import { idsOf } from '../ids.js';
 import { likeContains, parsePaging } from '../paging.js';
 import { hashPassword, verifyPassword } from '../passwords.js';
 import { sendXlsx } from '../xlsx.js';
+import { userImportRoutes, userTemplate } from './import.js';
 import { userDto } from './user-dto.js';
+import { EMAIL_PATTERN } from '../../../shared/validators.js';
+import { PHONE_TAKEN, takenValues, userFields, usernameTaken } from './user-rules.js';
 
-const MOBILE = '^1[3-9]\\d{9}$';
-const EMAIL = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
 const SORTABLE = { id: 'u.id', username: 'u.username', nickName: 'u.nick_name', createTime: 'u.created_at', lastLoginAt: 'u.last_login_at', enabled: 'u.enabled' };
 
 interface UserFilter {
@@ -25,19 +25,6 @@ interface UserFilter {
   roleId?: number;
   createTime?: [string, string];
 }
-
-const userFields = {
-  username: { type: 'string', title: '用户名', minLength: 2, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$' },
-  nickName: { type: 'string', title: '姓名', minLength: 1, maxLength: 32 },
-  email: { type: ['string', 'null'], title: '邮箱', anyOf: [{ type: 'null' }, { const: '' }, { pattern: EMAIL }] },
-  phone: { type: ['string', 'null'], title: '手机号码', anyOf: [{ type: 'null' }, { const: '' }, { pattern: MOBILE }] },
-  gender: { type: ['string', 'null'], title: '性别' },
-  orgId: { type: ['integer', 'null'], title: '所属组织' },
-  enabled: { type: 'boolean', title: '状态' },
-  useUkey: { type: 'boolean', title: '使用数字证书' },
-  hasLeft: { type: 'boolean', title: '已离校' },
-  roles: { type: 'array', title: '角色', items: { anyOf: [{ type: 'integer' }, { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }] } },
-};
 
 export async function userRoutes(app: FastifyInstance): Promise<void> {
   const { database, sessions, keys, config, sender, orgTree } = app.services;
@@ -109,8 +96,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/users', { config: perm('user:add'), schema: { body: { type: 'object', required: ['username', 'nickName'], properties: userFields } } }, async (req, reply) => {
     const caller = currentUser(req);
     const b = req.body as Record<string, never>;
-    if (await db.selectFrom('users').select('id').where('username', '=', b.username).executeTakeFirst()) throw new HttpError(400, `用户名“${b.username}”已存在`);
-    if (b.phone && (await db.selectFrom('users').select('id').where('phone', '=', b.phone).executeTakeFirst())) throw new HttpError(400, '手机号码已被其他用户使用');
+    if ((await takenValues(db, 'username', [b.username])).size) throw new HttpError(400, usernameTaken(b.username));
+    if (b.phone && (await takenValues(db, 'phone', [b.phone])).size) throw new HttpError(400, PHONE_TAKEN);
     const policy = await passwordPolicy(config);
     const created = await db.transaction().execute(async (trx) => {
       const row = await trx
@@ -132,8 +119,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const caller = currentUser(req);
     const b = req.body as Record<string, never> & { id: number };
     await assertInScope(req, [b.id]);
-    if (b.username && (await db.selectFrom('users').select('id').where('username', '=', b.username).where('id', '<>', b.id).executeTakeFirst())) throw new HttpError(400, `用户名“${b.username}”已存在`);
-    if (b.phone && (await db.selectFrom('users').select('id').where('phone', '=', b.phone).where('id', '<>', b.id).executeTakeFirst())) throw new HttpError(400, '手机号码已被其他用户使用');
+    if (b.username && (await takenValues(db, 'username', [b.username], b.id)).size) throw new HttpError(400, usernameTaken(b.username));
+    if (b.phone && (await takenValues(db, 'phone', [b.phone], b.id)).size) throw new HttpError(400, PHONE_TAKEN);
     const set: Record<string, unknown> = { updated_at: new Date() };
     const map: Record<string, string> = { username: 'username', nickName: 'nick_name', email: 'email', phone: 'phone', gender: 'gender', orgId: 'org_id', enabled: 'enabled', useUkey: 'use_ukey', hasLeft: 'has_left' };
     for (const [k, col] of Object.entries(map)) if (k in b) set[col] = b[k] === '' ? null : b[k];
@@ -158,7 +145,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   app.put('/api/users/center', { config: LOGIN, schema: { body: { type: 'object', properties: { nickName: userFields.nickName, phone: userFields.phone, gender: userFields.gender } } } }, async (req) => {
     const me = currentUser(req);
     const b = req.body as { nickName?: string; phone?: string | null; gender?: string | null };
-    if (b.phone && (await db.selectFrom('users').select('id').where('phone', '=', b.phone).where('id', '<>', me.id).executeTakeFirst())) throw new HttpError(400, '手机号码已被其他用户使用');
+    if (b.phone && (await takenValues(db, 'phone', [b.phone], me.id)).size) throw new HttpError(400, PHONE_TAKEN);
     const set: Record<string, unknown> = { updated_at: new Date() };
     if (b.nickName !== undefined) set.nick_name = b.nickName;
     if (b.phone !== undefined) set.phone = b.phone || null;
@@ -216,12 +203,12 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     return { status: 200, message: `密码已重置为初始密码` };
   });
 
-  app.post('/api/users/emailCode', { config: { ...LOGIN, rateLimit: { max: 10, timeWindow: '1 minute' } }, schema: { body: { type: 'object', required: ['email'], properties: { email: { type: 'string', title: '邮箱', pattern: EMAIL } } } } }, async (req) => {
+  app.post('/api/users/emailCode', { config: { ...LOGIN, rateLimit: { max: 10, timeWindow: '1 minute' } }, schema: { body: { type: 'object', required: ['email'], properties: { email: { type: 'string', title: '邮箱', pattern: EMAIL_PATTERN.source } } } } }, async (req) => {
     await sendCode(database, sender, (req.body as { email: string }).email, 'email');
     return { status: 200, message: '验证码已发送到新邮箱' };
   });
 
-  app.post('/api/users/updateEmail/:code', { config: LOGIN, schema: { body: { type: 'object', required: ['password', 'email'], properties: { password: { type: 'string', title: '密码' }, email: { type: 'string', title: '邮箱', pattern: EMAIL } } } } }, async (req) => {
+  app.post('/api/users/updateEmail/:code', { config: LOGIN, schema: { body: { type: 'object', required: ['password', 'email'], properties: { password: { type: 'string', title: '密码' }, email: { type: 'string', title: '邮箱', pattern: EMAIL_PATTERN.source } } } } }, async (req) => {
     const me = currentUser(req);
     const b = req.body as { password: string; email: string };
     const row = await db.selectFrom('users').select('password_hash').where('id', '=', me.id).executeTakeFirstOrThrow();
@@ -282,16 +269,6 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     return { content: rows, totalElements: total };
   });
 
-  app.get('/api/users/template', { config: perm('user:list') }, async (_req, reply) => {
-    const book = new ExcelJS.Workbook();
-    const sheet = book.addWorksheet('用户');
-    sheet.addRow(['说明：带 * 的列必填；用户名只能包含字母、数字、下划线、点和短横线；导入的用户使用初始密码，首次登录须修改。']);
-    sheet.mergeCells(1, 1, 1, 6);
-    sheet.getRow(1).font = { color: { argb: 'FFC0392B' } };
-    const header = sheet.addRow(['用户名*', '姓名*', '手机号码', '邮箱', '性别', '所属组织编号']);
-    header.font = { bold: true };
-    sheet.columns.forEach((c) => (c.width = 20));
-    for (let r = 3; r <= 500; r++) sheet.getCell(`E${r}`).dataValidation = { type: 'list', allowBlank: true, formulae: ['"男,女"'] };
-    return sendXlsx(reply, book, '用户导入模板.xlsx');
-  });
+  app.get('/api/users/template', { config: perm('user:list') }, async (_req, reply) => sendXlsx(reply, userTemplate(), '用户导入模板.xlsx'));
+  await app.register(userImportRoutes);
 }

@@ -3,12 +3,13 @@
  * nothing unless every row is good). The job runs on the server; the dialog polls it, shows the
  * progress, then every bad row with its problem and the error report to download.
  */
-import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Modal, Progress, Radio, Space, Table, Upload } from 'antd';
+import { Alert, App, Button, Modal, Progress, Space } from 'antd';
 import { useState } from 'react';
 import { TaskStatus } from '../../../shared/constants';
-import { moduleApi, moduleKeys, type ImportMode, type ImportRowError } from '../api';
+import { ImportChooser, ImportErrorTable } from '../../core/import';
+import { moduleApi, moduleKeys, type ImportMode } from '../api';
 
 const POLL_MS = 800;
 
@@ -90,35 +91,7 @@ export function ImportDialog({ module, title, open, onClose }: { module: string;
       }
     >
       {jobId === undefined ? (
-        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-          <div>
-            <div className="rf-label">导入方式</div>
-            <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as ImportMode)}>
-              <Radio value="partial">部分导入（导入正确的行，跳过有误的行）</Radio>
-              <Radio value="all">全部成功才导入（有任何错误则不导入）</Radio>
-            </Radio.Group>
-          </div>
-          <Upload.Dragger
-            accept=".xlsx"
-            maxCount={1}
-            fileList={file ? [{ uid: '1', name: file.name, status: 'done' }] : []}
-            beforeUpload={(f) => {
-              if (!/\.xlsx$/i.test(f.name)) {
-                message.error('只能导入 .xlsx 文件（请使用导入模板）');
-                return Upload.LIST_IGNORE;
-              }
-              setFile(f);
-              return false;
-            }}
-            onRemove={() => setFile(undefined)}
-          >
-            <p className="ant-upload-drag-icon">
-              <InboxOutlined />
-            </p>
-            <p className="ant-upload-text">点击或拖拽 .xlsx 文件到此处</p>
-            <p className="ant-upload-hint">请先下载导入模板，按模板的列填写；带 * 的列必填。</p>
-          </Upload.Dragger>
-        </Space>
+        <ImportChooser mode={mode} onModeChange={setMode} file={file} onFileChange={setFile} />
       ) : (
         <Space orientation="vertical" size={16} style={{ width: '100%' }}>
           <div className="rf-import-progress">
@@ -135,19 +108,7 @@ export function ImportDialog({ module, title, open, onClose }: { module: string;
               description={status.errors.length ? `共 ${status.errors.length} 处错误，可下载错误报告修改后重新导入。` : undefined}
             />
           )}
-          {finished && status.errors.length > 0 && (
-            <Table<ImportRowError>
-              size="small"
-              rowKey={(e) => `${e.row}-${e.column}-${e.message}`}
-              dataSource={status.errors}
-              pagination={{ pageSize: 8, size: 'small', showSizeChanger: false, showTotal: (t) => `共 ${t} 条` }}
-              columns={[
-                { title: '行号', dataIndex: 'row', width: 70 },
-                { title: '列', dataIndex: 'column', width: 140, render: (v: string) => v || '—' },
-                { title: '错误信息', dataIndex: 'message' },
-              ]}
-            />
-          )}
+          {finished && status.errors.length > 0 && <ImportErrorTable errors={status.errors} />}
         </Space>
       )}
     </Modal>

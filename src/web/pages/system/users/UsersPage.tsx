@@ -1,20 +1,21 @@
-import { DownloadOutlined, DownOutlined, UserAddOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { DownloadOutlined, DownOutlined, UploadOutlined, UserAddOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Col, Dropdown, Form, Input, Radio, Row, Select, Space, Switch, Tabs, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { parseTime } from '../../../../shared/format';
+import { checkUsername } from '../../../../shared/validators';
 import { LazyRangePicker } from '../../../core/date-pickers/LazyDatePicker';
 import { ChangePasswordDialog } from '../../../core/password/ChangePasswordDialog';
 import { Permission, useHasPermission } from '../../../core/Permission';
-import { download } from '../../../core/request/download';
 import { del, get, post, put } from '../../../core/request/request';
 import { useSession } from '../../../core/stores/session';
 import { CrudTable, type CrudApi } from '../shared/CrudTable';
 import { compact, postPage } from '../shared/list';
 import { ellipsisCell } from '../shared/cells';
 import { useDict } from '../shared/useDict';
+import { UserImportDialog, downloadUserTemplate } from './UserImportDialog';
 
 interface UserRow {
   id: number;
@@ -74,6 +75,8 @@ function filterBody(filters: Record<string, unknown>) {
 export default function UsersPage() {
   const [tab, setTab] = useState<ListKey>('all');
   const [passwordFor, setPasswordFor] = useState<string>();
+  const [importing, setImporting] = useState(false);
+  const queryClient = useQueryClient();
   const canEdit = useHasPermission(['user:edit']);
   const myId = useSession((s) => s.user?.id);
   const gender = useDict(GENDER_DICT);
@@ -181,8 +184,13 @@ export default function UsersPage() {
         </Permission>
       )}
       <Permission roles={['user:add']}>
-        <Button icon={<DownloadOutlined />} onClick={() => void download('/api/users/template', undefined, '用户导入模板.xlsx').catch(() => undefined)}>
+        <Button icon={<DownloadOutlined />} onClick={() => void downloadUserTemplate()}>
           下载导入模板
+        </Button>
+      </Permission>
+      <Permission roles={['user:import']}>
+        <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+          导入
         </Button>
       </Permission>
     </>
@@ -252,8 +260,7 @@ export default function UsersPage() {
                   name="username"
                   rules={[
                     { required: true, message: '请输入用户名' },
-                    { min: 2, max: 32, message: '用户名长度为2到32个字符' },
-                    { pattern: /^[A-Za-z0-9_.-]+$/, message: '用户名只能包含字母、数字、下划线、点和短横线' },
+                    { validator: (_: unknown, value?: string) => (value && checkUsername(value) ? Promise.reject(new Error(checkUsername(value))) : Promise.resolve()) },
                   ]}
                 >
                   <Input placeholder="登录用的账号" autoComplete="off" />
@@ -321,6 +328,12 @@ export default function UsersPage() {
             </Row>
           ),
         }}
+      />
+      <UserImportDialog
+        open={importing}
+        onClose={() => setImporting(false)}
+        // Every list: the new users are also weak-password and never-entered ones.
+        onImported={() => void queryClient.invalidateQueries({ queryKey: ['users'] })}
       />
       <ChangePasswordDialog
         open={!!passwordFor}

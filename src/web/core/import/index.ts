@@ -1,0 +1,2 @@
+export { ImportChooser, type ImportChooserProps } from './ImportChooser';
+export { ImportErrorTable } from './ImportErrorTable';
