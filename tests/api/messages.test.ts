@@ -159,6 +159,25 @@ describe(`messages, to-dos and counters on ${TEST_DB}`, () => {
     expect(await count(alice, 'msgPushHistory')).toEqual({ totalElements: 0 });
   });
 
+  it('any signed-in user looks up recipients by name or username (not by phone), enabled people only, at most 20', async () => {
+    await t.database.db.updateTable('users').set({ phone: '13912345678', nick_name: '鲍勃' }).where('id', '=', bobId).execute();
+    const lookup = async (keyword: string, token = alice) => {
+      const res = await inject('GET', `/api/msgPushHistory/recipients?keyword=${encodeURIComponent(keyword)}`, token);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { content: { id: number; username: string; nickName: string }[] }).content;
+    };
+    // alice has no user:list, yet finds bob by username and by name, with nothing but id, username and name.
+    expect(await lookup('bo')).toEqual([{ id: bobId, username: 'bob', nickName: '鲍勃' }]);
+    expect((await lookup('鲍')).map((u) => u.id)).toEqual([bobId]);
+    expect(await lookup('13912345678')).toEqual([]);
+    expect(await lookup('%')).toEqual([]); // LIKE wildcards are text
+    await t.database.db.updateTable('users').set({ enabled: false }).where('id', '=', bobId).execute();
+    expect(await lookup('bob')).toEqual([]);
+    await t.database.db.updateTable('users').set({ enabled: true }).where('id', '=', bobId).execute();
+    expect((await lookup('')).length).toBeLessThanOrEqual(20);
+    expect((await inject('GET', '/api/msgPushHistory/recipients?keyword=bob')).statusCode).toBe(401);
+  });
+
   it('sending to a role or as a reminder needs msg:send; a role send reaches every member', async () => {
     expect((await inject('POST', '/api/msgPushHistory', alice, { roleIds: [roleId], title: '群发' })).json()).toMatchObject({ status: 403, message: '没有群发消息的权限' });
     expect((await inject('POST', '/api/msgPushHistory', alice, { userIds: [bobId], title: '提醒', type: 'remind' })).statusCode).toBe(403);

@@ -381,9 +381,10 @@ describe('private messages and to-dos', () => {
     expect((await api<{ totalElements: number }>('GET', '/api/msgTodo/count', undefined, bToken)).body.totalElements).toBe(1);
   });
 
-  it('sending a private message to a user picked by search; the recipient sees it', async () => {
+  it('sending a private message to a user picked by search, by a user without any role; the recipient sees it', async () => {
     const to = await createUser('rcpt');
-    const page = await openAs('admin', '/message/msginfo?tab=private');
+    const from = await createUser('sndr'); // no role, so no user:list: the recipient lookup is open to every user
+    const page = await openAs(from, '/message/msginfo?tab=private');
     await page.getByRole('button', { name: '发私信' }).click();
     const dialog = page.locator('.ant-modal').filter({ hasText: '发私信' });
     await dialog.locator('.ant-select').first().click();
@@ -397,7 +398,7 @@ describe('private messages and to-dos', () => {
     await page.getByText('已发送给1人').waitFor();
     await page.context().close();
     const inbox = await api<{ content: { title: string; senderName: string }[] }>('GET', '/api/msgPushHistory', undefined, to.token);
-    expect(inbox.body.content.map((m) => m.title)).toContain(`你好${run}`);
+    expect(inbox.body.content.find((m) => m.title === `你好${run}`)?.senderName).toBe('sndr用户');
   });
 });
 

@@ -31,6 +31,8 @@ const recipients = {
 };
 
 const like = likeContains;
+/** How many people the recipient lookup answers: enough to pick from, never the whole directory. */
+const RECIPIENTS_LIMIT = 20;
 const blurryOf = (req: FastifyRequest) => String((req.query as { blurry?: unknown }).blurry ?? '').trim();
 
 function todoDto(r: { id: number; user_id: number; title: string; content: string; link: string | null; module: string | null; ref_id: string | null; status: number; created_by: number | null; created_at: Date; done_at: Date | null }) {
@@ -158,6 +160,19 @@ export async function messageRoutes(app: FastifyInstance): Promise<void> {
     const toUserIds = await resolveRecipients(b);
     const ids = await messages.sendMessage({ toUserIds, type, title: b.title, content: b.content, link: b.link, senderId: user.id, senderName: user.nickName || user.username });
     return reply.code(201).send({ ids, totalElements: ids.length });
+  });
+
+  // Whom a private message can go to: any signed-in user may look up people by name or username (not
+  // by phone: the lookup must not turn a number into a name), enabled accounts only, a short list.
+  app.get('/api/msgPushHistory/recipients', {
+    config: LOGIN,
+    schema: { querystring: { type: 'object', properties: { keyword: { type: 'string', title: '关键字', maxLength: 50 } } } },
+  }, async (req) => {
+    const keyword = String((req.query as { keyword?: string }).keyword ?? '').trim();
+    let q = db.selectFrom('users').select(['id', 'username', 'nick_name']).where('enabled', '=', true).where('has_left', '=', false);
+    if (keyword) q = q.where((eb) => eb.or([eb('nick_name', 'ilike', like(keyword)), eb('username', 'ilike', like(keyword))]));
+    const rows = await q.orderBy('nick_name').orderBy('id').limit(RECIPIENTS_LIMIT).execute();
+    return { content: rows.map((r) => ({ id: r.id, username: r.username, nickName: r.nick_name })) };
   });
 
   app.put('/api/msgPushHistory', {

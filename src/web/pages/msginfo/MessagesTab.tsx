@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import { formatRelative, parseTime } from '../../../shared/format';
 import { Permission } from '../../core/Permission';
 import { MESSAGE_TYPE_LABELS, deleteMessages, listMessages, markRead, refreshCounters, type Message, type MessageFilter, type MessageType } from './api';
-import { PICK_USERS, SendMessageDialog } from './SendMessageDialog';
+import { SendMessageDialog } from './SendMessageDialog';
 import { usePagedQuery } from './usePagedQuery';
 
 const LIST_KEY = 'msg-list';
@@ -72,11 +72,9 @@ export function MessagesTab() {
           options={Object.entries(MESSAGE_TYPE_LABELS).map(([value, label]) => ({ value: value as MessageType, label }))}
         />
         <Input.Search placeholder="标题、内容或发送人" allowClear style={{ width: 220 }} onSearch={(blurry) => setFilter((f) => ({ ...f, blurry }))} />
-        <Permission roles={PICK_USERS}>
-          <Button type="primary" icon={<EditOutlined />} onClick={() => setSending(true)}>
-            发私信
-          </Button>
-        </Permission>
+        <Button type="primary" icon={<EditOutlined />} onClick={() => setSending(true)}>
+          发私信
+        </Button>
         <Button icon={<ReadOutlined />} disabled={!selected.length} onClick={() => void read(selected)}>
           标为已读
         </Button>

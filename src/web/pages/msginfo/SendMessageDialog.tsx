@@ -16,8 +16,7 @@ interface Values {
 
 const SEARCH_DELAY_MS = 300;
 
-/** Who may pick users (the picker lists them) and who may write to whole roles. */
-export const PICK_USERS = ['user:list'];
+/** Who may write to whole roles (anyone signed in may write to people). */
 export const SEND_TO_ROLES = ['msg:send'];
 
 /** 发私信: to users picked by a fuzzy search, or (with msg:send) to every member of roles. */

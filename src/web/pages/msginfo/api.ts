@@ -80,7 +80,8 @@ export interface UserOption {
 }
 
 /** Users matching a search, for the recipient picker (`POST /api/users/list`, needs user:list). */
-export const searchUsers = (blurry: string) => post<Page<UserOption>>('/api/users/list', { blurry: blurry.trim() || undefined, enabled: true }, { params: { page: 0, size: 20 } });
+/** People a private message can go to, by name or username (any signed-in user may look them up). */
+export const searchUsers = (keyword: string) => get<{ content: UserOption[] }>('/api/msgPushHistory/recipients', { keyword: keyword.trim() || undefined });
 
 export const allRoles = () => get<{ id: number; name: string }[]>('/api/roles/all');
 
