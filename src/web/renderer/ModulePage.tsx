@@ -20,8 +20,11 @@ import './renderer.css';
 
 // The form (rjsf, ajv, the compiled validators), the detail drawer, the import dialog and the error
 // views load when first needed, so the list shows after a much smaller download.
-const FormDialog = lazy(() => import('./form/FormDialog').then((m) => ({ default: m.FormDialog })));
-const DetailDrawer = lazy(() => import('./detail/DetailDrawer').then((m) => ({ default: m.DetailDrawer })));
+// Pointing at 新增/编辑/查看 starts the download, so the dialog is usually ready by the click.
+const loadForm = () => import('./form/FormDialog');
+const loadDetail = () => import('./detail/DetailDrawer');
+const FormDialog = lazy(() => loadForm().then((m) => ({ default: m.FormDialog })));
+const DetailDrawer = lazy(() => loadDetail().then((m) => ({ default: m.DetailDrawer })));
 const ImportDialog = lazy(() => import('./list/ImportDialog').then((m) => ({ default: m.ImportDialog })));
 const ModuleLoadError = lazy(() => import('./ModuleError').then((m) => ({ default: m.ModuleLoadError })));
 const ListLoadError = lazy(() => import('./ModuleError').then((m) => ({ default: m.ListLoadError })));
@@ -100,12 +103,12 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
         render: (r) => (
           <span className="rt-row-actions">
             {can.view && (
-              <button type="button" className="rt-link" onClick={() => handlers.current.view(r)}>
+              <button type="button" className="rt-link" onPointerEnter={() => void loadDetail()} onClick={() => handlers.current.view(r)}>
                 查看
               </button>
             )}
             {can.edit && (
-              <button type="button" className="rt-link" onClick={() => handlers.current.edit(r)}>
+              <button type="button" className="rt-link" onPointerEnter={() => void loadForm()} onClick={() => handlers.current.edit(r)}>
                 编辑
               </button>
             )}
@@ -162,7 +165,7 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
         <div className="rt-toolbar">
           <Space wrap>
             <Permission roles={[perms.add]}>
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({})}>
+              <Button type="primary" icon={<PlusOutlined />} onPointerEnter={() => void loadForm()} onClick={() => setDialog({})}>
                 新增
               </Button>
             </Permission>
