@@ -1,10 +1,11 @@
 /**
- * `npm test`: checks the machine has what the tests need (one line each when not), builds the web app,
- * runs every vitest project (unit, API on PGlite and PostgreSQL, browser) and ends with "N passed, N failed".
+ * `npm test`: checks the machine has what the tests need (one line each when not), builds the web app and
+ * the server (so no two test projects build them at once), runs every vitest project (unit, API on PGlite and PostgreSQL, browser) and ends with "N passed, N failed".
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensureServerBuilt } from '../src/server/server-build.js';
 import { ensureWebBuilt } from '../src/server/web-build.js';
 import { missingPrerequisites } from './support/prerequisites.js';
 
@@ -20,6 +21,7 @@ const typecheck = spawnSync('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'], {
 if (typecheck.status !== 0) console.error('Type check failed (npm run typecheck).');
 
 await ensureWebBuilt();
+await ensureServerBuilt();
 
 const reportFile = path.resolve('.tmp/vitest-report.json');
 fs.mkdirSync(path.dirname(reportFile), { recursive: true });

@@ -1,15 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT_DIR, WEB_DIST_DIR } from './app.js';
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
+import { newestMtime } from './server-build.js';
 
 /** True when dist/web is missing or older than the web sources it is built from. */
 export function webBuildIsStale(): boolean {

@@ -166,6 +166,7 @@ describe(`the member roster and the organisation trail on ${TEST_DB}`, () => {
     const sheet = book.worksheets[0];
     expect(String(sheet.getRow(1).getCell(1).value)).toContain(`共${inCollege.length}人`);
     expect(sheet.getRow(2).values).toEqual([undefined, '序号', '姓名', '性别', '身份证号', '所在党支部', '年龄']);
+    expect([sheet.getRow(1).font?.bold, sheet.getRow(1).font?.size, sheet.getRow(2).font?.bold]).toEqual([true, 14, true]);
     expect(sheet.rowCount).toBe(2 + inCollege.length);
     const names = new Set(inCollege.map((m) => m.name));
     for (let r = 3; r <= sheet.rowCount; r++) {

@@ -5,9 +5,12 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDatabase } from '../support/postgres.js';
+import { serveNodeFlags } from '../../src/server/server-build.js';
 import { TEST_DB } from '../support/test-app.js';
 
 const MAIN = path.resolve('src/server/main.ts');
+/** What `npm run serve` runs: the compiled server (built first when stale), with the same Node flags. */
+const SERVE = [...serveNodeFlags(), path.resolve('scripts/run-server.mjs')];
 
 interface Running {
   port: number;
@@ -15,9 +18,9 @@ interface Running {
   stop(signal: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `node src/server/main.ts` as a real process, as `npm run serve` does, and waits for its banner. */
+/** Starts the server as `npm run serve` does, as a real process, and waits for its banner. */
 async function startProcess(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, SERVE, {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -53,6 +56,10 @@ describe(`the server process on ${TEST_DB}`, () => {
     const first = await startProcess(env);
     const health = await fetch(`http://127.0.0.1:${first.port}/api/health`);
     expect(await health.json()).toEqual({ status: 'UP', db: 'UP', kind: TEST_DB });
+    // The compiled server serves the web app too (npm test builds it first, as `npm start` does).
+    const login = await fetch(`http://127.0.0.1:${first.port}/web/login`);
+    expect(login.status).toBe(200);
+    expect(await login.text()).toContain('<div id="app">');
     expect(first.output()).toContain('administrator: admin');
     expect(first.output()).toContain('"msg":"seeding demo data"');
     expect(await first.stop('SIGTERM')).toBe(0);

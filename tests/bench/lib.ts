@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { ensureServerBuilt, SERVER_DIST_DIR, serveNodeFlags } from '../../src/server/server-build.js';
 
 export interface BenchResult {
   suite: string;
@@ -28,12 +29,14 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the real server process (as `npm run serve`, or another entry that prints the same banner)
- * and resolves once /api/health answers.
+ * Starts the real server process as `npm run serve` runs it: by default the compiled server (built first
+ * when stale), or another compiled entry that prints the same banner. Resolves once /api/health answers.
  */
-export async function startServerProcess(env: Record<string, string>, entry = 'src/server/main.ts'): Promise<ServerProcess & { startMs: number }> {
+export async function startServerProcess(env: Record<string, string>, entry?: string): Promise<ServerProcess & { startMs: number }> {
+  if (!entry) await ensureServerBuilt(console.error);
+  const script = path.resolve(entry ?? path.join(SERVER_DIST_DIR, 'main.js'));
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(entry)], {
+  const child = spawn(process.execPath, [...serveNodeFlags(), script], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

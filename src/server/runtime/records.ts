@@ -361,7 +361,10 @@ export class RecordService<T = Record<string, unknown>> {
     const paging = parsePaging({ ...(input.query as object), page: 0, size: 1 }, m.sortable, m.defaultOrder);
     const conditions = await filterConditions(filters, this.ctx.orgTree);
     const q = applySort(applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope).select('id'), paging.order);
-    return (await q.execute()).map((r: { id: number }) => r.id);
+    // One array value instead of a row per id: 100,000 result rows cost the embedded engine ~40 MB of
+    // memory at once. The aggregate takes the sorted subquery's rows in their order.
+    const { ids } = await this.db.selectFrom(q.as('matching')).select(sql<number[] | null>`array_agg(matching.id)`.as('ids')).executeTakeFirstOrThrow();
+    return ids ?? [];
   }
 
   /** Decorated records of these ids, in this order. */

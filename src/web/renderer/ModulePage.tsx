@@ -10,6 +10,7 @@ import { Button, Pagination, Skeleton, Space, Tooltip } from 'antd';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { modulePermissions } from '../../shared/module-schema/fields';
 import { Permission, useHasPermission } from '../core/Permission';
+import { useOnceTrue } from '../core/useOnceTrue';
 import { useConfirmRun } from '../pages/system/shared/useConfirmRun';
 import { moduleApi, moduleKeys, useModuleMeta, type ModuleMeta, type ModuleRecord } from './api';
 import { ColumnChooser, useColumnVisibility } from './list/ColumnChooser';
@@ -33,13 +34,6 @@ export const PAGE_SIZES = [10, 20, 50, 100, 500, 1000];
 
 const sortParam = (sorting: SortingState) => (sorting[0] ? `${sorting[0].id},${sorting[0].desc ? 'desc' : 'asc'}` : undefined);
 const resolve = <T,>(updater: Updater<T>, old: T): T => (typeof updater === 'function' ? (updater as (o: T) => T)(old) : updater);
-
-/** True from the first render where `value` was true on. */
-function useOnceTrue(value: boolean): boolean {
-  const [seen, setSeen] = useState(value);
-  if (value && !seen) setSeen(true);
-  return seen || value;
-}
 
 function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
   const { schema } = meta;

@@ -5,21 +5,22 @@
  *   against the same two SQL statements run bare (ratio);
  * - export of all 100,000 rows (time, peak RSS of the server process);
  * - import of 10,000 rows (time until the job has finished).
- * Run alone with `npm run bench runtime`. With RUNTIME_BENCH_SERVE=1 this file is the server process
- * instead: the real server, on the fixture schemas.
+ * Run alone with `npm run bench runtime`. The server process is `tests/bench/runtime-server.ts` (the real
+ * server on the fixture schemas), compiled to dist/bench first and run as plain JavaScript with the Node flags
+ * of `npm run serve` (see `startServerProcess`).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
-import { buildApp } from '../../../src/server/app.js';
+import { buildApp, ROOT_DIR } from '../../../src/server/app.js';
 import { loadConfig } from '../../../src/server/config.js';
 import { encryptPassword } from '../../../src/server/core/auth/rsa.js';
 import { openDatabase, type Database } from '../../../src/server/db/database.js';
 import { migrate } from '../../../src/server/db/migrate.js';
 import { initialiseDatabase } from '../../../src/server/seed/index.js';
-import { startServer } from '../../../src/server/server.js';
+import { buildServer } from '../../../src/server/server-build.js';
 import { FIXTURE_SCHEMAS, idCard } from '../../fixtures/runtime-hooks.js';
 import { createDatabase, startPostgres } from '../../support/postgres.js';
 import { postgresBinDir } from '../../support/prerequisites.js';
@@ -29,16 +30,10 @@ const SUITE = 'runtime';
 const RECORDS = 100_000;
 const IMPORT_ROWS = 10_000;
 const ADMIN_PASSWORD = 'Bench#2026a';
-const THIS_FILE = 'tests/bench/suites/runtime.ts';
+const SERVER_DIR = path.join(ROOT_DIR, 'dist', 'bench');
 /** The list call measured: organisation subtree + dictionary filter, default sort (join date desc), first page of 20. */
 const LIST_FILTER = { orgId: 7, gender: '2' };
 const LIST_QUERY = 'page=0&size=20&sort=joinDate,desc';
-
-if (process.env.RUNTIME_BENCH_SERVE) {
-  const { app, url } = await startServer(loadConfig(), { schemasDir: FIXTURE_SCHEMAS });
-  process.stdout.write(`runtime bench server is running: ${url}\n`);
-  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
-}
 
 interface Engine {
   label: string;
@@ -144,7 +139,8 @@ async function importFile(): Promise<Buffer> {
 
 async function measureServer(engine: Engine, bare: { p50: number; p99: number }): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
-  const server = await startServerProcess({ ...engine.env, RUNTIME_BENCH_SERVE: '1', DEMO_DATA: 'false', CAPTCHA: 'off', ADMIN_PASSWORD, LOG_LEVEL: 'warn' }, THIS_FILE);
+  const env = { ...engine.env, RUNTIME_BENCH_SCHEMAS: FIXTURE_SCHEMAS, DEMO_DATA: 'false', CAPTCHA: 'off', ADMIN_PASSWORD, LOG_LEVEL: 'warn' };
+  const server = await startServerProcess(env, path.join(SERVER_DIR, 'runtime-server.js'));
   try {
     const rssAtStart = rssOf(server.child.pid!).now;
     const base = `http://127.0.0.1:${server.port}`;
@@ -220,6 +216,7 @@ async function benchEngine(engine: Engine): Promise<BenchResult[]> {
 }
 
 export async function runtimeSuite(): Promise<BenchResult[]> {
+  await buildServer({ entryPoints: { 'runtime-server': 'tests/bench/runtime-server.ts' }, outdir: SERVER_DIR });
   const results: BenchResult[] = [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-bench-runtime-'));
   try {

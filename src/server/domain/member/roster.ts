@@ -1,17 +1,15 @@
-import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ChangeRecordOriginLabel, ChangeRecordTypeLabel } from '../../../shared/constants.js';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { scopeOrgIds } from '../../core/auth/org-scope.js';
-import { attachmentHeader } from '../../core/xlsx.js';
+import { streamXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
 import { exportCell } from '../../runtime/cells.js';
 import { likeContains, parsePaging } from '../../core/paging.js';
 
-const BATCH = 2000;
+/** Records read per step: small, so each batch is garbage before it is promoted (see runtime/export.ts). */
+const BATCH = 500;
 
 /** Member ids of the roster: an organisation's subtree within the caller's scope, in organisation then name order. */
 async function rosterIds(req: FastifyRequest): Promise<number[]> {
@@ -48,36 +46,25 @@ export async function memberRosterRoutes(app: FastifyInstance): Promise<void> {
       return field;
     });
     const ids = await rosterIds(req);
-    const stream = new PassThrough();
     const title = (q.title || '党员花名册').slice(0, 60);
-    reply
-      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('content-disposition', attachmentHeader(`${title}.xlsx`))
-      .send(stream);
-    (async () => {
-      const service = runtime.records('member');
-      const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
-      const sheet = book.addWorksheet('花名册');
-      sheet.columns = [{ key: 'no', width: 8 }, ...fields.map((f) => ({ key: f.name, width: Math.max(12, f.title.length * 2 + 4) }))];
-      const head = sheet.addRow([`${title}（共${ids.length}人，导出时间：${new Date().toLocaleString('zh-CN', { hour12: false })}）`]);
-      head.font = { bold: true, size: 14 };
-      head.commit();
-      const header = sheet.addRow(['序号', ...fields.map((f) => f.title)]);
-      header.font = { bold: true };
-      header.commit();
-      let n = 0;
-      for (let start = 0; start < ids.length; start += BATCH) {
-        const records = await service.recordsByIds(ids.slice(start, start + BATCH), fields);
-        for (const record of records) sheet.addRow([++n, ...fields.map((f) => exportCell(f, record))]).commit();
-        if (stream.writableNeedDrain) await once(stream, 'drain');
-      }
-      sheet.commit();
-      await book.commit();
-    })().catch((error: unknown) => {
-      reply.log.error({ err: error }, 'roster export failed');
-      stream.destroy(error as Error);
-    });
-    return reply;
+    const service = runtime.records('member');
+    return streamXlsx(
+      reply,
+      `${title}.xlsx`,
+      async (book, addRow) => {
+        const sheet = book.addWorksheet('花名册');
+        sheet.columns = [{ key: 'no', width: 8 }, ...fields.map((f) => ({ key: f.name, width: Math.max(12, f.title.length * 2 + 4) }))];
+        await addRow(sheet, [`${title}（共${ids.length}人，导出时间：${new Date().toLocaleString('zh-CN', { hour12: false })}）`], { bold: true, size: 14 });
+        await addRow(sheet, ['序号', ...fields.map((f) => f.title)], { bold: true });
+        let n = 0;
+        for (let start = 0; start < ids.length; start += BATCH) {
+          const records = await service.recordsByIds(ids.slice(start, start + BATCH), fields);
+          for (const record of records) await addRow(sheet, [++n, ...fields.map((f) => exportCell(f, record))]);
+        }
+        sheet.commit();
+      },
+      { useStyles: true },
+    );
   });
 
   // The modification trail of units and organisations together (单位与组织修改痕迹).

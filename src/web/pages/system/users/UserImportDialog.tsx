@@ -7,8 +7,8 @@ import { Alert, App, Button, Modal, Space } from 'antd';
 import { useState } from 'react';
 import type { ImportMode, ImportRowError } from '../../../../shared/module-schema/api';
 import { ImportChooser, ImportErrorTable } from '../../../core/import';
-import { download } from '../../../core/request/download';
 import { post } from '../../../core/request/request';
+import { downloadUserTemplate } from './template';
 
 /** `POST /api/users/import`. */
 export interface UserImportResult {
@@ -16,8 +16,6 @@ export interface UserImportResult {
   imported: number;
   errors: ImportRowError[];
 }
-
-export const downloadUserTemplate = () => download('/api/users/template', undefined, '用户导入模板.xlsx').catch(() => undefined);
 
 function importUsers(file: File, mode: ImportMode) {
   const form = new FormData();

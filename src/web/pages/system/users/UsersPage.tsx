@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Col, Dropdown, Form, Input, Radio, Row, Select, Space, Switch, Tabs, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { parseTime } from '../../../../shared/format';
 import { checkUsername } from '../../../../shared/validators';
 import { LazyRangePicker } from '../../../core/date-pickers/LazyDatePicker';
@@ -15,7 +15,12 @@ import { CrudTable, type CrudApi } from '../shared/CrudTable';
 import { compact, postPage } from '../shared/list';
 import { ellipsisCell } from '../shared/cells';
 import { useDict } from '../shared/useDict';
-import { UserImportDialog, downloadUserTemplate } from './UserImportDialog';
+import { useOnceTrue } from '../../../core/useOnceTrue';
+import { downloadUserTemplate } from './template';
+
+// The import dialog (upload, error table) loads the first time it is opened.
+const UserImportDialog = lazy(() => import('./UserImportDialog').then((m) => ({ default: m.UserImportDialog })));
+
 
 interface UserRow {
   id: number;
@@ -76,6 +81,7 @@ export default function UsersPage() {
   const [tab, setTab] = useState<ListKey>('all');
   const [passwordFor, setPasswordFor] = useState<string>();
   const [importing, setImporting] = useState(false);
+  const importUsed = useOnceTrue(importing);
   const queryClient = useQueryClient();
   const canEdit = useHasPermission(['user:edit']);
   const myId = useSession((s) => s.user?.id);
@@ -329,12 +335,16 @@ export default function UsersPage() {
           ),
         }}
       />
-      <UserImportDialog
-        open={importing}
-        onClose={() => setImporting(false)}
-        // Every list: the new users are also weak-password and never-entered ones.
-        onImported={() => void queryClient.invalidateQueries({ queryKey: ['users'] })}
-      />
+      {importUsed && (
+        <Suspense fallback={null}>
+          <UserImportDialog
+            open={importing}
+            onClose={() => setImporting(false)}
+            // Every list: the new users are also weak-password and never-entered ones.
+            onImported={() => void queryClient.invalidateQueries({ queryKey: ['users'] })}
+          />
+        </Suspense>
+      )}
       <ChangePasswordDialog
         open={!!passwordFor}
         username={passwordFor}
