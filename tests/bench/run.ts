@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchResult } from './lib.js';
+import { formSuite } from './suites/form.js';
 import { membersSuite } from './suites/members.js';
 import { runtimeSuite } from './suites/runtime.js';
 import { serverSuite } from './suites/server.js';
@@ -13,6 +14,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   server: serverSuite,
   web: webSuite,
   runtime: runtimeSuite,
+  form: formSuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

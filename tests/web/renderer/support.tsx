@@ -7,7 +7,6 @@ import { render } from '@testing-library/react';
 import { App } from 'antd';
 import type { ReactElement } from 'react';
 import { vi } from 'vitest';
-import type { ModuleSchema } from '../../../src/shared/module-schema/types';
 
 export type Answer = (method: string, url: string, body?: unknown, params?: Record<string, unknown>) => unknown;
 
@@ -46,53 +45,6 @@ export function renderWithProviders(ui: ReactElement) {
   );
 }
 
-/** A module schema with `count` fields of mixed kinds (text, numbers, dates, dictionaries, enums, text areas). */
-export function generatedSchema(count: number): ModuleSchema {
-  const properties: ModuleSchema['properties'] = {};
-  for (let i = 0; i < count; i++) {
-    const name = `f${i}`;
-    switch (i % 10) {
-      case 3:
-        properties[name] = { type: 'integer', title: `数量${i}`, minimum: 0 };
-        break;
-      case 4:
-        properties[name] = { type: 'string', title: `日期${i}`, format: 'date' };
-        break;
-      case 5:
-        properties[name] = { type: 'string', title: `性别${i}`, 'x-dict': 'DJ_COMM_XB', 'x-widget': 'select' };
-        break;
-      case 6:
-        properties[name] = { type: 'string', title: `类别${i}`, enum: ['甲', '乙', '丙'] };
-        break;
-      case 7:
-        properties[name] = { type: 'string', title: `备注${i}`, format: 'textarea', maxLength: 500 };
-        break;
-      case 8:
-        properties[name] = { type: 'string', title: `手机${i}`, format: 'mobile' };
-        break;
-      default:
-        properties[name] = { type: 'string', title: `字段${i}`, maxLength: 50 };
-    }
-  }
-  properties.birthDate = { type: 'string', title: '出生日期', format: 'date' };
-  properties.age = { type: 'integer', title: '年龄', readOnly: true, 'x-computed': { fn: 'age', args: ['birthDate'] } };
-  return {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    'x-id': 'big',
-    title: '大表单',
-    type: 'object',
-    additionalProperties: false,
-    required: ['f0', 'f1'],
-    properties,
-    'x-form': {
-      layout: 'groups',
-      columns: 3,
-      groups: [
-        { title: '第一组', fields: Object.keys(properties).slice(0, 60) },
-        { title: '第二组', fields: Object.keys(properties).slice(60) },
-      ],
-    },
-  };
-}
+export { generatedSchema } from '../../fixtures/wide-schema';
 
 export { vi };
