@@ -1,2 +1,3 @@
 export { ImportChooser, type ImportChooserProps } from './ImportChooser';
 export { ImportErrorTable } from './ImportErrorTable';
+export { importChooseFooter } from './chooseFooter';

@@ -8,7 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Modal, Progress, Space } from 'antd';
 import { useState } from 'react';
 import { TaskStatus } from '../../../shared/constants';
-import { ImportChooser, ImportErrorTable } from '../../core/import';
+import { ImportChooser, ImportErrorTable, importChooseFooter } from '../../core/import';
 import { moduleApi, moduleKeys, type ImportMode } from '../api';
 
 const POLL_MS = 800;
@@ -67,17 +67,7 @@ export function ImportDialog({ module, title, open, onClose }: { module: string;
       onCancel={close}
       footer={
         jobId === undefined
-          ? [
-              <Button key="template" icon={<DownloadOutlined />} onClick={() => void moduleApi.template(module, title)}>
-                下载模板
-              </Button>,
-              <Button key="cancel" onClick={close}>
-                取消
-              </Button>,
-              <Button key="start" type="primary" loading={starting} onClick={() => void start()}>
-                开始导入
-              </Button>,
-            ]
+          ? importChooseFooter({ onTemplate: () => void moduleApi.template(module, title), onCancel: close, onStart: () => void start(), starting })
           : [
               status?.reportUrl ? (
                 <Button key="report" icon={<DownloadOutlined />} onClick={() => void moduleApi.importReport(status.reportUrl!, title)}>

@@ -2,11 +2,10 @@
  * 导入用户: the filled-in user template, in one of the two import modes. The server checks every row and
  * answers at once; the dialog then shows how many users were imported and every bad row.
  */
-import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Modal, Space } from 'antd';
 import { useState } from 'react';
 import type { ImportMode, ImportRowError } from '../../../../shared/module-schema/api';
-import { ImportChooser, ImportErrorTable } from '../../../core/import';
+import { ImportChooser, ImportErrorTable, importChooseFooter } from '../../../core/import';
 import { post } from '../../../core/request/request';
 import { downloadUserTemplate } from './template';
 
@@ -88,17 +87,7 @@ export function UserImportDialog({ open, onClose, onImported }: { open: boolean;
                 完成
               </Button>,
             ]
-          : [
-              <Button key="template" icon={<DownloadOutlined />} onClick={() => void downloadUserTemplate()}>
-                下载模板
-              </Button>,
-              <Button key="cancel" onClick={close}>
-                取消
-              </Button>,
-              <Button key="start" type="primary" loading={importing} onClick={() => void start()}>
-                开始导入
-              </Button>,
-            ]
+          : importChooseFooter({ onTemplate: () => void downloadUserTemplate(), onCancel: close, onStart: () => void start(), starting: importing })
       }
     >
       {result && outcome ? (
