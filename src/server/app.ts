@@ -73,6 +73,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     if (closing) reply.header('connection', 'close');
   });
   app.addHook('onClose', async () => {
+    await app.services?.messages.stop();
     await options.database.close();
   });
 
@@ -134,6 +135,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Module tables follow the schemas (and the school's overrides) before any route serves them.
   await services.runtime.start();
   installOrgTree(services);
+  await services.messages.start(app.log);
   app.decorate('services', services);
   await app.register(authGuard, { sessions: services.sessions });
 

@@ -20,6 +20,12 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction on a single connection; multi-statement SQL allowed. */
   scriptTransaction<T>(fn: (runner: ScriptRunner) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only: LISTEN on `channel` over a connection of its own; `onPayload` gets every NOTIFY
+   * payload (from any app server on this database), `onLost` is called if the connection breaks.
+   * Answers the function that stops listening. The embedded engine has one process, so nothing to relay.
+   */
+  listen?(channel: string, onPayload: (payload: string) => void, onLost: (error: Error) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -131,6 +137,22 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
       } finally {
         client.release();
       }
+    },
+    listen: async (channel, onPayload, onLost) => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      let stopped = false;
+      client.on('notification', (n) => {
+        if (n.channel === channel && n.payload !== undefined) onPayload(n.payload);
+      });
+      client.on('error', (error) => {
+        if (!stopped) onLost(error);
+      });
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      return async () => {
+        stopped = true;
+        await client.end().catch(() => undefined);
+      };
     },
     close: async () => {
       if (closed) return;

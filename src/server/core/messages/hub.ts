@@ -20,10 +20,9 @@ interface Connection {
 }
 
 /**
- * Open websockets by user, in this process only. With several app servers behind a load balancer a user's
- * sockets may sit on another server: pushes then need a pub/sub between servers (PostgreSQL LISTEN/NOTIFY
- * on a dedicated connection would do: NOTIFY `{userIds, payload}` and every server calls `push` locally).
- * Until then the web app's counter polling (spec section 4) keeps badges right within minutes.
+ * Open websockets by user, in this process. With several app servers behind a load balancer a user's
+ * sockets may sit on another server: MessageService relays pushes between servers through PostgreSQL
+ * LISTEN/NOTIFY and each server hands them to its own hub.
  */
 export class PushHub {
   private byUser = new Map<number, Set<Connection>>();

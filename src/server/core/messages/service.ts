@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { PushHub } from './hub.js';
@@ -42,13 +43,75 @@ export interface PushEvent {
   [key: string]: unknown;
 }
 
+type Change = { userId: number; event: PushEvent };
+/** What travels between app servers: changes for users, and whether they change the badge counters. */
+interface Relayed {
+  changes: Change[];
+  counters: boolean;
+}
+
+/** The LISTEN/NOTIFY channel of pushes between app servers. */
+export const PUSH_CHANNEL = 'dj_push';
+/** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more: parts stay well below. */
+const NOTIFY_MAX_BYTES = 7000;
+
+/** Splits a relayed push into parts whose JSON stays under NOTIFY's limit (a single huge change is cut short to its user and type). */
+export function notifyParts(relayed: Relayed): Relayed[] {
+  const parts: Relayed[] = [];
+  let current: Change[] = [];
+  let size = 0;
+  for (const change of relayed.changes) {
+    let c = change;
+    let bytes = Buffer.byteLength(JSON.stringify(c)) + 1;
+    if (bytes > NOTIFY_MAX_BYTES - 100) {
+      c = { userId: change.userId, event: { type: change.event.type, action: change.event.action } };
+      bytes = Buffer.byteLength(JSON.stringify(c)) + 1;
+    }
+    if (size + bytes > NOTIFY_MAX_BYTES - 100 && current.length) {
+      parts.push({ changes: current, counters: relayed.counters });
+      current = [];
+      size = 0;
+    }
+    current.push(c);
+    size += bytes;
+  }
+  if (current.length) parts.push({ changes: current, counters: relayed.counters });
+  return parts;
+}
+
 /**
  * Private messages, reminders and to-dos for routes and domain code (reminders, workflows). Every change
  * is pushed at once to the recipients' open websockets, followed by their fresh badge counters.
  */
 export class MessageService {
   readonly hub = new PushHub();
+  /** Stops the PostgreSQL relay; set while it runs (see `start`). */
+  private stopRelay?: () => Promise<void>;
   constructor(private readonly database: Database) {}
+
+  /**
+   * On PostgreSQL, pushes travel through LISTEN/NOTIFY so that the sockets on every app server behind a
+   * load balancer get them: each server publishes, and each delivers what it hears to its own sockets.
+   * Without it (the embedded engine, or a lost connection) pushes go to this server's sockets directly.
+   */
+  async start(log: FastifyBaseLogger): Promise<void> {
+    if (!this.database.listen) return;
+    const stop = await this.database.listen(
+      PUSH_CHANNEL,
+      (payload) => void this.deliver(JSON.parse(payload) as Relayed).catch((err: unknown) => log.warn({ err }, 'delivering a relayed push failed')),
+      (err) => {
+        log.warn({ err }, 'the push relay lost its database connection; pushes reach this server\'s sockets only');
+        this.stopRelay = undefined;
+      },
+    );
+    this.stopRelay = stop;
+  }
+
+  async stop(): Promise<void> {
+    const stop = this.stopRelay;
+    this.stopRelay = undefined;
+    await stop?.();
+  }
 
   async sendMessage(m: NewMessage): Promise<number[]> {
     const userIds = [...new Set(m.toUserIds)];
@@ -113,17 +176,28 @@ export class MessageService {
    * Pushes each change to its user's open sockets, then one counters frame per user. Users without an
    * open socket cost no query.
    */
-  async notify(changes: { userId: number; event: PushEvent }[]): Promise<void> {
-    const online = [...new Set(changes.map((c) => c.userId))].filter((id) => this.hub.isOnline(id));
-    if (!online.length) return;
-    for (const c of changes) if (this.hub.isOnline(c.userId)) this.hub.push([c.userId], c.event);
-    const counters = await this.countersOf(online);
-    for (const [userId, value] of counters) this.hub.push([userId], { type: 'counters', ...value });
+  async notify(changes: Change[]): Promise<void> {
+    if (changes.length) await this.publish({ changes, counters: true });
   }
 
   /** A push that changes no counter (e.g. a phone upload arriving for the desktop page). */
   push(userIds: number[], event: PushEvent): void {
-    this.hub.push(userIds, event);
+    void this.publish({ changes: userIds.map((userId) => ({ userId, event })), counters: false });
+  }
+
+  /** Through the relay when it runs (in NOTIFY-sized parts), else straight to this server's sockets. */
+  private async publish(relayed: Relayed): Promise<void> {
+    if (!this.stopRelay) return this.deliver(relayed);
+    for (const part of notifyParts(relayed)) await sql`SELECT pg_notify(${PUSH_CHANNEL}, ${JSON.stringify(part)})`.execute(this.database.db);
+  }
+
+  /** Pushes each change to its user's open sockets here, then (for counted changes) one counters frame per user. */
+  private async deliver({ changes, counters }: Relayed): Promise<void> {
+    const online = [...new Set(changes.map((c) => c.userId))].filter((id) => this.hub.isOnline(id));
+    if (!online.length) return;
+    for (const c of changes) if (this.hub.isOnline(c.userId)) this.hub.push([c.userId], c.event);
+    if (!counters) return;
+    for (const [userId, value] of await this.countersOf(online)) this.hub.push([userId], { type: 'counters', ...value });
   }
 
   /** Closes the sockets whose session was ended (logout, expiry, kicked out); called periodically. */
