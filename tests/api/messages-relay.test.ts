@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifyParts } from '../../src/server/core/messages/service.js';
+import { sql } from 'kysely';
+import { RELAY_RETRY_MS, notifyParts } from '../../src/server/core/messages/service.js';
 import { bearer, login, userWithRole } from '../support/auth.js';
 import { TEST_DB, createTestApp, reopenableTestDatabase, type TestApp } from '../support/test-app.js';
 
@@ -64,7 +65,24 @@ describe('pushes relayed between app servers', () => {
       expect(sent.statusCode, sent.body).toBe(201);
       expect(await message).toMatchObject({ action: 'created', title: '跨服务器消息' });
       expect(await counters).toMatchObject({ remind: { totalElements: 1 } });
+
+      // The listeners' connections are cut (a database restart, a network blip): they listen again.
+      const listeners = sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()`;
+      const cut = new Set((await listeners.execute(a.database.db)).rows.map((r) => r.pid));
+      expect(cut.size).toBe(2); // one per app server
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid IN (${sql.join([...cut])})`.execute(a.database.db);
+      const fresh = async () => (await listeners.execute(a.database.db)).rows.filter((r) => !cut.has(r.pid)).length;
+      await expect.poll(fresh, { timeout: RELAY_RETRY_MS + 5000, interval: 200 }).toBe(2);
+      const titles: unknown[] = [];
+      ws.on('message', (data) => {
+        const frame = JSON.parse(String(data)) as { type: string; title?: string };
+        if (frame.type === 'message') titles.push(frame.title);
+      });
+      await a.app.inject({ method: 'POST', url: '/api/msgPushHistory', headers: bearer(admin), payload: { userIds: [bobId], title: '重连之后' } });
+      await expect.poll(() => titles, { timeout: 5000 }).toEqual(['重连之后']);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(titles).toEqual(['重连之后']); // once: one listener per server after the reconnect
       ws.close();
-    });
+    }, 30_000);
   });
 });

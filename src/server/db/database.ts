@@ -144,9 +144,16 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
       client.on('notification', (n) => {
         if (n.channel === channel && n.payload !== undefined) onPayload(n.payload);
       });
-      client.on('error', (error) => {
-        if (!stopped) onLost(error);
-      });
+      // Reported once, however many 'error' and 'end' events the broken connection emits.
+      let lost = false;
+      const lose = (error: Error) => {
+        if (stopped || lost) return;
+        lost = true;
+        client.end().catch(() => undefined);
+        onLost(error);
+      };
+      client.on('error', lose);
+      client.on('end', () => lose(new Error('the listening connection ended')));
       await client.connect();
       await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       return async () => {

@@ -52,6 +52,8 @@ interface Relayed {
 
 /** The LISTEN/NOTIFY channel of pushes between app servers. */
 export const PUSH_CHANNEL = 'dj_push';
+/** How long the relay waits before listening again after its connection was lost. */
+export const RELAY_RETRY_MS = 2000;
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more: parts stay well below. */
 const NOTIFY_MAX_BYTES = 7000;
 
@@ -87,6 +89,7 @@ export class MessageService {
   readonly hub = new PushHub();
   /** Stops the PostgreSQL relay; set while it runs (see `start`). */
   private stopRelay?: () => Promise<void>;
+  private stopped = false;
   constructor(private readonly database: Database) {}
 
   /**
@@ -96,18 +99,33 @@ export class MessageService {
    */
   async start(log: FastifyBaseLogger): Promise<void> {
     if (!this.database.listen) return;
+    this.stopped = false;
     const stop = await this.database.listen(
       PUSH_CHANNEL,
       (payload) => void this.deliver(JSON.parse(payload) as Relayed).catch((err: unknown) => log.warn({ err }, 'delivering a relayed push failed')),
       (err) => {
-        log.warn({ err }, 'the push relay lost its database connection; pushes reach this server\'s sockets only');
+        log.warn({ err }, 'the push relay lost its database connection; pushes reach this server\'s sockets only until it is back');
         this.stopRelay = undefined;
+        this.reconnect(log);
       },
     );
     this.stopRelay = stop;
   }
 
+  /** Listens again after a lost connection, every RELAY_RETRY_MS until it works or the server stops. */
+  private reconnect(log: FastifyBaseLogger): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.start(log).then(
+        () => log.info('the push relay is listening again'),
+        () => this.reconnect(log),
+      );
+    }, RELAY_RETRY_MS);
+    timer.unref();
+  }
+
   async stop(): Promise<void> {
+    this.stopped = true;
     const stop = this.stopRelay;
     this.stopRelay = undefined;
     await stop?.();
