@@ -190,9 +190,13 @@ describe('logout and an expired session', () => {
     const userButton = page.getByText('系统管理员').first();
     await userButton.waitFor();
     const openConfirm = async () => {
-      await userButton.hover();
-      await page.getByText('退出登录').click();
       const dialog = page.locator('.ant-modal-confirm');
+      // The menu opens on hover: on a loaded machine the pointer may leave it mid-animation, so try again.
+      for (let attempt = 0; attempt < 3 && !(await dialog.isVisible()); attempt++) {
+        await userButton.hover();
+        await page.getByRole('menuitem', { name: '退出登录' }).click();
+        await dialog.waitFor({ timeout: 5000 }).catch(() => undefined);
+      }
       await dialog.waitFor();
       expect(await dialog.locator('.ant-modal-confirm-title').innerText()).toBe('提示');
       expect(await dialog.locator('.ant-modal-confirm-content').innerText()).toBe('确定注销并退出系统吗？');
