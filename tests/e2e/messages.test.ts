@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { api } from '../support/api.js';
+import { run, admin, createUser, openAs, useCoreSession } from './core-helpers.js';
+
+useCoreSession();
+
+describe('private messages and to-dos', () => {
+  it('[S2.R7][S3.E8a][S3.E8b] /message/msginfo lists only the current user\'s messages and to-dos; read/unread, mark read, done', async () => {
+    const a = await createUser('msga');
+    const b = await createUser('msgb');
+    const send = (kind: 'msg' | 'todo', body: unknown) => api('POST', kind === 'todo' ? '/api/msgTodo' : '/api/msgPushHistory', body, admin);
+    for (const [user, tag] of [[a, 'A'], [b, 'B']] as const) {
+      expect((await send('msg', { userId: user.id, title: `致${tag}的私信${run}`, content: `正文${tag}` })).status).toBe(201);
+      expect((await send('msg', { userId: user.id, type: 'remind', title: `${tag}的提醒${run}` })).status).toBe(201);
+      expect((await send('todo', { userId: user.id, title: `${tag}的待办${run}`, link: '/user/center' })).status).toBe(201);
+    }
+    const page = await openAs(a, '/message/msginfo');
+    const messages = page.locator('.msginfo-messages');
+    await messages.getByText(`致A的私信${run}`).waitFor();
+    await messages.getByText(`A的提醒${run}`).waitFor();
+    expect(await page.getByText(`致B的私信${run}`).count()).toBe(0);
+    expect(await page.getByText(`B的提醒${run}`).count()).toBe(0);
+    expect(await messages.locator('tbody tr.ant-table-row').count()).toBe(2);
+    expect(await messages.getByText('提醒', { exact: true }).count()).toBe(1);
+
+    // Unread filter, open (marks read), read filter.
+    await page.getByText('未读', { exact: true }).first().click();
+    await expect.poll(() => messages.locator('tbody tr.ant-table-row').count()).toBe(2);
+    await messages.getByText(`致A的私信${run}`).click();
+    await page.locator('.ant-modal').getByText('正文A').waitFor();
+    await page.locator('.ant-modal-footer').getByRole('button', { name: /关\s*闭/ }).click();
+    await expect.poll(() => messages.locator('tbody tr.ant-table-row').count()).toBe(1);
+    await page.locator('.msginfo-toolbar').getByText('已读', { exact: true }).click();
+    await messages.getByText(`致A的私信${run}`).waitFor();
+    const unreadLeft = await api<{ totalElements: number }>('GET', '/api/msgPushHistory/count', undefined, a.token);
+    expect(unreadLeft.body.totalElements).toBe(1);
+
+    // To-dos: only A's; marking done takes it off the open list.
+    await page.getByRole('tab', { name: /待办/ }).click();
+    const todos = page.locator('.msginfo-todos');
+    await todos.getByText(`A的待办${run}`).waitFor();
+    expect(await page.getByText(`B的待办${run}`).count()).toBe(0);
+    await todos.getByRole('button', { name: '标记完成' }).click();
+    await expect.poll(() => todos.getByText(`A的待办${run}`).count()).toBe(0);
+    const open = await api<{ totalElements: number }>('GET', '/api/msgTodo/count', undefined, a.token);
+    expect(open.body.totalElements).toBe(0);
+    await page.context().close();
+
+    // B still has their own, unread and open.
+    const bToken = b.token;
+    expect((await api<{ totalElements: number }>('GET', '/api/msgPushHistory/count', undefined, bToken)).body.totalElements).toBe(2);
+    expect((await api<{ totalElements: number }>('GET', '/api/msgTodo/count', undefined, bToken)).body.totalElements).toBe(1);
+  });
+
+  it('sending a private message to a user picked by search, by a user without any role; the recipient sees it', async () => {
+    const to = await createUser('rcpt');
+    const from = await createUser('sndr'); // no role, so no user:list: the recipient lookup is open to every user
+    const page = await openAs(from, '/message/msginfo?tab=private');
+    await page.getByRole('button', { name: '发私信' }).click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: '发私信' });
+    await dialog.locator('.ant-select').first().click();
+    await page.keyboard.type(to.username);
+    await page.locator('.ant-select-item-option', { hasText: to.username }).click();
+    await dialog.getByPlaceholder('请输入标题').fill(`你好${run}`);
+    await dialog.getByPlaceholder('请输入内容').fill('请查收');
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/msgPushHistory') && r.method() === 'POST');
+    await dialog.getByRole('button', { name: /发\s*送/ }).click();
+    expect((await sent).postDataJSON()).toMatchObject({ userIds: [to.id], title: `你好${run}`, type: 'private' });
+    await page.getByText('已发送给1人').waitFor();
+    await page.context().close();
+    const inbox = await api<{ content: { title: string; senderName: string }[] }>('GET', '/api/msgPushHistory', undefined, to.token);
+    expect(inbox.body.content.find((m) => m.title === `你好${run}`)?.senderName).toBe('sndr用户');
+  });
+});
