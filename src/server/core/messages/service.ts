@@ -102,7 +102,13 @@ export class MessageService {
     this.stopped = false;
     const stop = await this.database.listen(
       PUSH_CHANNEL,
-      (payload) => void this.deliver(JSON.parse(payload) as Relayed).catch((err: unknown) => log.warn({ err }, 'delivering a relayed push failed')),
+      (payload) => {
+        try {
+          void this.deliver(JSON.parse(payload) as Relayed).catch((err: unknown) => log.warn({ err }, 'delivering a relayed push failed'));
+        } catch (err) {
+          log.warn({ err }, 'a relayed push could not be read');
+        }
+      },
       (err) => {
         log.warn({ err }, 'the push relay lost its database connection; pushes reach this server\'s sockets only until it is back');
         this.stopRelay = undefined;
@@ -203,10 +209,20 @@ export class MessageService {
     void this.publish({ changes: userIds.map((userId) => ({ userId, event })), counters: false });
   }
 
-  /** Through the relay when it runs (in NOTIFY-sized parts), else straight to this server's sockets. */
+  /**
+   * Through the relay when it runs (in NOTIFY-sized parts), else straight to this server's sockets. A push
+   * never fails the write that caused it: if NOTIFY fails, this server's sockets still get it.
+   */
   private async publish(relayed: Relayed): Promise<void> {
-    if (!this.stopRelay) return this.deliver(relayed);
-    for (const part of notifyParts(relayed)) await sql`SELECT pg_notify(${PUSH_CHANNEL}, ${JSON.stringify(part)})`.execute(this.database.db);
+    if (this.stopRelay) {
+      try {
+        for (const part of notifyParts(relayed)) await sql`SELECT pg_notify(${PUSH_CHANNEL}, ${JSON.stringify(part)})`.execute(this.database.db);
+        return;
+      } catch {
+        // fall through: deliver here
+      }
+    }
+    await this.deliver(relayed).catch(() => undefined);
   }
 
   /** Pushes each change to its user's open sockets here, then (for counted changes) one counters frame per user. */
