@@ -32,17 +32,24 @@ export interface ServerProcess {
  * Starts the real server process as `npm run serve` runs it: by default the compiled server (built first
  * when stale), or another compiled entry that prints the same banner. Resolves once /api/health answers.
  */
-export async function startServerProcess(env: Record<string, string>, entry?: string): Promise<ServerProcess & { startMs: number }> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  entry?: string,
+  options: { nodeFlags?: string[] } = {},
+): Promise<ServerProcess & { startMs: number }> {
   if (!entry) await ensureServerBuilt(console.error);
   const script = path.resolve(entry ?? path.join(SERVER_DIST_DIR, 'main.js'));
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...serveNodeFlags(), script], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? serveNodeFlags()), script], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // The banner, then only the last lines (for an error message): a server logging every request under
+  // load must not fill this process's memory.
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  const keep = (d: Buffer) => (out = (out + d.toString()).slice(-20_000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   let port = 0;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
@@ -72,6 +79,30 @@ export interface LoadResult {
   requestsPerSecond: number;
   p50: number;
   p99: number;
+}
+
+/** Requests of a load run and the response time of each, for percentiles over several runs. */
+export interface TimedLoad {
+  requests: number;
+  seconds: number;
+  /** Response times in ms, in arrival order. */
+  times: number[];
+}
+
+/** A bounded load like `load`, keeping every response time (autocannon's own percentiles cannot be merged across runs). */
+export async function timedLoad(url: string, options: { seconds: number; connections: number; body?: string; headers?: Record<string, string> }): Promise<TimedLoad> {
+  const times: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const opts = { url, duration: options.seconds, connections: options.connections, method: options.body === undefined ? ('GET' as const) : ('POST' as const), body: options.body, headers: options.headers };
+    const instance = autocannon(opts, (err, r) => (err ? reject(err as Error) : resolve(r)));
+    instance.on('response', (_client, _status, _bytes, ms) => times.push(ms));
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`load on ${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { requests: times.length, seconds: options.seconds, times };
+}
+
+export function percentile(sortedValues: number[], p: number): number {
+  return sortedValues[Math.min(sortedValues.length - 1, Math.floor((sortedValues.length * p) / 100))];
 }
 
 /** A bounded load on a loopback URL with autocannon. */

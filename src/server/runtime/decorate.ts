@@ -23,8 +23,9 @@ export function selection(fields: FieldInfo[], system: string[]): string[] {
 
 /**
  * Turns stored rows into API records: computed fields computed, dictionary labels under `<field>Label`,
- * reference names under `<field>Name` (one query per referenced module for the whole page), and only
- * the requested fields kept besides the system ones.
+ * reference names under `<field>Name` (one query per referenced module for the whole page, unless the
+ * rows carry them already: `namedInRows`, read by the list statement), and only the requested fields
+ * kept besides the system ones.
  */
 export async function decorate(
   ctx: RuntimeContext,
@@ -34,6 +35,8 @@ export async function decorate(
   system: string[],
   /** A transaction's handle when called inside one; labels then bypass the dictionary cache. */
   db: Kysely<DB> = ctx.db,
+  /** Reference fields whose `<field>Name` the rows carry. */
+  namedInRows: ReadonlySet<string> = new Set(),
 ): Promise<Record<string, unknown>[]> {
   const today = localToday();
   const out = rows.map((row) => {
@@ -48,9 +51,16 @@ export async function decorate(
   for (const f of fields) {
     if (f.dict) {
       const labels = await ctx.dictLabels(f.dict, db);
-      for (const r of out) r[`${f.name}Label`] = labelOf(r[f.name], (v) => labels.get(String(v)));
+      const key = `${f.name}Label`;
+      for (const r of out) {
+        const v = r[f.name];
+        r[key] = v === null ? null : typeof v === 'string' ? (labels.get(v) ?? v) : labelOf(v, (x) => labels.get(String(x)));
+      }
     }
-    if (f.ref) {
+    if (f.ref && namedInRows.has(f.name)) {
+      const key = `${f.name}Name`;
+      out.forEach((r, i) => (r[key] = rows[i][key] ?? null));
+    } else if (f.ref) {
       const ids = [...new Set(out.flatMap((r) => listOf(r[f.name]) as number[]))];
       const names = await ctx.refNames(f.ref, ids, db);
       for (const r of out) r[`${f.name}Name`] = labelOf(r[f.name], (v) => names.get(v as number), false);

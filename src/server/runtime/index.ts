@@ -14,7 +14,7 @@ import { ModuleRegistry } from './registry.js';
 import { syncTables, type SyncReport } from './table-sync.js';
 
 export { registerHook, type Actor, type DeleteHookContext, type Hook, type HookContext, type WriteHookContext } from './hooks.js';
-export type { ApiRecord, ListInput, WriteEvent, WriteOptions } from './records.js';
+export type { ApiRecord, ListInput, ListPage, WriteEvent, WriteOptions } from './records.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

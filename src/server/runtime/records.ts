@@ -5,9 +5,10 @@ import type { DB } from '../db/types.js';
 import { HttpError, STATUS_MESSAGES } from '../errors.js';
 import type { RuntimeContext } from './context.js';
 import { columnsFor, decorate, selection } from './decorate.js';
+import { ALL_SYSTEM, ALL_SYSTEM_SELECT, listRecords, type ListInput, type ListPage } from './list.js';
 import { runHooks, type Actor, type Origin, type WriteHookContext } from './hooks.js';
-import { SYSTEM_FIELDS, type FieldInfo, type RuntimeModule } from './module.js';
-import { applyConditions, applyPaging, applySort, filterConditions, idIn, parseFilter } from './query.js';
+import type { FieldInfo, RuntimeModule } from './module.js';
+import { applyConditions, applySort, filterConditions, idIn, parseFilter } from './query.js';
 import { applyScope, outOfScope, scopeCondition } from './scope.js';
 import { changesOf, dictSnapshot, recordChanges, type DictSnapshot, type TrailEntry } from './trail.js';
 import { assertValid, readWriteInput, uniqueMessage, validateCandidates } from './validate.js';
@@ -25,16 +26,9 @@ export interface SystemFields {
   updatedBy?: number | null;
 }
 
-export type ApiRecord<T = Record<string, unknown>> = T & SystemFields & Record<string, unknown>;
+export type { ListInput, ListPage } from './list.js';
 
-export interface ListInput {
-  /** The filter object `{field: value}` (body of POST list). */
-  filter?: unknown;
-  /** page, size, sort as the query string carries them. */
-  query?: unknown;
-  /** All visible fields and the system fields instead of the list columns (`?fields=all`). */
-  allFields?: boolean;
-}
+export type ApiRecord<T = Record<string, unknown>> = T & SystemFields & Record<string, unknown>;
 
 export interface WriteOptions {
   origin?: Origin;
@@ -59,9 +53,6 @@ export interface WriteEvent {
   origin?: Origin;
 }
 
-const LIST_SYSTEM = ['id', 'version'];
-const ALL_SYSTEM = Object.keys(SYSTEM_FIELDS);
-const ALL_SYSTEM_SELECT = Object.entries(SYSTEM_FIELDS).map(([api, col]) => (api === col ? col : `${col} as ${api}`));
 const UNIQUE_VIOLATION = '23505';
 
 /**
@@ -83,20 +74,14 @@ export class RecordService<T = Record<string, unknown>> {
 
   // ------------------------------------------------------------------ reading
 
-  async list(input: ListInput, actor: Actor): Promise<{ content: ApiRecord<T>[]; totalElements: number }> {
-    const m = this.module;
-    const filters = parseFilter(m, input.filter);
-    const paging = parsePaging(input.query, m.sortable, m.defaultOrder);
-    const conditions = await filterConditions(filters, this.ctx.orgTree);
-    const base = applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope);
-    const fields = input.allFields ? [...m.fields.values()] : m.listFields.map((n) => m.field(n)!);
-    const system = input.allFields ? ALL_SYSTEM : LIST_SYSTEM;
-    const rowsQuery = applyPaging(applySort(base.select(selection(columnsFor(m, fields), input.allFields ? ALL_SYSTEM_SELECT : LIST_SYSTEM)), paging.order), paging);
-    const countQuery = base.select(sql<number>`count(*)::int`.as('total'));
-    const rows = await rowsQuery.execute();
-    // A first page that is not full is the whole result: no count needed.
-    const totalElements = paging.offset === 0 && rows.length < paging.limit ? rows.length : ((await countQuery.executeTakeFirstOrThrow()) as { total: number }).total;
-    return { content: (await decorate(this.ctx, m, rows, fields, system)) as ApiRecord<T>[], totalElements };
+  /**
+   * A page of records with the total (one statement: see list.ts). With `count: false` (or `count=false`
+   * in the query) the total is skipped, and given only when the page shows it.
+   */
+  list(input: ListInput & { count?: true }, actor: Actor): Promise<{ content: ApiRecord<T>[]; totalElements: number }>;
+  list(input: ListInput, actor: Actor): Promise<ListPage<ApiRecord<T>>>;
+  async list(input: ListInput, actor: Actor): Promise<ListPage<ApiRecord<T>>> {
+    return (await listRecords(this.ctx, this.module, input, actor)) as ListPage<ApiRecord<T>>;
   }
 
   /** One record with every visible field; 404 when it does not exist or lies outside the actor's scope. */

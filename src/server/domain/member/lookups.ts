@@ -4,7 +4,7 @@ import { LOGIN, currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
 import { likeContains } from '../../core/paging.js';
 
-const PAGING_KEYS = new Set(['page', 'size', 'sort']);
+const PAGING_KEYS = new Set(['page', 'size', 'sort', 'count']);
 
 /**
  * The spec's common lookups (`/api/common/*`): a module's list through the runtime (filters, data scope,
