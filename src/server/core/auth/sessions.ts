@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { ConfigStore } from '../sysconfig/store.js';
+import { SessionCache } from './session-cache.js';
 import { DEFAULT_ROLE, SUPERUSER_PERMISSION, type DataScope, type SessionUser } from './session-user.js';
 
 const RENEW_AFTER_MS = 60_000;
@@ -18,16 +19,49 @@ interface Access {
   at: number;
 }
 
+/** The invalidation topic of the session lookup caches (key: a user id, or none for all). */
+export const SESSIONS_TOPIC = 'sessions';
+
+/**
+ * Carries cache invalidations to every app server: the cluster invalidation bus (LISTEN/NOTIFY) fits it.
+ * Without one, invalidations stay in this process (the embedded engine has one process anyway).
+ */
+export interface InvalidationCarrier {
+  on(topic: string, handler: (key: string | number | undefined) => void): unknown;
+  invalidate(topic: string, key?: string | number): Promise<void>;
+}
+
+type SessionRow = Omit<SessionUser, 'roles' | 'isSuper' | 'dataScope'> & { enabled: boolean; hasLeft: boolean; lastSeenAt: Date; expiresAt: Date };
+
 /**
  * Sessions and each user's effective permissions. Permissions are computed once and cached per user
- * (30 s, cleared at once on any role or user change in this process).
+ * (30 s, cleared at once on any role or user change in this process). Session lookups are cached
+ * briefly (session-cache.ts) and forgotten on logout, password change, role and user changes.
  */
 export class SessionService {
   private access = new Map<number, Access>();
+  private readonly sessions = new SessionCache<SessionRow>();
+  /** Forgets cached sessions here; on every app server once `relayInvalidations` connects a bus. */
+  private publish: (userId?: number) => Promise<void> = async (userId) => this.sessions.forget(userId);
+
   constructor(
     private readonly database: Database,
     private readonly config: ConfigStore,
   ) {}
+
+  /** Sends session invalidations through the cluster bus, and applies those of other servers. */
+  relayInvalidations(bus: InvalidationCarrier): void {
+    bus.on(SESSIONS_TOPIC, (key) => this.sessions.forget(key === undefined ? undefined : Number(key)));
+    this.publish = (userId) => bus.invalidate(SESSIONS_TOPIC, userId);
+  }
+
+  /**
+   * The entry point for everything that changes what a session lookup answers (logout, password, the
+   * user's record, roles): forgets the cached sessions of one user, or of everyone.
+   */
+  async forgetSessions(userId?: number): Promise<void> {
+    await this.publish(userId);
+  }
 
   private async idleMs(): Promise<number> {
     return (await this.config.number('sessionIdleMinutes', 120)) * 60_000;
@@ -51,38 +85,52 @@ export class SessionService {
 
   /** The caller behind a token, or null when the token is unknown, expired, or its user may no longer log in. */
   async resolve(token: string): Promise<SessionUser | null> {
-    const row = await this.database.db
-      .selectFrom('sessions as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.id as session_id', 's.last_seen_at', 'u.id', 'u.username', 'u.nick_name', 'u.email', 'u.phone', 'u.gender', 'u.avatar',
-        'u.use_ukey', 'u.org_id', 'u.enabled', 'u.has_left'])
-      .where('s.token_hash', '=', hashToken(token))
-      .where('s.expires_at', '>', sql<Date>`now()`)
-      .executeTakeFirst();
-    if (!row || !row.enabled || row.has_left) return null;
-    if (Date.now() - new Date(row.last_seen_at).getTime() > RENEW_AFTER_MS) {
+    const tokenHash = hashToken(token);
+    const row = this.sessions.get(tokenHash) ?? (await this.lookUp(tokenHash));
+    if (!row || !row.enabled || row.hasLeft) return null;
+    if (Date.now() - row.lastSeenAt.getTime() > RENEW_AFTER_MS) {
+      row.lastSeenAt = new Date();
       await this.database.db
         .updateTable('sessions')
-        .set({ last_seen_at: new Date(), expires_at: new Date(Date.now() + (await this.idleMs())) })
-        .where('id', '=', row.session_id)
+        .set({ last_seen_at: row.lastSeenAt, expires_at: new Date(Date.now() + (await this.idleMs())) })
+        .where('id', '=', row.sessionId)
         .execute();
     }
-    const access = await this.accessOf(row.id, row.org_id);
-    return {
-      id: row.id,
-      username: row.username,
-      nickName: row.nick_name,
-      email: row.email,
-      phone: row.phone,
-      gender: row.gender,
-      avatar: row.avatar,
-      useUkey: row.use_ukey,
-      orgId: row.org_id,
-      roles: access.roles,
-      isSuper: access.isSuper,
-      dataScope: access.dataScope,
-      sessionId: row.session_id,
+    const access = await this.accessOf(row.id, row.orgId);
+    const { enabled: _enabled, hasLeft: _hasLeft, lastSeenAt: _lastSeenAt, expiresAt: _expiresAt, ...user } = row;
+    return { ...user, roles: access.roles, isSuper: access.isSuper, dataScope: access.dataScope };
+  }
+
+  /** The session and its user from the database, kept in the cache. */
+  private async lookUp(tokenHash: string): Promise<SessionRow | undefined> {
+    const stamp = this.sessions.stamp;
+    const r = await this.database.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.id as session_id', 's.last_seen_at', 's.expires_at', 'u.id', 'u.username', 'u.nick_name', 'u.email', 'u.phone', 'u.gender',
+        'u.avatar', 'u.use_ukey', 'u.org_id', 'u.enabled', 'u.has_left'])
+      .where('s.token_hash', '=', tokenHash)
+      .where('s.expires_at', '>', sql<Date>`now()`)
+      .executeTakeFirst();
+    if (!r) return undefined;
+    const row: SessionRow = {
+      id: r.id,
+      username: r.username,
+      nickName: r.nick_name,
+      email: r.email,
+      phone: r.phone,
+      gender: r.gender,
+      avatar: r.avatar,
+      useUkey: r.use_ukey,
+      orgId: r.org_id,
+      sessionId: r.session_id,
+      enabled: r.enabled,
+      hasLeft: r.has_left,
+      lastSeenAt: new Date(r.last_seen_at),
+      expiresAt: new Date(r.expires_at),
     };
+    this.sessions.set(tokenHash, row, row.expiresAt, stamp);
+    return row;
   }
 
   async accessOf(userId: number, orgId: number | null): Promise<Access> {
@@ -113,15 +161,17 @@ export class SessionService {
     return access;
   }
 
-  /** Call after any change to roles, role grants or a user's organisation. */
+  /** Call after any change to roles, role grants or a user's record (organisation, state). */
   invalidateAccess(): void {
     this.access.clear();
+    void this.forgetSessions();
   }
 
   async end(sessionIds: number[]): Promise<number> {
     if (!sessionIds.length) return 0;
-    const result = await this.database.db.deleteFrom('sessions').where('id', 'in', sessionIds).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const ended = await this.database.db.deleteFrom('sessions').where('id', 'in', sessionIds).returning('user_id').execute();
+    for (const userId of new Set(ended.map((r) => r.user_id))) await this.forgetSessions(userId);
+    return ended.length;
   }
 
   async endAllOf(userIds: number[], exceptSessionId?: number): Promise<void> {
@@ -129,5 +179,8 @@ export class SessionService {
     let q = this.database.db.deleteFrom('sessions').where('user_id', 'in', userIds);
     if (exceptSessionId !== undefined) q = q.where('id', '<>', exceptSessionId);
     await q.execute();
+    const users = [...new Set(userIds)];
+    if (users.length > 20) await this.forgetSessions();
+    else for (const userId of users) await this.forgetSessions(userId);
   }
 }

@@ -37,6 +37,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     const avatar = `/api/file/view?id=${file.id}`;
     const before = await db.selectFrom('users').select('avatar').where('id', '=', user.id).executeTakeFirst();
     await db.updateTable('users').set({ avatar, updated_at: new Date() }).where('id', '=', user.id).execute();
+    await app.services.sessions.forgetSessions(user.id);
     // The replaced avatar is removed when it was this user's own upload.
     const oldId = AVATAR_URL.exec(before?.avatar ?? '')?.[1];
     if (oldId) {

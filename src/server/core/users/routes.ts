@@ -151,6 +151,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     if (b.phone !== undefined) set.phone = b.phone || null;
     if (b.gender !== undefined) set.gender = b.gender;
     await db.updateTable('users').set(set).where('id', '=', me.id).execute();
+    await sessions.forgetSessions(me.id);
     return { status: 200, message: '保存成功' };
   });
 
@@ -215,6 +216,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     if (!(await verifyPassword(row.password_hash, decryptPassword(keys.privateKey, b.password)))) throw new HttpError(400, '密码错误', { errors: [{ field: 'password', message: '密码错误' }] });
     await consumeCode(database, b.email, 'email', (req.params as { code: string }).code);
     await db.updateTable('users').set({ email: b.email, updated_at: new Date() }).where('id', '=', me.id).execute();
+    await sessions.forgetSessions(me.id);
     return { status: 200, message: '邮箱修改成功' };
   });
 
