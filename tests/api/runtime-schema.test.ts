@@ -65,7 +65,12 @@ describe(`module tables follow the schemas on ${TEST_DB}`, () => {
       const defs = indexes.rows.map((r) => r.indexdef);
       expect(defs.some((d) => /UNIQUE INDEX .* \(id_card\)/.test(d))).toBe(true);
       expect(defs.some((d) => /UNIQUE INDEX .* \(code\)/.test(d))).toBe(true);
-      for (const col of ['org_id', 'join_date', 'gender', 'birth_date']) expect(defs.some((d) => d.includes(`(${col})`)), col).toBe(true);
+      for (const col of ['join_date', 'gender', 'birth_date']) expect(defs.some((d) => d.includes(`(${col})`)), col).toBe(true);
+      // The scope column leads (org_id, join_date): no index of its own beside it.
+      expect(defs.some((d) => d.includes('(org_id, join_date)'))).toBe(true);
+      expect(defs.some((d) => d.includes('(org_id)'))).toBe(false);
+      // "Contains" search on the name: a GIN index over its lower-cased characters (db/text-search.ts).
+      expect(defs.find((d) => d.includes('m_test_person__name_chars'))).toMatch(/USING gin \(string_to_array\(lower\(name\), NULL::text\)\) WITH \(fastupdate='?off'?\)/);
       const child = await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE tablename = 'm_test_person_reward'`.execute(t.database.db);
       expect(child.rows.some((r) => r.indexdef.includes('(person_id)'))).toBe(true);
       const res = await t.app.inject({ method: 'POST', url: '/api/m/test-person', headers: bearer(await login(t.app)), payload: { name: '老记录', gender: '1', idCard: idCard('1980-01-01', 1), orgId: 1, birthDate: '1980-01-01', remark: '保留的备注' } });

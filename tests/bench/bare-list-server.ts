@@ -45,9 +45,11 @@ function where(filter: Record<string, unknown>, params: unknown[]): string {
   if (typeof filter.orgId === 'number') parts.push(`m.org_id = $${params.push(filter.orgId)}`);
   if (typeof filter.name === 'string') {
     const text = filter.name;
-    parts.push(`m.name ILIKE $${params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
-    // The character index's condition (as the runtime writes it), so both sides use the same index.
-    if (!plainText) parts.push(`string_to_array(lower(m.name), NULL) @> string_to_array(lower($${params.push(text)}::text), NULL)`);
+    const pattern = `$${params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`;
+    // The character index's condition as the runtime writes it (src/server/db/text-search.ts), so both
+    // sides use the same index; TEXT_CONDITION=plain: the ILIKE alone, as before the index.
+    const lowered = `lower($${params.push(text)}::text)`;
+    parts.push(plainText ? `m.name ILIKE ${pattern}` : `(string_to_array(lower(m.name), NULL) @> string_to_array(${lowered}, NULL) AND (char_length(${lowered}) <= 1 OR m.name ILIKE ${pattern}))`);
   }
   if (Array.isArray(filter.category)) parts.push(`m.category = ANY($${params.push(filter.category)}::text[])`);
   return parts.length ? ` WHERE ${parts.join(' AND ')}` : '';

@@ -4,7 +4,7 @@ import { ChangeRecordModule, ChangeRecordOrigin, ChangeRecordType } from '../../
 import type { DB } from '../../src/server/db/types.js';
 import type { Actor } from '../../src/server/runtime/hooks.js';
 import { RuntimeModule } from '../../src/server/runtime/module.js';
-import { likePattern } from '../../src/server/runtime/query.js';
+import { likeContains as likePattern } from '../../src/server/db/text-search.js';
 import { columnNameOf, indexNameOf, tableNameOf } from '../../src/server/runtime/naming.js';
 import { recordChanges, trailValue } from '../../src/server/runtime/trail.js';
 import { createRecordAjv } from '../../src/shared/module-schema/formats.js';

@@ -33,7 +33,4 @@ export function parsePaging(query: unknown, sortable: Record<string, string>, fa
   return { page, size, offset: page * size, limit: size, order: order.length ? order : fallback };
 }
 
-/** A LIKE/ILIKE pattern matching `text` anywhere, with %, _ and \ in the text taken literally. */
-export function likeContains(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+export { likeContains } from '../db/text-search.js';

@@ -182,6 +182,16 @@ export class RuntimeModule {
     return [...new Set(columns)];
   }
 
+  /** String columns searched by "contains": `like` filters and the name field (reference pickers). */
+  get textSearchColumns(): string[] {
+    const names = [...[...this.filters].filter(([, op]) => op === 'like').map(([n]) => n), this.nameField?.name];
+    const columns = names.flatMap((n) => {
+      const f = n ? this.fields.get(n) : undefined;
+      return f?.column && f.kind === 'string' ? [f.column] : [];
+    });
+    return [...new Set(columns)];
+  }
+
   /** Validates a record (system and read-only keys already removed) against the writable fields. */
   validate(record: Record<string, unknown>): ErrorObject[] {
     this.validator ??= this.ajv.compile(this.writeSchema());

@@ -13,7 +13,7 @@ export function columnNameOf(field: string): string {
 }
 
 /** PostgreSQL truncates identifiers at 63 bytes: long index names end in a short hash instead. */
-export function indexNameOf(table: string, kind: 'idx' | 'uq', columns: string[]): string {
+export function indexNameOf(table: string, kind: 'idx' | 'uq' | 'chars', columns: string[]): string {
   const name = `${table}__${columns.join('_')}_${kind}`;
   if (name.length <= 63) return name;
   const hash = crypto.createHash('sha1').update(name).digest('hex').slice(0, 10);

@@ -4,10 +4,10 @@
  * only from the schema.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool, type SelectQueryBuilder } from 'kysely';
-import { likeContains } from '../core/paging.js';
 import type { FilterOp } from '../../shared/module-schema/types.js';
 import type { OrgTree } from '../core/auth/org-scope.js';
 import type { Paging } from '../core/paging.js';
+import { containsText } from '../db/text-search.js';
 import { HttpError } from '../errors.js';
 import type { FieldError } from '../../shared/validation-messages.js';
 import type { FieldInfo, RuntimeModule } from './module.js';
@@ -99,9 +99,6 @@ function filterValueFits(f: FieldInfo, op: FilterOp, v: unknown): boolean {
   }
 }
 
-/** `%text%` with LIKE's own wildcards escaped: the text is matched literally. */
-export const likePattern = likeContains;
-
 /** A jsonb array column contains the value. */
 const contains = (column: string, v: unknown): Condition => (eb) => eb(sql.ref(column), '@>', sql<string>`${JSON.stringify([v])}::jsonb`);
 
@@ -116,7 +113,8 @@ export async function filterConditions(filters: ParsedFilter[], orgTree: OrgTree
         conditions.push(isArray ? contains(col, value) : (eb) => eb(col, '=', value));
         break;
       case 'like':
-        conditions.push((eb) => eb(col, 'ilike', likePattern((value as string).trim())));
+        // ILIKE, plus the condition the column's character index answers (db/text-search.ts).
+        conditions.push(() => containsText(col, (value as string).trim()));
         break;
       case 'in': {
         const values = (value as unknown[]).filter((v) => !isEmpty(v));

@@ -11,7 +11,7 @@ import { missingHooks } from './hooks.js';
 import { readImportUpload, registerImportMultipart } from './import.js';
 import type { Runtime } from './index.js';
 import type { RuntimeModule } from './module.js';
-import { likePattern } from './query.js';
+import { containsText } from '../db/text-search.js';
 import { sendTemplate } from './template.js';
 import { trailOf } from './trail.js';
 
@@ -115,7 +115,7 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
         const ids = q.ids.split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
         query = query.where('id', 'in', ids.length ? ids : [0]);
       } else if (q.q?.trim()) {
-        query = query.where(nameColumn, 'ilike', likePattern(q.q.trim()));
+        query = query.where(containsText(nameColumn, q.q.trim()));
       }
       return query.orderBy(sql.ref(nameColumn)).orderBy('id').limit(size).execute();
     });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, ScriptRunner } from '../db/database.js';
 import { MIGRATION_LOCK_KEY } from '../db/migrate.js';
+import { charsIndexExpression } from '../db/text-search.js';
 import { sqlTypeOf, type RuntimeModule, type StorageKind } from './module.js';
 import { indexNameOf, quoteIdent } from './naming.js';
 import { SchemaLoadError } from './registry.js';
@@ -11,6 +12,8 @@ interface IndexDef {
   name: string;
   columns: string[];
   unique: boolean;
+  /** A character index for "contains" search (db/text-search.ts) instead of a btree on the columns. */
+  chars?: true;
 }
 
 interface TableDef {
@@ -58,7 +61,18 @@ function definitionOf(m: RuntimeModule): TableDef {
     const cols = set.map((f) => f.column!);
     indexes.push({ name: indexNameOf(m.table, 'uq', cols), columns: cols, unique: true });
   }
-  return { table: m.table, columns, indexes };
+  for (const c of m.textSearchColumns) indexes.push({ name: indexNameOf(m.table, 'chars', [c]), columns: [c], unique: false, chars: true });
+  return { table: m.table, columns, indexes: withoutRedundant(indexes) };
+}
+
+/**
+ * Drops plain btree indexes another btree index makes redundant: one whose columns lead another's
+ * (`org_id` beside `(org_id, join_date)`, `id_card` beside the unique `id_card`). The longer index
+ * serves the same lookups; each index left out is one less to write on every insert and update.
+ */
+export function withoutRedundant<I extends { columns: string[]; unique: boolean; chars?: true }>(indexes: I[]): I[] {
+  const leads = (short: I, long: I) => short !== long && !long.chars && short.columns.length <= long.columns.length && short.columns.every((c, i) => long.columns[i] === c);
+  return indexes.filter((i) => i.unique || i.chars || !indexes.some((other) => leads(i, other) && (other.columns.length > i.columns.length || other.unique)));
 }
 
 /**
@@ -187,7 +201,10 @@ async function syncIndexes(run: ScriptRunner, m: RuntimeModule, def: TableDef): 
   for (const name of have) if (!want.has(name)) await run.exec(`DROP INDEX ${quoteIdent(name)}`);
   for (const index of def.indexes) {
     if (have.has(index.name)) continue;
-    const sqlText = `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${quoteIdent(index.name)} ON ${quoteIdent(def.table)} (${index.columns.map(quoteIdent).join(', ')})`;
+    // fastupdate off: new rows go straight into the index. With a pending list (the default), the
+    // planner shied away from the index until a vacuum, which the embedded engine never runs on its own.
+    const on = index.chars ? `USING gin (${charsIndexExpression(quoteIdent(index.columns[0]))}) WITH (fastupdate = off)` : `(${index.columns.map(quoteIdent).join(', ')})`;
+    const sqlText = `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${quoteIdent(index.name)} ON ${quoteIdent(def.table)} ${on}`;
     try {
       await run.exec(sqlText);
     } catch (error) {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { LOGIN, currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
-import { likeContains } from '../../core/paging.js';
+import { containsText } from '../../db/text-search.js';
 
 const PAGING_KEYS = new Set(['page', 'size', 'sort', 'count']);
 
@@ -39,11 +39,12 @@ export async function memberLookupRoutes(app: FastifyInstance): Promise<void> {
     const q = req.query as { name?: string; page?: string; size?: string };
     const page = Math.max(0, Number(q.page ?? 0) || 0);
     const size = Math.min(1000, Math.max(1, Number(q.size ?? 10) || 10));
-    const like = likeContains(q.name ?? '');
+    // Searched through the name columns' character indexes (db/text-search.ts).
+    const name = q.name ?? '';
     const union = sql`
-      SELECT id, name, student_no AS "no", '学生' AS kind, unit_id AS "unitId" FROM m_student WHERE name ILIKE ${like}
+      SELECT id, name, student_no AS "no", '学生' AS kind, unit_id AS "unitId" FROM m_student WHERE ${containsText('name', name)}
       UNION ALL
-      SELECT id, name, staff_no AS "no", '教职工' AS kind, unit_id AS "unitId" FROM m_teacher WHERE name ILIKE ${like}`;
+      SELECT id, name, staff_no AS "no", '教职工' AS kind, unit_id AS "unitId" FROM m_teacher WHERE ${containsText('name', name)}`;
     const db = app.services.database.db;
     const total = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${union}) t`.execute(db);
     const rows = await sql`SELECT * FROM (${union}) t ORDER BY name, kind, id LIMIT ${size} OFFSET ${page * size}`.execute(db);
@@ -53,8 +54,7 @@ export async function memberLookupRoutes(app: FastifyInstance): Promise<void> {
   // Leadership teams: each unit with its leader, until the cadre module brings real teams.
   app.get('/api/common/ldbzxx', { config: LOGIN }, async (req) => {
     const q = req.query as { name?: string };
-    const like = likeContains(q.name ?? '');
-    const rows = await sql`SELECT id, name AS "unitName", leader, phone FROM m_unit WHERE name ILIKE ${like} ORDER BY sort NULLS LAST, id`.execute(app.services.database.db);
+    const rows = await sql`SELECT id, name AS "unitName", leader, phone FROM m_unit WHERE ${containsText('name', q.name ?? '')} ORDER BY sort NULLS LAST, id`.execute(app.services.database.db);
     return { content: rows.rows, totalElements: rows.rows.length };
   });
 }
