@@ -17,6 +17,8 @@ const regulationSchema = regulation as unknown as ModuleSchema;
 const server = vi.hoisted(() => ({
   calls: [] as { method: string; url: string; body?: unknown; params?: Record<string, unknown> }[],
   rows: 3,
+  /** The total the fake server counts (default: the rows it answers). */
+  total: undefined as number | undefined,
   schema: undefined as unknown,
 }));
 
@@ -53,7 +55,10 @@ vi.mock('../../src/web/core/request/request', async (original) => {
   const answer = async (method: string, url: string, body?: unknown, params?: Record<string, unknown>) => {
     server.calls.push({ method, url, body, params });
     if (url === '/api/m/member/schema') return { schema: server.schema, actions: ['list', 'view', 'add', 'edit', 'delete', 'export', 'import'], dicts: [] };
-    if (url === '/api/m/member/list') return { content: Array.from({ length: server.rows }, (_x, i) => memberRow(i)), totalElements: server.rows };
+    if (url === '/api/m/member/list') {
+      const content = Array.from({ length: server.rows }, (_x, i) => memberRow(i));
+      return params?.count === false ? { content } : { content, totalElements: server.total ?? server.rows };
+    }
     if (url === '/api/dzzxx/buildtree') return [{ id: 1, name: '党委', children: [{ id: 12, name: '计算机学院教工第一党支部' }] }];
     if (url.startsWith('/api/m/'))
       throw Object.assign(new Error('Not Found'), { isAxiosError: true, response: { status: 404, data: { status: 404, message: '模块不存在' } } });
@@ -86,6 +91,7 @@ describe('the module list page', { timeout: 30_000 }, () => {
   beforeEach(() => {
     server.calls.length = 0;
     server.rows = 3;
+    server.total = undefined;
     server.schema = memberSchema;
     localStorage.clear();
     useSession.setState({ roles: ['admin'] });
@@ -162,6 +168,27 @@ describe('the module list page', { timeout: 30_000 }, () => {
     fireEvent.click(nameHeader);
     await waitFor(() => expect(listCalls().at(-1)!.params).toMatchObject({ sort: 'name,desc' }));
     expect(nameHeader.getAttribute('aria-sort')).toBe('descending');
+  });
+
+  it('reuses the total when only the page changes (count=false); 刷新 and a new filter count again', async () => {
+    server.rows = 20;
+    server.total = 45;
+    const { container } = renderWithProviders(<ModulePage moduleId="member" title="党员基本信息" />);
+    await screen.findByText('共 45 条', undefined, { timeout: 8000 });
+    expect(listCalls()[0].params).not.toHaveProperty('count');
+    fireEvent.click(container.querySelector('.ant-pagination-item-2')!);
+    await waitFor(() => expect(listCalls().at(-1)!.params).toMatchObject({ page: 1, count: false }));
+    await waitFor(() => expect(container.querySelector('.ant-pagination-item-active')?.textContent).toBe('2'));
+    expect(screen.getByText('共 45 条')).toBeTruthy();
+    server.total = 46;
+    fireEvent.click(screen.getByRole('button', { name: '刷新' }));
+    await screen.findByText('共 46 条');
+    expect(listCalls().at(-1)!.params).toMatchObject({ page: 1 });
+    expect(listCalls().at(-1)!.params).not.toHaveProperty('count');
+    fireEvent.change(screen.getByPlaceholderText('请输入姓名'), { target: { value: '张' } });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(listCalls().at(-1)!.body).toEqual({ name: '张' }));
+    expect(listCalls().at(-1)!.params).not.toHaveProperty('count');
   });
 
   it('renders a page of 1,000 rows virtualised: only the rows in view are in the DOM', async () => {

@@ -4,7 +4,7 @@
  * comes from the merged schema and the caller's actions of `GET /api/m/{module}/schema`.
  */
 import { DeleteOutlined, DownloadOutlined, FileExcelOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState, SortingState, Updater } from '@tanstack/react-table';
 import { Button, Pagination, Skeleton, Space, Tooltip } from 'antd';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
@@ -16,6 +16,7 @@ import { moduleApi, moduleKeys, useModuleMeta, type ModuleMeta, type ModuleRecor
 import { ColumnChooser, useColumnVisibility } from './list/ColumnChooser';
 import { buildColumns, DataTable } from './list/DataTable';
 import { FilterBar } from './list/FilterBar';
+import { useListQuery } from './list/useListQuery';
 import { defaultSort, listColumns, listFilters } from './model';
 import './renderer.css';
 
@@ -58,11 +59,7 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
   const [exporting, setExporting] = useState(false);
 
   const sort = sortParam(sorting);
-  const list = useQuery({
-    queryKey: [...moduleKeys.list(module), filter, page, size, sort],
-    queryFn: () => moduleApi.list(module, filter, { page, size, sort }),
-    placeholderData: keepPreviousData,
-  });
+  const list = useListQuery(module, filter, { page, size, sort });
   const rows = useMemo(() => list.data?.content ?? [], [list.data]);
   const total = list.data?.totalElements ?? 0;
 

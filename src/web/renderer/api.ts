@@ -22,6 +22,8 @@ export interface ListParams {
   size: number;
   /** `field,asc|desc`. */
   sort?: string;
+  /** false: skip the count (the answer's totalElements is then given only when the page shows it). */
+  count?: boolean;
 }
 
 export interface RefOption {
@@ -42,7 +44,8 @@ const base = (module: string) => `/api/m/${encodeURIComponent(module)}`;
 
 export const moduleApi = {
   meta: (module: string) => get<ModuleMeta>(`${base(module)}/schema`),
-  list: (module: string, filter: Record<string, unknown>, params: ListParams) => post<RecordPage>(`${base(module)}/list`, filter, { params }),
+  list: (module: string, filter: Record<string, unknown>, params: ListParams) =>
+    post<Omit<RecordPage, 'totalElements'> & { totalElements?: number }>(`${base(module)}/list`, filter, { params }),
   get: (module: string, id: number) => get<ModuleRecord>(`${base(module)}/${id}`),
   create: (module: string, values: Record<string, unknown>) => post<ModuleRecord>(base(module), values, { skipErrorNotify: true }),
   /** Errors are shown on the form (400 field messages, 409 conflict), not as a notification. */
