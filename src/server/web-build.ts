@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT_DIR, WEB_DIST_DIR } from './app.js';
+import { SCHOOL_CODES } from '../shared/schools.js';
+import { ROOT_DIR, SCHEMAS_DIR, WEB_DIST_DIR } from './app.js';
+import { SchemaLoadError, deploymentProblems } from './runtime/registry.js';
 import { newestMtime } from './server-build.js';
 
 /** True when dist/web is missing or older than the web sources it is built from. */
@@ -15,6 +17,9 @@ export function webBuildIsStale(): boolean {
 /** Builds the web app into dist/web when it is stale. */
 export async function ensureWebBuilt(log: (line: string) => void = console.log): Promise<void> {
   if (!webBuildIsStale()) return;
+  // The build compiles every school's forms: a broken schema stops it here with one line, not deep in Vite.
+  const problems = deploymentProblems(SCHEMAS_DIR, SCHOOL_CODES);
+  if (problems.length) throw new SchemaLoadError(problems.join('; '));
   log('Building the web app (first start or sources changed)...');
   const { build } = await import('vite');
   // A production build even inside a test runner (vitest sets NODE_ENV=test, which would give React's

@@ -17,6 +17,7 @@ function scratch(): { schemasDir: string; typesFile: string } {
   const schemasDir = path.join(dir, 'schemas');
   fs.mkdirSync(schemasDir);
   fs.cpSync(path.join(SCHEMAS_DIR, 'modules'), path.join(schemasDir, 'modules'), { recursive: true });
+  fs.cpSync(path.join(SCHEMAS_DIR, 'dicts'), path.join(schemasDir, 'dicts'), { recursive: true });
   fs.copyFileSync(path.join(SCHEMAS_DIR, 'menus.json'), path.join(schemasDir, 'menus.json'));
   return { schemasDir, typesFile: path.join(dir, 'modules.ts') };
 }

@@ -10,7 +10,7 @@ import type { Actor } from './hooks.js';
 import { ImportJobs } from './import.js';
 import type { RuntimeModule } from './module.js';
 import { RecordService, type WriteEvent } from './records.js';
-import { ModuleRegistry } from './registry.js';
+import { ModuleRegistry, SchemaLoadError } from './registry.js';
 import { syncTables, type SyncReport } from './table-sync.js';
 
 export { registerHook, type Actor, type DeleteHookContext, type Hook, type HookContext, type WriteHookContext } from './hooks.js';
@@ -45,15 +45,16 @@ export class Runtime {
   async start(): Promise<SyncReport> {
     const { database, schemasDir, school, log } = this.options;
     const registry = ModuleRegistry.load(schemasDir, school);
+    // A field naming a dictionary nobody has would refuse every save of its module: stop here instead.
+    const dicts = this.options.dicts();
+    const known = new Set<string>();
+    for (const code of registry.dictCodes) if (await dicts.exists(code)) known.add(code);
+    const unknownDicts = registry.unknownDictionaries(known);
+    if (unknownDicts.length) throw new SchemaLoadError(unknownDicts.join('; '));
     const report = await syncTables(database, registry.list(), log);
     if (report.created.length || report.changed.length) log.info(report, 'module tables synced');
     this.context = new RuntimeContext(database.db, registry, this.options.dicts(), this.options.orgTree, school, log);
     this.jobs = new ImportJobs(this.context, (id) => this.records(id), log);
-    for (const m of registry.list()) {
-      for (const code of m.dictCodes) {
-        if (!(await this.context.dicts.exists(code))) log.warn({ module: m.id, dict: code }, `module ${m.id} uses dictionary ${code}, which does not exist`);
-      }
-    }
     return report;
   }
 

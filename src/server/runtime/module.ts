@@ -96,7 +96,10 @@ export class RuntimeModule {
   readonly fields = new Map<string, FieldInfo>();
   /** Every stored field including hidden ones: the table keeps their columns and data. */
   readonly storedFields: FieldInfo[];
-  readonly permissions: Record<ModuleAction, string>;
+  /** Permission per action; a child module's are its parent's (set by the registry, see governBy). */
+  permissions: Record<ModuleAction, string>;
+  /** The parent whose permissions govern this child module (x-children). */
+  governedBy?: RuntimeModule;
   readonly listFields: string[];
   readonly filters = new Map<string, FilterOp>();
   /** API sort name → SQL column. */
@@ -147,6 +150,18 @@ export class RuntimeModule {
     const hooks = this.schema['x-hooks'] ?? {};
     this.hooks = { beforeWrite: hooks.beforeWrite ?? [], afterWrite: hooks.afterWrite ?? [], beforeDelete: hooks.beforeDelete ?? [] };
     this.children = (this.schema['x-children'] ?? []).map((c) => ({ module: c.module, foreignKey: c.foreignKey, onDelete: c.onDelete ?? 'cascade', title: c.title }));
+  }
+
+  /**
+   * Takes the permissions of the parent (docs/schema.md, x-children): view the parent → list and view
+   * the children; edit the parent → add, edit and delete them; export and import as the parent's. The
+   * served schema carries them, so the web shows the same buttons the server allows.
+   */
+  governBy(parent: RuntimeModule): void {
+    const p = parent.permissions;
+    this.permissions = { list: p.view, view: p.view, add: p.edit, edit: p.edit, delete: p.edit, export: p.export, import: p.import };
+    this.schema['x-permissions'] = { ...this.permissions };
+    this.governedBy = parent;
   }
 
   field(name: string): FieldInfo | undefined {
