@@ -144,6 +144,16 @@ describe('the request layer (spec §7 common behaviour, §8 errors)', () => {
     expect(onForbidden).toHaveBeenCalledTimes(1);
   });
 
+  it('[issue 13.1] a 403 to a part of the page (inPlace: a panel, a tab, a picker) stays there: notified, no /401', async () => {
+    const onForbidden = vi.fn();
+    setRequestHooks({ onExpired: vi.fn(), onForbidden });
+    const r = createRequest(false);
+    r.defaults.adapter = recorder(403, { status: 403, message: '没有访问权限' }).adapter;
+    await expect(r.post('/api/m/child/list', {}, { inPlace: true })).rejects.toThrow();
+    expect(onForbidden).not.toHaveBeenCalled();
+    expect(notified.at(-1)?.title).toBe('没有访问权限');
+  });
+
   it('[S7.C4a] downloads read the file name from content-disposition; [S7.F5] name plus optional extension', () => {
     expect(filenameFromDisposition(`attachment; filename="_____.xlsx"; filename*=UTF-8''${encodeURIComponent('模板.xlsx')}`)).toBe('模板.xlsx');
     expect(filenameFromDisposition('attachment; filename=模板.xlsx')).toBe('模板.xlsx');

@@ -110,7 +110,7 @@ const toTree = (nodes: OrgNode[]): TreeOption[] =>
 export function useOrgTree() {
   return useQuery({
     queryKey: ['org-tree', 'plain'],
-    queryFn: () => get<OrgNode[]>('/api/dzzxx/buildtree', { withCount: false }, { skipErrorNotify: true, timeout: LONG_REQUEST_TIMEOUT }),
+    queryFn: () => get<OrgNode[]>('/api/dzzxx/buildtree', { withCount: false }, { skipErrorNotify: true, inPlace: true, timeout: LONG_REQUEST_TIMEOUT }),
     staleTime: 10 * 60_000,
   });
 }

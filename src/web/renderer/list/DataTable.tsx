@@ -118,9 +118,10 @@ interface Geometry {
   offsets: Map<string, { side: 'left' | 'right'; at: number; edge: boolean }>;
 }
 
+/** Only the sticky offset: stacking lives in renderer.css (pinned body cells 2, header cells 3, pinned header cells 4). */
 function cellStyle(id: string, g: Geometry): CSSProperties | undefined {
   const o = g.offsets.get(id);
-  return o ? { position: 'sticky', [o.side]: o.at, zIndex: 2 } : undefined;
+  return o ? { position: 'sticky', [o.side]: o.at } : undefined;
 }
 
 function cellClass(id: string, g: Geometry, extra = ''): string {
