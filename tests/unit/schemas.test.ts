@@ -21,7 +21,7 @@ function tempSchemas(modules: Record<string, unknown>, overrides?: Record<string
   return dir;
 }
 
-describe('schema toolchain', () => {
+describe('schema toolchain', { timeout: 30_000 }, () => {
   it('every module schema in the repository is valid', () => {
     expect(moduleFiles().length).toBeGreaterThan(0);
     expect(checkSchemasDir()).toEqual([]);
