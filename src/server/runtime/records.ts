@@ -6,7 +6,7 @@ import { HttpError, STATUS_MESSAGES } from '../errors.js';
 import type { RuntimeContext } from './context.js';
 import { columnsFor, decorate, selection } from './decorate.js';
 import { runHooks, type Actor, type Origin, type WriteHookContext } from './hooks.js';
-import { SYSTEM_FIELDS, type FieldInfo, type RuntimeModule } from './module.js';
+import { SYSTEM_FIELDS, type ChildLink, type FieldInfo, type RuntimeModule } from './module.js';
 import { applyConditions, applyPaging, applySort, filterConditions, idIn, parseFilter } from './query.js';
 import { applyScope, outOfScope, scopeCondition } from './scope.js';
 import { changesOf, dictSnapshot, recordChanges, type DictSnapshot, type TrailEntry } from './trail.js';
@@ -374,6 +374,22 @@ export class RecordService<T = Record<string, unknown>> {
     const byId = new Map(rows.map((r: Record<string, unknown>) => [r.id as number, r]));
     const ordered = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
     return decorate(this.ctx, m, ordered, fields, ['id']);
+  }
+
+  /** The child modules (x-children) with their record services. */
+  childServices(): { link: ChildLink; service: RecordService }[] {
+    return this.module.children.map((link) => ({ link, service: this.serviceOf(link.module) }));
+  }
+
+  /** Ids of the records whose `foreignKey` names one of these parents, by parent then id (exports). */
+  async idsOfChildren(foreignKey: string, parentIds: number[]): Promise<number[]> {
+    const column = this.module.field(foreignKey)!.column!;
+    const ids: number[] = [];
+    for (let start = 0; start < parentIds.length; start += 1000) {
+      const rows = await this.db.selectFrom(this.module.table).select('id').where(column, 'in', parentIds.slice(start, start + 1000)).orderBy(column).orderBy('id').execute();
+      rows.forEach((r: { id: number }) => ids.push(r.id));
+    }
+    return ids;
   }
 
   /** The scope condition for other queries over this module (children lists, pickers). */

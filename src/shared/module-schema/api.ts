@@ -41,11 +41,12 @@ export interface ChangeRecord {
 /** `partial` imports the good rows; `all` imports nothing unless every row is good. */
 export type ImportMode = 'partial' | 'all';
 
-/** A bad cell of an import: sheet row number, column title, message. */
+/** A bad cell of an import: sheet row number, column title, message; `sheet` names a child module's sheet. */
 export interface ImportRowError {
   row: number;
   column: string;
   message: string;
+  sheet?: string;
 }
 
 /** `GET /api/m/{module}/import/{jobId}`: an import job's progress and outcome. */
