@@ -326,7 +326,7 @@ export class ImportJobs {
     });
     const candidates: Candidate[] = values.map((v, i) => {
       const current = matches[i] !== undefined ? currents.get(matches[i]!) : undefined;
-      return current ? { values: service.mergeForUpdate(current, v), currentId: current.id as number } : { values: service.newRecord(v, actor) };
+      return current ? { values: service.mergeForUpdate(current, v), currentId: current.id as number, stored: current } : { values: service.newRecord(v, actor) };
     });
     const results = await validateCandidates(this.ctx, m, candidates, actor);
     const updatedOutside = await outOfScope(this.ctx, m, candidates.map((c) => (c.currentId ? currents.get(c.currentId)! : {})), actor.scope);

@@ -169,7 +169,7 @@ export class RecordService<T = Record<string, unknown>> {
     if (!(await this.inScope([current], actor, db))) throw new HttpError(403, '无权操作该组织的数据');
     if (current.version !== input.version) await this.conflict(id, db);
     const values = { ...this.writableValues(current), ...input.values };
-    const [result] = await validateCandidates(this.ctx, m, [{ values, currentId: id }], actor, db);
+    const [result] = await validateCandidates(this.ctx, m, [{ values, currentId: id, stored: current }], actor, db);
     assertValid(result, this.module.scopeField?.name);
     const origin = options.origin ?? ChangeRecordOrigin.USER_UPDATE;
     const dicts = await dictSnapshot(this.ctx, m, db);
@@ -374,6 +374,27 @@ export class RecordService<T = Record<string, unknown>> {
     const byId = new Map(rows.map((r: Record<string, unknown>) => [r.id as number, r]));
     const ordered = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
     return decorate(this.ctx, m, ordered, fields, ['id']);
+  }
+
+  /**
+   * Records that lack a required field (one made required after they were stored, see x-required-from):
+   * list columns plus `missing` (the fields they lack), paged and sorted like the list, in the actor's scope.
+   */
+  async incomplete(query: unknown, actor: Actor): Promise<{ content: (ApiRecord<T> & { missing: string[] })[]; totalElements: number }> {
+    const m = this.module;
+    const required = (m.schema.required ?? []).flatMap((n) => (m.field(n)?.column ? [m.field(n)!] : []));
+    if (!required.length) return { content: [], totalElements: 0 };
+    const blank = (f: FieldInfo) => (f.kind === 'array' ? sql<boolean>`(${sql.ref(f.column!)} IS NULL OR ${sql.ref(f.column!)} = '[]'::jsonb)` : sql<boolean>`${sql.ref(f.column!)} IS NULL`);
+    const lacking = sql<boolean>`(${sql.join(required.map(blank), sql` OR `)})`;
+    const base = applyScope(this.db.selectFrom(m.table).where(lacking), m, actor.scope);
+    const paging = parsePaging(query, m.sortable, m.defaultOrder);
+    const fields = m.listFields.map((n) => m.field(n)!);
+    const rows = await applyPaging(applySort(base.select(selection(columnsFor(m, [...fields, ...required]), LIST_SYSTEM)), paging.order), paging).execute();
+    const { total } = (await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow()) as { total: number };
+    const records = await decorate(this.ctx, m, rows, fields, LIST_SYSTEM);
+    const isBlank = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
+    const content = records.map((r, i) => ({ ...r, missing: required.filter((f) => isBlank(rows[i][f.name])).map((f) => f.name) }));
+    return { content: content as (ApiRecord<T> & { missing: string[] })[], totalElements: total };
   }
 
   /** The child modules (x-children) with their record services. */

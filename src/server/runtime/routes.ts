@@ -69,6 +69,9 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
     return records().list({ filter: req.body, query, allFields: query.fields === 'all' }, await actor(req));
   });
 
+  // Records lacking a required field added after they were stored (x-required-from).
+  app.get(`${base}/incomplete`, { config: perm(p.list) }, async (req) => records().incomplete(req.query, await actor(req)));
+
   app.get(`${base}/export`, { config: perm(p.export) }, async (req, reply) => {
     const query = req.query as { filter?: string };
     let filter: unknown;

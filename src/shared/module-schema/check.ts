@@ -5,7 +5,7 @@ import { fieldKind } from './fields.js';
 import type { FieldSchema, FilterOp, ModuleSchema } from './types.js';
 
 /** The x- keywords a module schema may carry on a field; ajv must know them to stay strict. */
-export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden'];
+export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden', 'x-required-from'];
 export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-name-field'];
 
 /** Custom string formats of module schemas, as names only; validators are added by the runtime. */
@@ -93,6 +93,7 @@ function checkRuntimeRules(module: ModuleSchema): string[] {
       if (spec.args.some(computed)) problems.push(`${name}.x-computed reads another computed field`);
       if (module.required?.includes(name)) problems.push(`${name} is computed and cannot be required`);
     }
+    if (field['x-required-from'] && !module.required?.includes(name)) problems.push(`${name}.x-required-from applies to required fields: add "${name}" to required`);
     if (field['x-dict'] && !isStringLike(field)) problems.push(`${name}.x-dict needs type string (or an array of strings): dictionary values are strings`);
     if (field.type === 'array' && !field.items?.type) problems.push(`${name} is an array: give items.type`);
     for (const suffix of ['Label', 'Name']) {

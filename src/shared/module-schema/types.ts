@@ -22,6 +22,7 @@ export interface FieldSchema {
   'x-placeholder'?: string;
   'x-show-if'?: { field: string; in?: unknown[] };
   'x-hidden'?: boolean;
+  'x-required-from'?: 'create' | 'update';
 }
 
 export type ListColumn = string | { field: string; width?: number; fixed?: 'left' | 'right'; ellipsis?: boolean };

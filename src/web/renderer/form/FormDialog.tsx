@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Modal, Result, Skeleton, Typography } from 'antd';
 import type { AxiosError } from 'axios';
 import { useRef, useState } from 'react';
+import { requiredLackedBy } from '../../../shared/module-schema/fields';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { errorText } from '../../core/request/request';
 import { moduleApi, moduleKeys, type ModuleRecord } from '../api';
@@ -125,6 +126,7 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
         initialValues={initial}
         refNames={record ? refNamesOf(schema, record) : presetNames}
         fixed={fixed}
+        optional={record ? requiredLackedBy(schema, record) : undefined}
         onSubmit={() => void save()}
       />
     );

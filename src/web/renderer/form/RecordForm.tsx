@@ -40,6 +40,8 @@ export interface RecordFormProps {
   refNames?: Record<string, Record<number, string>>;
   /** Fields shown read-only with a fixed value (the parent's key of a child record). */
   fixed?: string[];
+  /** Required fields that may stay empty: those the edited record lacks (x-required-from, requiredLackedBy). */
+  optional?: string[];
   /** Enter pressed in a field. */
   onSubmit?: () => void;
 }
@@ -59,17 +61,19 @@ export function revealField(container: HTMLElement | null, field: string): void 
   el.querySelector<HTMLElement>('input:not([readonly]), textarea, [tabindex="0"]')?.focus({ preventScroll: true });
 }
 
-export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function RecordForm({ schema, initialValues, refNames, fixed, onSubmit }, ref) {
+export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function RecordForm({ schema, initialValues, refNames, fixed, optional, onSubmit }, ref) {
   const container = useRef<HTMLDivElement>(null);
   const [initial] = useState(() => withDefaults(schema, initialValues));
   const [store] = useState(() => new FormStore(initial, watchedFields(schema)));
   const fixedKey = (fixed ?? []).join(',');
+  const optionalKey = (optional ?? []).join(',');
   const built = useMemo(() => {
     const ui: UiSchema = formUiSchema(schema);
     for (const name of fixedKey ? fixedKey.split(',') : []) ui[name] = { ...ui[name], 'ui:widget': 'readonly' };
     const rjsfSchema = formSchema(schema);
-    return { rjsfSchema, ui, layout: formLayout(schema), transform: chineseErrors(schema), validator: validatorFor(rjsfSchema) };
-  }, [schema, fixedKey]);
+    const transform = chineseErrors(schema, optionalKey ? optionalKey.split(',') : []);
+    return { rjsfSchema, ui, layout: formLayout(schema), transform, validator: validatorFor(rjsfSchema) };
+  }, [schema, fixedKey, optionalKey]);
 
   const context = useMemo(() => {
     const shown = (name: string) => {
