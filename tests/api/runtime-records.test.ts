@@ -332,6 +332,22 @@ describe(`module runtime records on ${TEST_DB}`, () => {
     });
   });
 
+  describe('pinyin order', () => {
+    it('[issue 13.12] the name field sorts in pinyin order (阿 before 周), in lists and pickers, on both engines', async () => {
+      const names = ['周拼序', '阿拼序', '张拼序', '李拼序', '詹拼序', 'Bob拼序'];
+      for (const [i, name] of names.entries()) expect((await admin('POST', BASE, person(700 + i, { name }))).status).toBe(201);
+      const asc = (await admin('POST', `${BASE}/list?sort=name,asc&size=20`, { name: '拼序' })).body.content.map((r: { name: string }) => r.name);
+      expect(asc).toEqual(['阿拼序', 'Bob拼序', '李拼序', '詹拼序', '张拼序', '周拼序']);
+      const desc = (await admin('POST', `${BASE}/list?sort=name,desc&size=20`, { name: '拼序' })).body.content.map((r: { name: string }) => r.name);
+      expect(desc).toEqual([...asc].reverse());
+      expect((await admin('GET', `${BASE}/options?q=${encodeURIComponent('拼序')}`)).body.map((r: { name: string }) => r.name)).toEqual(asc);
+      // A renamed record moves to its new place.
+      const zhou = (await admin('POST', `${BASE}/list`, { name: '周拼序' })).body.content[0];
+      expect((await admin('PUT', BASE, { id: zhou.id, version: zhou.version, name: '艾拼序' })).status).toBe(200);
+      expect((await admin('POST', `${BASE}/list?sort=name,asc&size=2`, { name: '拼序' })).body.content.map((r: { name: string }) => r.name)).toEqual(['阿拼序', '艾拼序']);
+    });
+  });
+
   describe('children (x-children)', () => {
     it('the child list filters by the foreign key; a child needs an existing parent', async () => {
       const p1 = (await admin('POST', BASE, person(300))).body;

@@ -55,7 +55,16 @@ export class Runtime {
     if (report.created.length || report.changed.length) log.info(report, 'module tables synced');
     this.context = new RuntimeContext(database.db, registry, this.options.dicts(), this.options.orgTree, school, log);
     this.jobs = new ImportJobs(this.context, (id) => this.records(id), log);
+    await this.fillSortKeys();
     return report;
+  }
+
+  /** Fills the sort keys rows written around the runtime lack (at start, and after seeding demo data). */
+  async fillSortKeys(): Promise<void> {
+    for (const m of this.registry.list()) {
+      const filled = await this.records(m.id).fillPinyinKeys();
+      if (filled) this.options.log.info({ module: m.id, filled }, 'pinyin sort keys filled');
+    }
   }
 
   get ctx(): RuntimeContext {

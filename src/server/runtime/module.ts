@@ -3,6 +3,7 @@ import { effectiveSchema, fieldKind, isStored, isWritable, listColumnFields, mod
 import type { Ajv } from '../../shared/module-schema/ajv.js';
 import type { FieldSchema, FilterOp, ModuleAction, ModuleSchema } from '../../shared/module-schema/types.js';
 import { columnNameOf, tableNameOf } from './naming.js';
+import { pinyinColumnOf } from './pinyin.js';
 
 /** One field as the runtime uses it: schema, storage and behaviour in one place. */
 export interface FieldInfo {
@@ -107,6 +108,8 @@ export class RuntimeModule {
   readonly defaultOrder: [string, 'asc' | 'desc'][];
   readonly scopeField?: FieldInfo;
   readonly nameField?: FieldInfo;
+  /** The name field sorts in pinyin order through this stored key column (runtime/pinyin.ts). */
+  readonly pinyinColumn?: string;
   readonly uniqueSets: FieldInfo[][];
   readonly trail: false | { moduleCode: number | null };
   readonly hooks: { beforeWrite: string[]; afterWrite: string[]; beforeDelete: string[] };
@@ -144,6 +147,12 @@ export class RuntimeModule {
     if (scope) this.scopeField = this.fields.get(scope);
     const nameField = nameFieldOf(this.schema);
     if (nameField) this.nameField = this.fields.get(nameField);
+    if (this.nameField?.column && this.nameField.kind === 'string') {
+      // Sorting by the name reads its pinyin key (阿 before 周), on both engines.
+      this.pinyinColumn = pinyinColumnOf(this.nameField);
+      this.sortable[this.nameField.name] = this.pinyinColumn;
+      if (this.defaultOrder[0][0] === this.nameField.column) this.defaultOrder[0][0] = this.pinyinColumn;
+    }
     this.uniqueSets = (this.schema['x-unique'] ?? []).map((set) => set.map((f) => this.fields.get(f)!));
     const trail = this.schema['x-trail'];
     this.trail = trail ? { moduleCode: typeof trail === 'object' ? (trail.module ?? null) : null } : false;
@@ -194,6 +203,7 @@ export class RuntimeModule {
       const f = n ? this.fields.get(n) : undefined;
       return f?.column && f.kind !== 'array' ? [f.column] : [];
     });
+    if (this.pinyinColumn && this.defaultOrder[0][0] === this.pinyinColumn) columns.push(this.pinyinColumn);
     return [...new Set(columns)];
   }
 

@@ -8,6 +8,7 @@ import { columnsFor, decorate, selection } from './decorate.js';
 import { runHooks, type Actor, type Origin, type WriteHookContext } from './hooks.js';
 import { SYSTEM_FIELDS, type ChildLink, type FieldInfo, type RuntimeModule } from './module.js';
 import { applyConditions, applyPaging, applySort, filterConditions, idIn, parseFilter } from './query.js';
+import { pinyinKey } from './pinyin.js';
 import { applyScope, outOfScope, scopeCondition } from './scope.js';
 import { changesOf, dictSnapshot, recordChanges, type DictSnapshot, type TrailEntry } from './trail.js';
 import { assertValid, readWriteInput, uniqueMessage, validateCandidates } from './validate.js';
@@ -196,7 +197,27 @@ export class RecordService<T = Record<string, unknown>> {
       const v = values[f.name];
       row[f.column!] = v === undefined || v === null || v === '' ? null : f.kind === 'array' ? JSON.stringify(v) : v;
     }
+    const name = this.module.nameField;
+    if (this.module.pinyinColumn && name!.name in values) row[this.module.pinyinColumn] = pinyinKey(values[name!.name]);
     return row;
+  }
+
+  /**
+   * Fills the pinyin keys that rows written around the runtime lack (seeded or older rows), in batches;
+   * answers how many it filled.
+   */
+  async fillPinyinKeys(): Promise<number> {
+    const m = this.module;
+    if (!m.pinyinColumn) return 0;
+    const name = m.nameField!.column!;
+    let filled = 0;
+    for (;;) {
+      const rows = await this.db.selectFrom(m.table).select(['id', `${name} as name`]).where(m.pinyinColumn, 'is', null).where(name, 'is not', null).limit(1000).execute();
+      if (!rows.length) return filled;
+      const values = rows.map((r: { id: number; name: string }) => sql`(${r.id}::int, ${pinyinKey(r.name)}::text)`);
+      await sql`UPDATE ${sql.table(m.table)} AS t SET ${sql.ref(m.pinyinColumn)} = v.key FROM (VALUES ${sql.join(values)}) AS v(id, key) WHERE t.id = v.id`.execute(this.db);
+      filled += rows.length;
+    }
   }
 
   /**

@@ -120,7 +120,7 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
       } else if (q.q?.trim()) {
         query = query.where(nameColumn, 'ilike', likePattern(q.q.trim()));
       }
-      return query.orderBy(sql.ref(nameColumn)).orderBy('id').limit(size).execute();
+      return query.orderBy(sql.ref(m.pinyinColumn ?? nameColumn)).orderBy('id').limit(size).execute();
     });
   }
 

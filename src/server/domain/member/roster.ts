@@ -14,7 +14,9 @@ const BATCH = 500;
 /** Member ids of the roster: the organisation's members (members.ts) within the caller's scope, in organisation then name order. */
 async function rosterIds(req: FastifyRequest): Promise<number[]> {
   const where = memberCondition(await requestedOrgIds(req), memberStatusOf((req.query as { partyStatus?: string }).partyStatus));
-  const rows = await sql<{ id: number }>`SELECT id FROM m_member WHERE ${where} ORDER BY org_id, name, id`.execute(req.server.services.database.db);
+  // Names in pinyin order (the member module's sort key).
+  const byName = sql.ref(req.server.services.runtime.module('member')?.pinyinColumn ?? 'name');
+  const rows = await sql<{ id: number }>`SELECT id FROM m_member WHERE ${where} ORDER BY org_id, ${byName}, id`.execute(req.server.services.database.db);
   return rows.rows.map((r) => r.id);
 }
 
