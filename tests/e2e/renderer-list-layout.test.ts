@@ -61,4 +61,63 @@ describe('list layout in Chromium', () => {
       await page.context().close();
     }
   });
+
+  it('[issue 13.9] on a 390×844 phone the filters stack in a drawer; no button covers an input', async () => {
+    const page = await openAsAdmin(menuPagePath('module:member'), { width: 390, height: 844 });
+    try {
+      await page.locator('tr.rt-row').first().waitFor();
+      const card = page.locator('.rt-filter-card');
+      // The card holds buttons only: nothing to cover.
+      expect(await card.locator('input:visible').count()).toBe(0);
+      await card.getByRole('button', { name: /筛\s*选/ }).click();
+      const drawer = page.locator('.rt-filter-drawer');
+      await drawer.getByText('姓名', { exact: true }).waitFor();
+      // Stacked: one filter per row, each as wide as the drawer's body, none overlapping the next.
+      const boxes = await drawer.locator('.rt-filter').evaluateAll((items) => items.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+      expect(boxes.length).toBeGreaterThan(3);
+      for (let i = 1; i < boxes.length; i++) expect(boxes[i].top).toBeGreaterThanOrEqual(boxes[i - 1].bottom - 1);
+      for (const b of boxes) expect(b.width).toBeGreaterThan(300);
+      const name = (await page.evaluate(() => fetch('/api/m/member/list?size=1', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${document.cookie.match(/DJ-TOKEN=([^;]+)/)![1]}` }, body: '{}' }).then((r) => r.json()))).content[0].name as string;
+      await drawer.locator('.rt-filter').filter({ hasText: '姓名' }).locator('input').fill(name);
+      await drawer.getByRole('button', { name: /查\s*询/ }).click();
+      await drawer.waitFor({ state: 'hidden' });
+      await card.getByRole('button', { name: /筛选（1）/ }).waitFor();
+      await page.waitForFunction((n) => [...document.querySelectorAll('tr.rt-row')].every((r) => r.textContent?.includes(n)), name);
+    } finally {
+      await page.screenshot({ path: '.tmp/e2e-phone-filters.png' });
+      await page.context().close();
+    }
+  });
+
+  it('[issue 13.10] the form code is fetched while the list idles; a click shows the dialog frame at once', async () => {
+    const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1366, height: 800 } });
+    await context.addCookies([{ name: 'DJ-TOKEN', value: admin, url: new URL(webUrl('/')).origin }]);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    // Hold the form's code: the dialog must show without it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let requested = false;
+    await page.route(/\/FormDialog-[^/]*\.js$/, async (route) => {
+      requested = true;
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(webUrl(menuPagePath('module:member')));
+      await page.locator('tr.rt-row').first().waitFor();
+      // Prefetched on idle: asked for before anyone points at 新增.
+      await expect.poll(() => requested, { timeout: 15_000 }).toBe(true);
+      await page.getByRole('button', { name: /新\s*增/ }).click();
+      const frame = page.locator('.rf-dialog').filter({ has: page.locator('.ant-modal-title', { hasText: '新增党员基本信息' }) });
+      await frame.locator('.ant-skeleton').waitFor();
+      release();
+      await frame.locator('#root_name').waitFor();
+      expect(await frame.locator('.ant-skeleton').count()).toBe(0);
+    } finally {
+      release();
+      await page.screenshot({ path: '.tmp/e2e-dialog-frame.png' });
+      await context.close();
+    }
+  });
 });

@@ -6,8 +6,8 @@
 import { DeleteOutlined, DownloadOutlined, FileExcelOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState, SortingState, Updater } from '@tanstack/react-table';
-import { Button, Pagination, Skeleton, Space, Tooltip } from 'antd';
-import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { Button, Modal, Pagination, Skeleton, Space, Tooltip } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { modulePermissions } from '../../shared/module-schema/fields';
 import { Permission, useHasPermission } from '../core/Permission';
 import { useOnceTrue } from '../core/useOnceTrue';
@@ -20,8 +20,9 @@ import { defaultSort, listColumns, listFilters } from './model';
 import './renderer.css';
 
 // The form (rjsf, ajv, the compiled validators), the detail drawer, the import dialog and the error
-// views load when first needed, so the list shows after a much smaller download.
-// Pointing at 新增/编辑/查看 starts the download, so the dialog is usually ready by the click.
+// views load when first needed, so the list shows after a much smaller download. The form is fetched
+// when the browser is idle after the list shows (and on pointing at 新增/编辑); until it is there, a
+// click opens the dialog's frame with a skeleton at once.
 const loadForm = () => import('./form/FormDialog');
 const loadDetail = () => import('./detail/DetailDrawer');
 const FormDialog = lazy(() => loadForm().then((m) => ({ default: m.FormDialog })));
@@ -31,6 +32,25 @@ const ModuleLoadError = lazy(() => import('./ModuleError').then((m) => ({ defaul
 const ListLoadError = lazy(() => import('./ModuleError').then((m) => ({ default: m.ListLoadError })));
 
 export const PAGE_SIZES = [10, 20, 50, 100, 500, 1000];
+
+/** Runs `fn` when the browser has nothing better to do (a timeout where requestIdleCallback is missing). */
+function whenIdle(fn: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(fn, { timeout: 3000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = window.setTimeout(fn, 500);
+  return () => window.clearTimeout(timer);
+}
+
+/** The create/edit dialog's frame while its code loads: same size and title, a skeleton for the form. */
+function FormDialogFrame({ title, onClose }: { title: string; onClose: () => void }) {
+  return (
+    <Modal open title={title} width={700} centered mask={{ closable: false }} keyboard={false} onCancel={onClose} className="rf-dialog rf-dialog-loading" footer={null}>
+      <Skeleton active paragraph={{ rows: 8 }} />
+    </Modal>
+  );
+}
 
 const sortParam = (sorting: SortingState) => (sorting[0] ? `${sorting[0].id},${sorting[0].desc ? 'desc' : 'asc'}` : undefined);
 const resolve = <T,>(updater: Updater<T>, old: T): T => (typeof updater === 'function' ? (updater as (o: T) => T)(old) : updater);
@@ -65,6 +85,11 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
   });
   const rows = useMemo(() => list.data?.content ?? [], [list.data]);
   const total = list.data?.totalElements ?? 0;
+
+  // Once the list shows, fetch the form in idle time for those who may add or edit.
+  const mayWrite = meta.actions.includes('add') || meta.actions.includes('edit');
+  const listShown = list.isSuccess;
+  useEffect(() => (listShown && mayWrite ? whenIdle(() => void loadForm()) : undefined), [listShown, mayWrite]);
 
   const reload = () => void queryClient.invalidateQueries({ queryKey: moduleKeys.all(module) });
   const remove = (records: ModuleRecord[]) =>
@@ -228,8 +253,12 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
           />
         </div>
       </div>
+      {dialog && (
+        <Suspense fallback={<FormDialogFrame title={`${dialog.editing ? '编辑' : '新增'}${schema.title}`} onClose={() => setDialog(null)} />}>
+          <FormDialog module={module} schema={schema} open editing={dialog.editing} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
       <Suspense fallback={null}>
-        {dialog && <FormDialog module={module} schema={schema} open editing={dialog.editing} onClose={() => setDialog(null)} />}
         {/* Kept mounted once used: the drawer animates closed, the import dialog keeps a running job's progress. */}
         {used.detail && <DetailDrawer module={module} schema={schema} id={detail} onClose={() => setDetail(undefined)} onEdit={(r) => setDialog({ editing: r })} />}
         {used.import && <ImportDialog module={module} title={schema.title} open={importing} onClose={() => setImporting(false)} />}

@@ -9,7 +9,8 @@ import { MemberStatusSelect } from './MemberStatusSelect';
 import { OrgTreeSelect } from './OrgTreeSelect';
 import { sliceFilter, type Analysis, type Slice } from './analysis-filters';
 
-const PieChart = lazy(() => import('./PieChart'));
+// The chart choice (pie for a few categories, sorted bars beyond) is the shared one of src/web/core/charts.
+const CategoryChart = lazy(() => import('../../core/charts/CategoryChart'));
 
 interface MemberRow {
   id: number;
@@ -65,8 +66,8 @@ export default function MemberAnalysisPage() {
             {analysis.data.dimensions.map((d) => (
               <Col key={d.key} xs={24} md={12} xl={8}>
                 <Card size="small" title={`按${d.title}`} className="analysis-card" data-dimension={d.key}>
-                  <Suspense fallback={<div style={{ height: 280 }} />}>
-                    <PieChart slices={d.slices} onPick={(slice) => pick(d.key, d.title, slice)} />
+                  <Suspense fallback={<div style={{ height: 300 }} />}>
+                    <CategoryChart categories={d.slices} onPick={(slice) => pick(d.key, d.title, slice as Slice)} />
                   </Suspense>
                   <div className="analysis-slices">
                     {d.slices.map((s) => (
