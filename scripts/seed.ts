@@ -34,6 +34,6 @@ if (n > 0) await sql`TRUNCATE m_member, m_student, m_teacher, m_class, m_org, m_
 const started = performance.now();
 const university = generateUniversity({ members, seed: values.seed ? Number(values.seed) : undefined });
 const { counts } = await seedUniversity(database, university, config.school);
-await app.services.runtime.fillSortKeys(); // names in pinyin order
+await app.runtime.fillSortKeys(); // names in pinyin order
 console.log(`Seeded in ${((performance.now() - started) / 1000).toFixed(1)} s:`, counts);
 await app.close();

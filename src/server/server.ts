@@ -22,7 +22,7 @@ export async function startServer(config: AppConfig, extra: Partial<BuildOptions
     app = await buildApp({ config, database, ...extra });
     const initialised = await initialiseDatabase({ database, config, log: app.log });
     // Demo data is written around the runtime: give its names their sort keys.
-    if (initialised) await app.services.runtime.fillSortKeys();
+    if (initialised) await app.runtime.fillSortKeys();
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -15,7 +15,7 @@ const BATCH = 500;
 async function rosterIds(req: FastifyRequest): Promise<number[]> {
   const where = memberCondition(await requestedOrgIds(req), memberStatusOf((req.query as { partyStatus?: string }).partyStatus));
   // Names in pinyin order (the member module's sort key).
-  const byName = sql.ref(req.server.services.runtime.module('member')?.pinyinColumn ?? 'name');
+  const byName = sql.ref(req.server.runtime.module('member')?.pinyinColumn ?? 'name');
   const rows = await sql<{ id: number }>`SELECT id FROM m_member WHERE ${where} ORDER BY org_id, ${byName}, id`.execute(req.server.services.database.db);
   return rows.rows.map((r) => r.id);
 }
@@ -25,7 +25,7 @@ async function rosterIds(req: FastifyRequest): Promise<number[]> {
  * organisation names written out), streamed in batches so 100,000 rows keep memory flat.
  */
 export async function memberRosterRoutes(app: FastifyInstance): Promise<void> {
-  const { runtime } = app.services;
+  const { runtime } = app;
   const member = runtime.module('member');
   if (!member) return;
 
