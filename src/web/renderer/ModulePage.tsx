@@ -43,8 +43,12 @@ function whenIdle(fn: () => void): () => void {
   return () => window.clearTimeout(timer);
 }
 
-/** The create/edit dialog's frame while its code loads: same size and title, a skeleton for the form. */
-function FormDialogFrame({ title, onClose }: { title: string; onClose: () => void }) {
+/**
+ * The create/edit dialog's frame while its code loads: same size and title, a skeleton for the form.
+ * `onShown` tells that the dialog will replace it on screen (and must then appear without zooming in).
+ */
+function FormDialogFrame({ title, onClose, onShown }: { title: string; onClose: () => void; onShown: () => void }) {
+  useEffect(onShown, [onShown]);
   return (
     <Modal open title={title} width={700} centered mask={{ closable: false }} keyboard={false} onCancel={onClose} className="rf-dialog rf-dialog-loading" footer={null}>
       <Skeleton active paragraph={{ rows: 8 }} />
@@ -72,6 +76,10 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [visibility, setVisibility] = useColumnVisibility(module);
   const [dialog, setDialog] = useState<{ editing?: ModuleRecord } | null>(null);
+  const framed = useRef(false);
+  const markFramed = useCallback(() => {
+    framed.current = true;
+  }, []);
   const [detail, setDetail] = useState<number>();
   const [importing, setImporting] = useState(false);
   const used = { detail: useOnceTrue(detail !== undefined), import: useOnceTrue(importing) };
@@ -254,8 +262,18 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
         </div>
       </div>
       {dialog && (
-        <Suspense fallback={<FormDialogFrame title={`${dialog.editing ? '编辑' : '新增'}${schema.title}`} onClose={() => setDialog(null)} />}>
-          <FormDialog module={module} schema={schema} open editing={dialog.editing} onClose={() => setDialog(null)} />
+        <Suspense fallback={<FormDialogFrame title={`${dialog.editing ? '编辑' : '新增'}${schema.title}`} onClose={() => setDialog(null)} onShown={markFramed} />}>
+          <FormDialog
+            module={module}
+            schema={schema}
+            open
+            editing={dialog.editing}
+            instant={framed.current}
+            onClose={() => {
+              framed.current = false;
+              setDialog(null);
+            }}
+          />
         </Suspense>
       )}
       <Suspense fallback={null}>

@@ -28,6 +28,8 @@ export interface FormDialogProps {
   fixed?: string[];
   onClose: () => void;
   onSaved?: (record: ModuleRecord) => void;
+  /** Open without the zoom-in: it takes the place of a frame already on screen (ModulePage). */
+  instant?: boolean;
 }
 
 interface ErrorBody {
@@ -57,7 +59,7 @@ function typedDifferences(schema: ModuleSchema, typed: Record<string, unknown>, 
     .map(([name, f]) => ({ name, title: f.title, text: displayText(typed, name, f) || '（空）' }));
 }
 
-export function FormDialog({ module, schema, open, editing, preset, presetNames, fixed, onClose, onSaved }: FormDialogProps) {
+export function FormDialog({ module, schema, open, editing, preset, presetNames, fixed, onClose, onSaved, instant }: FormDialogProps) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const form = useRef<RecordFormHandle>(null);
@@ -143,6 +145,7 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
       destroyOnHidden
       onCancel={onClose}
       className="rf-dialog"
+      {...(instant && { transitionName: '', maskTransitionName: '' })}
       styles={{ body: { maxHeight: 'calc(100vh - 190px)', overflowY: 'auto', overflowX: 'hidden', paddingRight: 8 } }}
       footer={[
         <Button key="cancel" onClick={onClose}>
