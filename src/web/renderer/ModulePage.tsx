@@ -76,10 +76,9 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [visibility, setVisibility] = useColumnVisibility(module);
   const [dialog, setDialog] = useState<{ editing?: ModuleRecord } | null>(null);
-  const framed = useRef(false);
-  const markFramed = useCallback(() => {
-    framed.current = true;
-  }, []);
+  // State, not a ref: the dialog element is created before the frame mounts, so it must re-render to see it.
+  const [framed, setFramed] = useState(false);
+  const markFramed = useCallback(() => setFramed(true), []);
   const [detail, setDetail] = useState<number>();
   const [importing, setImporting] = useState(false);
   const used = { detail: useOnceTrue(detail !== undefined), import: useOnceTrue(importing) };
@@ -268,9 +267,9 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
             schema={schema}
             open
             editing={dialog.editing}
-            instant={framed.current}
+            instant={framed}
             onClose={() => {
-              framed.current = false;
+              setFramed(false);
               setDialog(null);
             }}
           />
