@@ -5,6 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ChangeRecord, ImportMode, ImportStatus, ModuleRecord, RecordPage } from '../../shared/module-schema/api';
 import type { ModuleAction, ModuleSchema } from '../../shared/module-schema/types';
+import type { Page } from '../../shared/paging';
 import { download } from '../core/request/download';
 import { del, get, post, put } from '../core/request/request';
 
@@ -49,7 +50,7 @@ export const moduleApi = {
   update: (module: string, values: Record<string, unknown>) => put<ModuleRecord>(base(module), values, { skipErrorNotify: true }),
   remove: (module: string, ids: number[]) => del<{ message: string; deleted: number }>(base(module), ids),
   trail: (module: string, id: number, page = 0, size = 50) =>
-    get<{ content: ChangeRecord[]; totalElements: number }>(`${base(module)}/${id}/trail`, { page, size }),
+    get<Page<ChangeRecord>>(`${base(module)}/${id}/trail`, { page, size }),
   restore: (module: string, id: number, changeId: number) => post<ModuleRecord>(`${base(module)}/${id}/restore/${changeId}`, {}),
   exportFile: (module: string, title: string, filter: Record<string, unknown>, sort?: string) =>
     download(`${base(module)}/export`, { filter: JSON.stringify(filter), sort }, `${title}.xlsx`),

@@ -6,6 +6,7 @@ import { download } from '../../core/request/download';
 import { get, post } from '../../core/request/request';
 import { OrgTreeSelect } from './OrgTreeSelect';
 import { sliceFilter, type Analysis, type Slice } from './analysis-filters';
+import type { Page } from '../../../shared/paging';
 
 const PieChart = lazy(() => import('./PieChart'));
 
@@ -32,7 +33,7 @@ export default function MemberAnalysisPage() {
   const filter = useMemo(() => (picked ? { ...sliceFilter(picked.dimension, picked.slice.value), ...(orgId ? { orgId } : {}) } : undefined), [picked, orgId]);
   const members = useQuery({
     queryKey: ['member-analysis-list', filter, page],
-    queryFn: () => post<{ content: MemberRow[]; totalElements: number }>(`/api/m/member/list?page=${page}&size=10`, filter),
+    queryFn: () => post<Page<MemberRow>>(`/api/m/member/list?page=${page}&size=10`, filter),
     enabled: !!filter,
   });
 

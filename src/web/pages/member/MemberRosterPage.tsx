@@ -7,6 +7,7 @@ import { download } from '../../core/request/download';
 import { get, post } from '../../core/request/request';
 import { OrgTreeSelect } from './OrgTreeSelect';
 import './roster.css';
+import type { Page } from '../../../shared/paging';
 
 const DEFAULT_COLUMNS = ['name', 'gender', 'ethnicity', 'birthDate', 'education', 'category', 'memberType', 'joinDate', 'fullDate', 'orgId', 'phone'];
 const LABELLED = (f: { 'x-dict'?: string; 'x-ref'?: string }, name: string) => (f['x-dict'] ? `${name}Label` : f['x-ref'] ? `${name}Name` : name);
@@ -23,7 +24,7 @@ export default function MemberRosterPage() {
   const list = useQuery({
     queryKey: ['roster', orgId, name, page, size],
     queryFn: () =>
-      post<{ content: Record<string, unknown>[]; totalElements: number }>(`/api/m/member/list?page=${page}&size=${size}&sort=orgId,asc&sort=name,asc&fields=all`, {
+      post<Page<Record<string, unknown>>>(`/api/m/member/list?page=${page}&size=${size}&sort=orgId,asc&sort=name,asc&fields=all`, {
         ...(orgId ? { orgId } : {}),
         ...(name ? { name } : {}),
       }),
