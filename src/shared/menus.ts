@@ -223,6 +223,25 @@ export function menuPaths(tree: MenuNode[], parentPath = ''): { id: string; path
     });
 }
 
+/** A menu node as `POST api/menus` takes it (and `PUT`, with `id`): the editable fields; null clears one. */
+export interface MenuInput {
+  parentId?: number | null;
+  type?: MenuNodeType;
+  title?: string;
+  path?: string | null;
+  icon?: string | null;
+  component?: string | null;
+  permission?: string | null;
+  sort?: number;
+  hidden?: boolean | null;
+  noCache?: boolean | null;
+  affix?: boolean | null;
+  alwaysShow?: boolean | null;
+  breadcrumb?: boolean | null;
+  redirect?: string | null;
+  feature?: string | null;
+}
+
 /** A node of the administration tree (`GET api/menus/tree`). */
 export interface MenuDto {
   id: number;

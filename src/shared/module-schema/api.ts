@@ -3,13 +3,12 @@
  * reads: one declaration for both sides.
  */
 
+import type { Page } from '../paging.js';
+
 /** A record as the API answers it: field values, `<field>Label` / `<field>Name` decorations, system fields. */
 export type ModuleRecord = Record<string, unknown> & { id: number; version: number };
 
-export interface RecordPage {
-  content: ModuleRecord[];
-  totalElements: number;
-}
+export type RecordPage = Page<ModuleRecord>;
 
 /** One field-level change of a change record; labels are filled for dictionary and reference fields. */
 export interface FieldChange {
@@ -47,6 +46,13 @@ export interface ImportRowError {
   column: string;
   message: string;
   sheet?: string;
+}
+
+/** An import answered at once (`POST /api/users/import`): rows read, rows written, the bad rows. */
+export interface ImportResult {
+  total: number;
+  imported: number;
+  errors: ImportRowError[];
 }
 
 /** `GET /api/m/{module}/import/{jobId}`: an import job's progress and outcome. */

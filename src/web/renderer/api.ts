@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { AxiosRequestConfig } from 'axios';
 import type { ChangeRecord, ImportMode, ImportStatus, ModuleRecord, RecordPage } from '../../shared/module-schema/api';
 import type { ModuleAction, ModuleSchema } from '../../shared/module-schema/types';
+import type { Page } from '../../shared/paging';
 import { download } from '../core/request/download';
 import { del, get, post, put } from '../core/request/request';
 
@@ -54,7 +55,7 @@ export const moduleApi = {
   update: (module: string, values: Record<string, unknown>) => put<ModuleRecord>(base(module), values, { skipErrorNotify: true }),
   remove: (module: string, ids: number[]) => del<{ message: string; deleted: number }>(base(module), ids),
   trail: (module: string, id: number, page = 0, size = 50) =>
-    get<{ content: ChangeRecord[]; totalElements: number }>(`${base(module)}/${id}/trail`, { page, size }, IN_PLACE),
+    get<Page<ChangeRecord>>(`${base(module)}/${id}/trail`, { page, size }, IN_PLACE),
   restore: (module: string, id: number, changeId: number) => post<ModuleRecord>(`${base(module)}/${id}/restore/${changeId}`, {}, IN_PLACE),
   exportFile: (module: string, title: string, filter: Record<string, unknown>, sort?: string) =>
     download(`${base(module)}/export`, { filter: JSON.stringify(filter), sort }, `${title}.xlsx`),

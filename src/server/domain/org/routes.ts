@@ -1,28 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { localToday } from '../../../shared/module-schema/computed.js';
-import { orgWarnings, type OrgWarning } from '../../../shared/org-rules.js';
+import { orgWarnings } from '../../../shared/org-rules.js';
+import type { OrgTreeNode } from '../../../shared/org-tree.js';
 import { LOGIN, currentUser, perm } from '../../core/auth/guard.js';
 import { scopeOrgIds } from '../../core/auth/org-scope.js';
 import { ACTIVE_MEMBER_STATUS, memberCondition } from '../member/members.js';
 import { orgTreeOf } from './index.js';
 import type { OrgRow, OrgTreeService } from './org-tree.js';
-
-export interface OrgTreeNode {
-  id: number;
-  name: string;
-  shortName: string | null;
-  type: string | null;
-  typeLabel: string | null;
-  parentId: number | null;
-  unitId: number | null;
-  secretary: string | null;
-  /** The organisation's members (src/shared/party-members.ts: party status 正常) here and everywhere under it. */
-  memberCount: number;
-  fullMemberCount: number;
-  warnings: OrgWarning[];
-  children?: OrgTreeNode[];
-}
 
 interface Counts {
   total: number;

@@ -8,6 +8,7 @@ import { ACTIVE_MEMBER_STATUS, memberStatusOf, membersFilter } from '../../../sh
 import { MemberStatusSelect } from './MemberStatusSelect';
 import { OrgTreeSelect } from './OrgTreeSelect';
 import { sliceFilter, type Analysis, type Slice } from './analysis-filters';
+import type { Page } from '../../../shared/paging';
 
 // The chart choice (pie for a few categories, sorted bars beyond) is the shared one of src/web/core/charts.
 const CategoryChart = lazy(() => import('../../core/charts/CategoryChart'));
@@ -40,7 +41,7 @@ export default function MemberAnalysisPage() {
   );
   const members = useQuery({
     queryKey: ['member-analysis-list', filter, page],
-    queryFn: () => post<{ content: MemberRow[]; totalElements: number }>(`/api/m/member/list?page=${page}&size=10`, filter),
+    queryFn: () => post<Page<MemberRow>>(`/api/m/member/list?page=${page}&size=10`, filter),
     enabled: !!filter,
   });
 

@@ -9,6 +9,7 @@ import { ACTIVE_MEMBER_STATUS, memberStatusOf, membersFilter } from '../../../sh
 import { MemberStatusSelect } from './MemberStatusSelect';
 import { OrgTreeSelect } from './OrgTreeSelect';
 import './roster.css';
+import type { Page } from '../../../shared/paging';
 
 const DEFAULT_COLUMNS = ['name', 'gender', 'ethnicity', 'birthDate', 'education', 'category', 'memberType', 'joinDate', 'fullDate', 'orgId', 'phone'];
 const LABELLED = (f: { 'x-dict'?: string; 'x-ref'?: string }, name: string) => (f['x-dict'] ? `${name}Label` : f['x-ref'] ? `${name}Name` : name);
@@ -26,7 +27,7 @@ export default function MemberRosterPage() {
   const list = useQuery({
     queryKey: ['roster', orgId, status, name, page, size],
     queryFn: () =>
-      post<{ content: Record<string, unknown>[]; totalElements: number }>(`/api/m/member/list?page=${page}&size=${size}&sort=orgId,asc&sort=name,asc&fields=all`, {
+      post<Page<Record<string, unknown>>>(`/api/m/member/list?page=${page}&size=${size}&sort=orgId,asc&sort=name,asc&fields=all`, {
         ...membersFilter(orgId, memberStatusOf(status)),
         ...(name ? { name } : {}),
       }),

@@ -1,9 +1,11 @@
 /**
- * The form of a module record on @rjsf/core with antd widgets. rjsf holds the data and renders fields;
- * validation (ajv on the module's own schema, Chinese messages) runs per field on blur and for all
- * fields on submit, with the messages kept in a small store so only the fields concerned re-render.
+ * The form of a module record on @rjsf/core with antd widgets. rjsf lays out the fields and picks their
+ * widgets; the values, messages and active tab live in the form store (store.ts), which feeds each field
+ * its own value, so a keystroke re-renders only the field typed in (rjsf's form data stays the values the
+ * form opened with). Validation (rjsf's ajv validator on the module's own schema, Chinese messages) runs
+ * per field on blur and for all fields on submit, on the store's values.
  */
-import { withTheme, type IChangeEvent } from '@rjsf/core';
+import { withTheme } from '@rjsf/core';
 import type { UiSchema } from '@rjsf/utils';
 import { Form as AntForm } from 'antd';
 import { forwardRef, useImperativeHandle, useMemo, useRef, useState } from 'react';
@@ -105,13 +107,7 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
     requestAnimationFrame(() => revealField(container.current, first));
   };
 
-  const handlers = useMemo(
-    () => ({
-      change: (e: IChangeEvent) => store.sync((e.formData ?? {}) as Record<string, unknown>),
-      submit: () => onSubmitRef.current?.(),
-    }),
-    [store],
-  );
+  const submit = useMemo(() => () => onSubmitRef.current?.(), []);
   const onSubmitRef = useRef(onSubmit);
   onSubmitRef.current = onSubmit;
 
@@ -159,8 +155,7 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
           noHtml5Validate
           noValidate
           showErrorList={false}
-          onChange={handlers.change}
-          onSubmit={handlers.submit}
+          onSubmit={submit}
         />
       </AntForm>
     </div>
