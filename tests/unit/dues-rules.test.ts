@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyFormula, formulaProblem, formulaText, GROSS_SHARE_EXAMPLE, NATIONAL_BASE_FORMULA } from '../../src/shared/dues/formula.js';
-import { displayYuan, formatCents, mulDivRound, parseFactor, parseYuan } from '../../src/shared/dues/money.js';
+import { capitalYuan, displayYuan, formatCents, mulDivRound, parseFactor, parseYuan } from '../../src/shared/dues/money.js';
 import {
   addMonths, bandsProblem, calculateDues, categoryOfMember, isLargePayment, monthsBetween, monthsOf, ruleTable, type DuesCategory,
 } from '../../src/shared/dues/rules.js';
@@ -144,5 +144,21 @@ describe('months', () => {
     expect(addMonths('2025-12', 13)).toBe('2027-01');
     expect(monthsBetween('2025-12', '2026-06')).toBe(6);
     expect(monthsOf('2026-10', 3)).toEqual(['2026-10', '2026-11', '2026-12']);
+  });
+});
+
+describe('amounts in Chinese capitals (receipts)', () => {
+  it.each([
+    [0, '零元整'],
+    [20, '贰角整'],
+    [5, '伍分'],
+    [123_450, '壹仟贰佰叁拾肆元伍角整'],
+    [100_000, '壹仟元整'],
+    [1_000_005, '壹万元零伍分'],
+    [10_050_000, '壹拾万零伍佰元整'],
+    [1_500, '壹拾伍元整'],
+    [-2_050, '负贰拾元伍角整'],
+  ])('%i cents → %s', (cents, text) => {
+    expect(capitalYuan(cents)).toBe(text);
   });
 });

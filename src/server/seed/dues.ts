@@ -62,8 +62,9 @@ async function seedStandards(database: Database, school: string, years: number[]
   return rows.length;
 }
 
-/** The day `n` (1-based, clamped to the month) of a month at 09:30 local, with minutes spread by `spread`. */
-const dayOf = (month: string, day: RawBuilder<unknown>) => sql`(${month} || '-01')::date + (${day})::int * interval '1 day' + interval '9 hours 30 minutes'`;
+/** A time on day `day` (0-based) of a month, between 08:00 and 17:00 by the item's hash `c.h`. */
+const dayOf = (month: string, day: RawBuilder<unknown>) =>
+  sql`(${month} || '-01')::date + (${day})::int * interval '1 day' + interval '8 hours' + ((c.h * 37) % 540) * interval '1 minute'`;
 
 /**
  * Payments of one batch for the chosen items (set-based): one payment and one line per item, the item
@@ -140,7 +141,8 @@ async function reportAll(database: Database, levels: DuesLevels, batchId: number
 export async function seedDues(database: Database, school: string, options: DuesSeedOptions, seed = 20261122): Promise<DuesSeedCounts> {
   const months = options.months ?? 12;
   const first = addMonths(options.currentMonth, -(months - 1));
-  const years = [...new Set(Array.from({ length: months }, (_x, i) => Number(addMonths(first, i).slice(0, 4))))];
+  // Standards for every year of the batches, and for next month's (the next batch to configure).
+  const years = [...new Set(Array.from({ length: months + 1 }, (_x, i) => Number(addMonths(first, i).slice(0, 4))))];
   const standards = await seedStandards(database, school, years, seed);
   const levels = new DuesLevels(new OrgTreeService(database));
   const core: DuesCore = { school, db: duesDb(database.db), levels };

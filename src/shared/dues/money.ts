@@ -72,3 +72,34 @@ export function parseFactor(text: string): { numerator: number; denominator: num
   const numerator = Number(m[2]) * denominator + Number(decimals || 0);
   return { numerator: m[1] ? -numerator : numerator, denominator };
 }
+
+const DIGITS = '零壹贰叁肆伍陆柒捌玖';
+const UNITS = ['', '拾', '佰', '仟'];
+const SECTIONS = ['', '万', '亿'];
+
+/** The amount in Chinese capitals as receipts write it: 1234.50 → 壹仟贰佰叁拾肆元伍角整. */
+export function capitalYuan(cents: number): string {
+  if (cents < 0) return `负${capitalYuan(-cents)}`;
+  const yuanPart = Math.floor(cents / 100);
+  const jiao = Math.floor((cents % 100) / 10);
+  const fen = cents % 10;
+  let whole = '';
+  if (yuanPart > 0) {
+    const digits = String(yuanPart).split('').reverse();
+    let zero = false;
+    for (let i = digits.length - 1; i >= 0; i--) {
+      const d = Number(digits[i]);
+      if (d === 0) zero = true;
+      else {
+        if (zero && whole) whole += '零';
+        zero = false;
+        whole += DIGITS[d] + UNITS[i % 4];
+      }
+      if (i % 4 === 0 && i > 0 && /[^零]$/.test(whole) && digits.slice(i, i + 4).some((x) => x !== '0')) whole += SECTIONS[i / 4];
+    }
+    whole += '元';
+  }
+  if (!jiao && !fen) return `${whole || '零元'}整`;
+  const small = `${jiao ? `${DIGITS[jiao]}角` : whole ? '零' : ''}${fen ? `${DIGITS[fen]}分` : ''}`;
+  return `${whole}${small}${fen ? '' : '整'}`;
+}

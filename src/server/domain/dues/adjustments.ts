@@ -12,21 +12,7 @@ import { logBatch } from './batches.js';
 import { startedBatch } from './batch-reports.js';
 import { inScope, type Caller, type DuesCore } from './context.js';
 import type { DuesActor, DuesDb } from './tables.js';
-
-export interface AdjustmentView {
-  id: number;
-  batchId: number;
-  itemId: number;
-  memberId: number;
-  memberName: string;
-  kind: 'arrear' | 'correction';
-  kindLabel: string;
-  sourceMonth: string | null;
-  amount: string;
-  reason: string;
-  createdBy: string;
-  createdAt: string;
-}
+import type { AdjustmentView } from '../../../shared/dues/api.js';
 
 /** Adds `cents` to an unpaid item's due; 409 when it was paid meanwhile. */
 async function addToDue(trx: DuesDb, itemId: number, cents: number, who: string): Promise<void> {

@@ -11,9 +11,10 @@ import { HttpError } from '../../errors.js';
 import { batchRow, logBatch, wrongState } from './batches.js';
 import { inScope, type Caller, type DuesCore } from './context.js';
 import { ReportLevel } from './levels.js';
-import type { DeferralKind, DuesDb } from './tables.js';
+import { DeferralKindLabel, type DeferralKind } from '../../../shared/dues/api.js';
+import type { DuesDb } from './tables.js';
 
-export const DeferralKindLabel: Record<DeferralKind, string> = { approved: '经批准缓交', hardship: '生活困难', 'no-reason': '无正当理由' };
+export { DeferralKindLabel };
 /** Kinds that are a proper reason (正当理由): such months do not count towards the six of 自行脱党. */
 export const JUSTIFIED_DEFERRALS: DeferralKind[] = ['approved', 'hardship'];
 

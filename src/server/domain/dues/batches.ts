@@ -13,31 +13,9 @@ import { HttpError } from '../../errors.js';
 import { scopeSql, type Caller, type DuesCore } from './context.js';
 import { ReportLevel } from './levels.js';
 import type { DuesActor, DuesDb } from './tables.js';
+import type { BatchView } from '../../../shared/dues/api.js';
 
 type State = (typeof BatchState)[keyof typeof BatchState];
-
-export interface BatchView {
-  id: number;
-  title: string;
-  firstMonth: string;
-  months: string[];
-  state: State;
-  stateLabel: string;
-  version: number;
-  /** Members in the snapshot and what they owe, as the caller's scope sees them. */
-  members: number;
-  paidMembers: number;
-  deferred: number;
-  due: string;
-  paid: string;
-  /** Paid members / members, 0..1 (4 decimals). */
-  rate: number;
-  remark: string;
-  createdAt: string;
-  configuredAt: string | null;
-  startedAt: string | null;
-  closedAt: string | null;
-}
 
 export function batchTitle(firstMonth: string, months: number): string {
   if (months === 3) return `${firstMonth.slice(0, 4)}年第${Math.floor((Number(firstMonth.slice(5, 7)) - 1) / 3) + 1}季度党费`;

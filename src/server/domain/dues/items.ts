@@ -9,32 +9,9 @@ import { DeferralKindLabel } from './batch-reports.js';
 import { coveredOrgs, scopeSql, type Caller, type Dues } from './context.js';
 import { SETTLED, duesStatusesOf } from './status.js';
 import type { DeferralKind } from './tables.js';
+import type { ItemStatus, ItemView, MemberItem, OnsiteMember, OpenMonth } from '../../../shared/dues/api.js';
 
-export type ItemStatus = 'paid' | 'unpaid' | 'deferred' | 'settled';
 export const ItemStatusLabel: Record<ItemStatus, string> = { paid: '已缴', unpaid: '未缴', deferred: '缓交', settled: '已补缴' };
-
-export interface ItemView {
-  id: number;
-  batchId: number;
-  memberId: number;
-  memberName: string;
-  orgId: number;
-  orgName: string;
-  category: string;
-  categoryLabel: string;
-  base: string | null;
-  rate: string;
-  standard: string;
-  adjust: string;
-  due: string;
-  paid: string;
-  status: ItemStatus;
-  statusLabel: string;
-  paidAt: string | null;
-  paymentId: number | null;
-  receiptNo: string | null;
-  deferral: { kind: DeferralKind; kindLabel: string; reason: string } | null;
-}
 
 interface ItemRow {
   id: number;
@@ -116,27 +93,6 @@ export async function memberItems(dues: Dues, memberId: number) {
     FROM ${ITEM_FROM} JOIN dues_batch b ON b.id = i.batch_id AND b.state >= ${BatchState.STARTED} AND b.school = ${dues.school}
     WHERE i.member_id = ${memberId} ORDER BY b.first_month DESC`.execute(dues.db);
   return rows.rows.map((r) => ({ ...itemView(r), title: r.title, months: monthsOf(r.firstMonth, r.months), state: r.state, canPay: r.state === BatchState.STARTED && r.paymentId === null }));
-}
-
-export interface OpenMonth {
-  itemId: number;
-  batchId: number;
-  title: string;
-  months: string[];
-  due: string;
-  deferred: boolean;
-}
-
-export interface OnsiteMember {
-  memberId: number;
-  name: string;
-  orgId: number;
-  orgName: string;
-  /** Unpaid months of started batches. */
-  open: OpenMonth[];
-  /** Unpaid months of closed batches that may still be paid back (at most six months back). */
-  backPay: OpenMonth[];
-  paidUpTo: string | null;
 }
 
 /**

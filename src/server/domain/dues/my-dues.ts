@@ -5,20 +5,10 @@ import { HttpError } from '../../errors.js';
 import { memberOfUser } from '../member/accounts.js';
 import type { Dues } from './context.js';
 import { memberItems } from './items.js';
-import { receipts, type Receipt } from './payments.js';
+import { receipts } from './payments.js';
 import { duesSettings } from './settings.js';
 import { duesStatusOf, type DuesStatus } from './status.js';
-
-export interface MyDues {
-  member: { id: number; name: string; orgName: string } | null;
-  standard: { year: number; category: string; categoryLabel: string; base: string | null; rate: string; amount: string; rule: string } | null;
-  formulaText: string;
-  rules: { category: string; label: string; rules: string[] }[];
-  source: string;
-  status: DuesStatus | null;
-  items: Awaited<ReturnType<typeof memberItems>>;
-  receipts: Receipt[];
-}
+import type { MyDues } from '../../../shared/dues/api.js';
 
 /** The signed-in user's member record; 404 with a clear message when the account is not a member's. */
 export async function myMember(dues: Dues, userId: number) {

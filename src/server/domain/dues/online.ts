@@ -9,7 +9,8 @@ import { BatchState } from '../../../shared/constants.js';
 import { formatCents, parseYuan } from '../../../shared/dues/money.js';
 import { HttpError } from '../../errors.js';
 import type { Dues } from './context.js';
-import { recordPayments, receipts, type Receipt } from './payments.js';
+import { recordPayments, receipts } from './payments.js';
+import type { OrderView } from '../../../shared/dues/api.js';
 
 export interface PaymentProvider {
   id: string;
@@ -38,19 +39,6 @@ export function paymentProvider(): PaymentProvider {
 
 export const OrderStatus = { PENDING: 1, PAID: 2, FAILED: 3 } as const;
 export const OrderStatusLabel: Record<number, string> = { 1: '待支付', 2: '已支付', 3: '已关闭' };
-
-export interface OrderView {
-  id: number;
-  memberId: number;
-  itemIds: number[];
-  amount: string;
-  provider: { id: string; name: string };
-  payUrl: string | null;
-  status: number;
-  statusLabel: string;
-  message: string;
-  receipt: Receipt | null;
-}
 
 async function orderView(dues: Dues, id: number, payUrl: string | null = null): Promise<OrderView> {
   const o = await dues.db.selectFrom('dues_order').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

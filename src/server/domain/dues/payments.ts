@@ -15,8 +15,9 @@ import { addArrear } from './adjustments.js';
 import { logBatch, wrongState } from './batches.js';
 import { inScope, type DuesCore } from './context.js';
 import type { DuesActor, DuesDb, PaymentMethod } from './tables.js';
+import { PaymentMethodLabel, type Receipt, type ReceiptLine } from '../../../shared/dues/api.js';
 
-export const PaymentMethodLabel: Record<PaymentMethod, string> = { cash: '现金', transfer: '转账', online: '在线支付' };
+export { PaymentMethodLabel };
 const METHODS = Object.keys(PaymentMethodLabel) as PaymentMethod[];
 
 export interface PaymentEntry {
@@ -218,39 +219,6 @@ export async function reversePayment(dues: DuesCore, by: Recorder, paymentId: nu
     return reversal;
   });
   return (await receipts(dues, [id]))[0];
-}
-
-export interface ReceiptLine {
-  itemId: number;
-  batchId: number;
-  batchTitle: string;
-  months: string[];
-  monthsLabel: string;
-  due: string;
-  amount: string;
-}
-
-export interface Receipt {
-  id: number;
-  receiptNo: string;
-  kind: 1 | 2;
-  kindLabel: string;
-  memberId: number;
-  memberName: string;
-  orgId: number;
-  orgName: string;
-  method: PaymentMethod;
-  methodLabel: string;
-  amount: string;
-  /** 1000 yuan or more in one payment: goes to the Centre in full (中组发〔2008〕3号 第十条). */
-  large: boolean;
-  payer: string;
-  collector: string;
-  reason: string;
-  createdAt: string;
-  lines: ReceiptLine[];
-  reverses: { id: number; receiptNo: string } | null;
-  reversedBy: { id: number; receiptNo: string; reason: string; createdAt: string } | null;
 }
 
 /** Receipts of these payments, in this order. */

@@ -2,7 +2,7 @@
  * 工资表导入: the payroll spreadsheet, one row per person (ID number or staff number, and either the
  * base itself in a “党费基数” column or the payroll columns of the school's base formula), sets the
  * standards of a year. Every row is checked and every problem reported; the good rows are written in
- * chunks (each chunk whole or not at all) with a change record each.
+ * chunks (each chunk whole or not at all) with a change record each, or none (mode `all`) when any is bad.
  */
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
@@ -15,8 +15,9 @@ import { firstVisibleSheet, rawText, readTable } from '../../runtime/cells.js';
 import { inScope, type Caller, type Dues } from './context.js';
 import { duesSettings } from './settings.js';
 import { STANDARD_SOURCE } from './standard-values.js';
-import { writeStandards, type StandardInput, type WriteCounts } from './standard-writer.js';
+import { writeStandards, type StandardInput } from './standard-writer.js';
 import { categoryLabels } from './standards.js';
+import type { PayrollResult } from '../../../shared/dues/api.js';
 
 export const PAYROLL_MAX_ROWS = 200_000;
 const ID_CARD = '身份证号';
@@ -99,15 +100,8 @@ async function readPayroll(buffer: Buffer, formula: BaseFormula): Promise<Parsed
   });
 }
 
-export interface PayrollResult extends WriteCounts {
-  total: number;
-  failed: number;
-  formulaText: string;
-  errors: ImportRowError[];
-}
-
 /** Imports a payroll spreadsheet into the standards of `year`; answers the counts and every row's problem. */
-export async function importPayroll(dues: Dues, caller: Caller, buffer: Buffer, year: number): Promise<PayrollResult> {
+export async function importPayroll(dues: Dues, caller: Caller, buffer: Buffer, year: number, mode: 'partial' | 'all' = 'partial'): Promise<PayrollResult> {
   const settings = await duesSettings(dues.services.database.db, dues.school);
   const rows = await readPayroll(buffer, settings.baseFormula);
   const idCards = [...new Set(rows.map((r) => r.idCard).filter(Boolean))];
@@ -158,6 +152,8 @@ export async function importPayroll(dues: Dues, caller: Caller, buffer: Buffer, 
     seen.set(member.id, r.row);
     inputs.push({ member: { id: member.id, name: member.name, orgId: member.orgId }, category, baseCents: r.baseCents!, source: STANDARD_SOURCE.IMPORT });
   }
-  const counts = await writeStandards(dues.services.runtime, dues.school, year, inputs, settings.bands, caller.runtimeActor, { imported: true, categoryLabels: await categoryLabels(dues) });
+  // Mode `all`: nothing unless every row is good.
+  const write = mode === 'all' && errors.length ? [] : inputs;
+  const counts = await writeStandards(dues.services.runtime, dues.school, year, write, settings.bands, caller.runtimeActor, { imported: true, categoryLabels: await categoryLabels(dues) });
   return { ...counts, total: rows.length, failed: errors.length, formulaText: settings.formulaText, errors };
 }

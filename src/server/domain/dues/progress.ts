@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { formatCents } from '../../../shared/dues/money.js';
 import { coveredOrgs, scopeSql, type Caller, type DuesCore } from './context.js';
+import type { ProgressNode } from '../../../shared/dues/api.js';
 
 /** Figures of one organisation (its own members only, before rolling up). */
 export interface Figures {
@@ -9,23 +10,6 @@ export interface Figures {
   deferred: number;
   due: number;
   paid: number;
-}
-
-export interface ProgressNode {
-  orgId: number;
-  name: string;
-  /** 'branch' 党支部, 'committee' 二级党组织, 'school' 校党委, 'other' (a level in between). */
-  level: 'branch' | 'committee' | 'school' | 'other';
-  members: number;
-  paidMembers: number;
-  unpaidMembers: number;
-  deferred: number;
-  due: string;
-  paid: string;
-  /** Paid members / members (0..1, 4 decimals). */
-  rate: number;
-  report?: { level: number; reportedAt: string; reportedBy: string; paid: string; paidMembers: number } | null;
-  children?: ProgressNode[];
 }
 
 const zero = (): Figures => ({ members: 0, paidMembers: 0, deferred: 0, due: 0, paid: 0 });

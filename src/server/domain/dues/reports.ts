@@ -10,28 +10,9 @@ import { BatchStateLabel } from '../../../shared/constants.js';
 import { formatCents } from '../../../shared/dues/money.js';
 import { monthLabel, monthsOf } from '../../../shared/dues/rules.js';
 import { coveredOrgs, scopeSql, type Caller, type Dues } from './context.js';
-import { figuresByOrg, rollUp, topOf, type ProgressNode } from './progress.js';
+import { figuresByOrg, rollUp, topOf } from './progress.js';
 import { SETTLED, lapseCandidates } from './status.js';
-
-export interface MonthFigures {
-  batchId: number;
-  title: string;
-  months: string[];
-  state: number;
-  stateLabel: string;
-  members: number;
-  paidMembers: number;
-  due: string;
-  paid: string;
-  rate: number;
-}
-
-export interface YearReport {
-  year: number;
-  months: MonthFigures[];
-  totals: { items: number; paidItems: number; due: string; paid: string; rate: number };
-  orgs: ProgressNode[];
-}
+import type { ArrearsRow, ProgressNode, YearReport } from '../../../shared/dues/api.js';
 
 const rate = (paid: number, all: number) => (all ? Math.round((paid / all) * 10_000) / 10_000 : 0);
 
@@ -62,16 +43,6 @@ export async function yearReport(dues: Dues, caller: Caller, year: number, orgId
   const own = ids.length ? await figuresByOrg(dues, sql`i.batch_id = ANY(${ids}::int[]) AND ${scope}`) : new Map();
   const orgs = await rollUp(dues, own, orgId !== undefined ? [orgId] : await topOf(dues, covered));
   return { year, months, totals: { items: sum.items, paidItems: sum.paidItems, due: formatCents(sum.due), paid: formatCents(sum.paid), rate: rate(sum.paidItems, sum.items) }, orgs };
-}
-
-export interface ArrearsRow {
-  memberId: number;
-  name: string;
-  orgId: number;
-  orgName: string;
-  months: string[];
-  owed: string;
-  deferred: number;
 }
 
 /**

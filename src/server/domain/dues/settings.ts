@@ -4,22 +4,9 @@ import { HttpError } from '../../errors.js';
 import { formulaProblem, formulaText, NATIONAL_BASE_FORMULA, type BaseFormula } from '../../../shared/dues/formula.js';
 import { bandsProblem, NATIONAL_BANDS, ruleTable, DUES_RULE_SOURCE, type Band } from '../../../shared/dues/rules.js';
 import { duesDb, type DuesActor } from './tables.js';
+import type { Bands, DuesSettings } from '../../../shared/dues/api.js';
 
-export type Bands = Readonly<Record<'in-service' | 'retired', readonly Band[]>>;
-
-/** A school's dues settings as they apply: its base formula and bands (the national ones by default). */
-export interface DuesSettings {
-  baseFormula: BaseFormula;
-  /** Whether the formula is the school's own (an override of the national default). */
-  ownFormula: boolean;
-  formulaText: string;
-  bands: Bands;
-  ownBands: boolean;
-  /** Every band's rule in words, per category, for the page that explains the standard. */
-  rules: ReturnType<typeof ruleTable>;
-  source: string;
-  updatedAt: string | null;
-}
+export type { Bands };
 
 /**
  * Reads a school's settings; what an administrator stored is checked again on read, so a bad row (edited

@@ -9,18 +9,13 @@ import { recordChanges, type TrailEntry } from '../../runtime/trail.js';
 import type { Bands } from './settings.js';
 import { sameBase, standardValues, type StandardFields, type StandardMember } from './standard-values.js';
 import { duesDb } from './tables.js';
+import type { WriteCounts } from '../../../shared/dues/api.js';
 
 export interface StandardInput {
   member: StandardMember;
   category: DuesCategory;
   baseCents: number | null;
   source: string;
-}
-
-export interface WriteCounts {
-  created: number;
-  updated: number;
-  unchanged: number;
 }
 
 /** Rows per transaction: a big import commits as it goes, each chunk whole or not at all. */

@@ -9,7 +9,8 @@ import { HttpError } from '../../errors.js';
 import { coveredOrgs, inScope, scopeSql, type Caller, type Dues } from './context.js';
 import { duesSettings } from './settings.js';
 import { STANDARD_SOURCE } from './standard-values.js';
-import { writeStandards, type StandardInput, type WriteCounts } from './standard-writer.js';
+import { writeStandards, type StandardInput } from './standard-writer.js';
+import type { BranchStandards, GenerateResult } from '../../../shared/dues/api.js';
 
 export function yearParam(value: unknown): number {
   const year = Number(value);
@@ -26,7 +27,7 @@ export async function categoryLabels(dues: Dues): Promise<Map<string, string>> {
  * the category from the member's 人员类别 or last year's standard, the base carried over from last year's
  * standard; in-service and retired members without a base to carry over are left for the payroll import.
  */
-export async function generateStandards(dues: Dues, caller: Caller, body: { year?: unknown; orgId?: unknown }): Promise<WriteCounts & { missingBase: number; missingBaseSample: string[] }> {
+export async function generateStandards(dues: Dues, caller: Caller, body: { year?: unknown; orgId?: unknown }): Promise<GenerateResult> {
   const year = yearParam(body.year);
   const orgId = body.orgId === undefined || body.orgId === null || body.orgId === '' ? undefined : Number(body.orgId);
   const covered = await coveredOrgs(dues, caller, orgId);
@@ -50,17 +51,6 @@ export async function generateStandards(dues: Dues, caller: Caller, body: { year
   const { bands } = await duesSettings(dues.services.database.db, dues.school);
   const counts = await writeStandards(dues.services.runtime, dues.school, year, inputs, bands, caller.runtimeActor, { imported: false, categoryLabels: await categoryLabels(dues) });
   return { ...counts, missingBase: missing.length, missingBaseSample: missing.slice(0, 10) };
-}
-
-export interface BranchStandards {
-  orgId: number;
-  orgName: string;
-  members: number;
-  withStandard: number;
-  monthly: string;
-  confirmed: { at: string; by: string; members: number; monthly: string } | null;
-  /** Standards changed since the confirmation (it needs confirming again). */
-  stale: boolean;
 }
 
 /** Each branch of the organisations with its standards for the year and its confirmation. */

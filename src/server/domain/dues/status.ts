@@ -14,17 +14,9 @@ import { formatCents } from '../../../shared/dues/money.js';
 import { addMonths, LAPSE_MONTHS, monthsOf } from '../../../shared/dues/rules.js';
 import type { DB } from '../../db/types.js';
 import { JUSTIFIED_DEFERRALS } from './batch-reports.js';
+import type { DuesStatus, LapseCandidate } from '../../../shared/dues/api.js';
 
-export interface DuesStatus {
-  memberId: number;
-  /** The last month of the unbroken run of paid months from the first due month; null when that first month is unpaid or nothing is due yet. */
-  paidUpTo: string | null;
-  /** Due months neither paid nor paid back, oldest first ("YYYY-MM"). */
-  unpaidMonths: string[];
-  /** What those months come to, yuan with two decimals. */
-  owed: string;
-  hasUnpaid: boolean;
-}
+export type { DuesStatus, LapseCandidate };
 
 /** Paid or paid back through a later batch's adjustment that is paid. */
 export const SETTLED = (item: string) =>
@@ -62,19 +54,6 @@ export async function duesStatusesOf(db: Kysely<DB>, memberIds: number[]): Promi
 /** One member's dues standing: "is anything unpaid" and "paid up to which month". */
 export async function duesStatusOf(db: Kysely<DB>, memberId: number): Promise<DuesStatus> {
   return (await duesStatusesOf(db, [memberId])).get(memberId)!;
-}
-
-export interface LapseCandidate {
-  memberId: number;
-  name: string;
-  orgId: number;
-  orgName: string;
-  /** The six unpaid months, oldest first. */
-  months: string[];
-  /** Everything the member owes now (these months and any others). */
-  owed: string;
-  /** The last month paid before them, if any. */
-  paidUpTo: string | null;
 }
 
 /**

@@ -6,8 +6,9 @@ type Stamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type WithDefault<T> = ColumnType<T, T | undefined, T>;
 type Json<T> = ColumnType<T, string, string>;
 
-export type PaymentMethod = 'cash' | 'transfer' | 'online';
-export type DeferralKind = 'approved' | 'hardship' | 'no-reason';
+import type { DeferralKind, PaymentMethod } from '../../../shared/dues/api.js';
+
+export type { DeferralKind, PaymentMethod };
 export type AdjustmentKind = 'arrear' | 'correction';
 
 export interface DuesTables {
