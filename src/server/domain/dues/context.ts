@@ -1,10 +1,10 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
 import { currentUser } from '../../core/auth/guard.js';
 import type { SessionUser } from '../../core/auth/session-user.js';
 import type { CoreServices } from '../../core/services.js';
 import { HttpError } from '../../errors.js';
-import type { Actor } from '../../runtime/index.js';
+import type { Actor, Runtime } from '../../runtime/index.js';
 import { DuesLevels } from './levels.js';
 import { duesDb, type DuesActor, type DuesDb } from './tables.js';
 
@@ -15,13 +15,15 @@ export interface DuesCore {
   levels: DuesLevels;
 }
 
-/** ... and the app's services, for what reads settings, dictionaries or the schema runtime. */
+/** ... and the app's services and schema runtime, for what reads settings, dictionaries or module records. */
 export interface Dues extends DuesCore {
   services: CoreServices;
+  runtime: Runtime;
 }
 
-export function duesOf(services: CoreServices): Dues {
-  return { services, school: services.appConfig.school, db: duesDb(services.database.db), levels: DuesLevels.of(services) };
+export function duesOf(app: FastifyInstance): Dues {
+  const { services } = app;
+  return { services, runtime: app.runtime, school: services.appConfig.school, db: duesDb(services.database.db), levels: DuesLevels.of(services) };
 }
 
 /** The caller of a dues route: who (for entries and logs) and which organisations they may touch. */
@@ -35,7 +37,7 @@ export interface Caller {
 
 export async function callerOf(req: FastifyRequest): Promise<Caller> {
   const user = currentUser(req);
-  const runtimeActor = await req.server.services.runtime.actorOf(user);
+  const runtimeActor = await req.server.runtime.actorOf(user);
   return { user, actor: { id: user.id, name: user.nickName || user.username }, runtimeActor, scope: runtimeActor.scope };
 }
 

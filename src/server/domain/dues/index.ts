@@ -14,10 +14,10 @@ import { registerStandardHook } from './standard-hook.js';
 export { duesStatusOf, duesStatusesOf, lapseCandidates, type DuesStatus, type LapseCandidate } from './status.js';
 
 export async function duesRoutes(app: FastifyInstance): Promise<void> {
-  const { runtime } = app.services;
+  const { runtime } = app;
   if (!runtime.module('dues-standard') || !runtime.module('member') || !runtime.module('org')) return;
   registerStandardHook(app.services.appConfig.school);
-  const dues = duesOf(app.services);
+  const dues = duesOf(app);
   standardRoutes(app, dues);
   batchRoutes(app, dues);
   paymentRoutes(app, dues);

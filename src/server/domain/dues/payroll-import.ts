@@ -154,6 +154,6 @@ export async function importPayroll(dues: Dues, caller: Caller, buffer: Buffer, 
   }
   // Mode `all`: nothing unless every row is good.
   const write = mode === 'all' && errors.length ? [] : inputs;
-  const counts = await writeStandards(dues.services.runtime, dues.school, year, write, settings.bands, caller.runtimeActor, { imported: true, categoryLabels: await categoryLabels(dues) });
+  const counts = await writeStandards(dues.runtime, dues.school, year, write, settings.bands, caller.runtimeActor, { imported: true, categoryLabels: await categoryLabels(dues) });
   return { ...counts, total: rows.length, failed: errors.length, formulaText: settings.formulaText, errors };
 }

@@ -49,7 +49,7 @@ export async function generateStandards(dues: Dues, caller: Caller, body: { year
     inputs.push({ member: { id: r.id, name: r.name, orgId: r.orgId }, category, baseCents, source: STANDARD_SOURCE.RULES });
   }
   const { bands } = await duesSettings(dues.services.database.db, dues.school);
-  const counts = await writeStandards(dues.services.runtime, dues.school, year, inputs, bands, caller.runtimeActor, { imported: false, categoryLabels: await categoryLabels(dues) });
+  const counts = await writeStandards(dues.runtime, dues.school, year, inputs, bands, caller.runtimeActor, { imported: false, categoryLabels: await categoryLabels(dues) });
   return { ...counts, missingBase: missing.length, missingBaseSample: missing.slice(0, 10) };
 }
 

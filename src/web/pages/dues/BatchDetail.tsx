@@ -5,7 +5,7 @@ import { Button, Descriptions, Drawer, Space, Table, Tabs, Tag, Timeline } from 
 import { BatchState, BatchStateLabel } from '../../../shared/constants';
 import type { AdjustmentView } from '../../../shared/dues/api';
 import { Permission } from '../../core/Permission';
-import { useConfirmRun } from '../system/shared/useConfirmRun';
+import { useConfirmRun } from '../../core/useConfirmRun';
 import { duesApi, duesKeys, monthText, percent, timeText } from './api';
 import { BatchItems } from './BatchItems';
 import { STATE_COLORS } from './BatchPage';

@@ -4,7 +4,7 @@ import { App, Button, Form, Input, Modal, Radio, Select, Space, Table, Tag } fro
 import { useState } from 'react';
 import { DeferralKindLabel, type ItemView } from '../../../shared/dues/api';
 import { Permission } from '../../core/Permission';
-import { useConfirmRun } from '../system/shared/useConfirmRun';
+import { useConfirmRun } from '../../core/useConfirmRun';
 import { OrgTreeSelect } from '../member/OrgTreeSelect';
 import { duesApi, timeText } from './api';
 

@@ -9,7 +9,7 @@ import { lazy, Suspense, useState } from 'react';
 import { BatchState } from '../../../shared/constants';
 import type { BatchView } from '../../../shared/dues/api';
 import { Permission, useHasPermission } from '../../core/Permission';
-import { useConfirmRun } from '../system/shared/useConfirmRun';
+import { useConfirmRun } from '../../core/useConfirmRun';
 import { duesApi, duesKeys, percent } from './api';
 import { yearOptions } from './years';
 import './dues.css';

@@ -4,7 +4,7 @@ import { Button, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import type { BranchStandards } from '../../../shared/dues/api';
 import { Permission } from '../../core/Permission';
-import { useConfirmRun } from '../system/shared/useConfirmRun';
+import { useConfirmRun } from '../../core/useConfirmRun';
 import { OrgTreeSelect } from '../member/OrgTreeSelect';
 import { duesApi, timeText } from './api';
 import { yearOptions } from './years';

@@ -6,7 +6,7 @@ import { Input, Progress, Table, Tag } from 'antd';
 import { useRef } from 'react';
 import type { ProgressNode } from '../../../shared/dues/api';
 import { useHasPermission } from '../../core/Permission';
-import { useConfirmRun } from '../system/shared/useConfirmRun';
+import { useConfirmRun } from '../../core/useConfirmRun';
 import { duesApi, percent, timeText } from './api';
 import { useExpanded } from './useExpanded';
 
