@@ -31,6 +31,10 @@ describe(`dues reports on ${TEST_DB}: the money adds up at every level`, () => {
     const counts = await seedDues(w.t.database, 'hntb', { currentMonth: '2026-11', today: 23 });
     expect(counts.batches).toBe(12);
     current = (await call('GET', '/api/dues/batches?state=3')).body[0].id;
+    // The first call of a fresh app that needs the organisation tree (it loads on first use).
+    const first = (await call('GET', `/api/dues/batches/${current}/progress`)).body;
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatchObject({ level: 'school' });
     // Some movement in the current month: payments, a reversal, a payment with a voluntary extra.
     const open = (await sql<{ id: number; memberId: number }>`SELECT id, member_id AS "memberId" FROM dues_item WHERE batch_id = ${current} AND payment_id IS NULL ORDER BY id LIMIT 3`.execute(w.t.database.db)).rows;
     const paid = await call('POST', '/api/dues/payments', { method: 'cash', entries: open.map((o, i) => ({ memberId: o.memberId, itemIds: [o.id], extra: i === 0 ? '12.34' : undefined })) });

@@ -202,6 +202,8 @@ export interface Receipt {
   lines: ReceiptLine[];
   reverses: { id: number; receiptNo: string } | null;
   reversedBy: { id: number; receiptNo: string; reason: string; createdAt: string } | null;
+  /** A payment not reversed whose batches are all still started (closed batches never change). */
+  reversible: boolean;
 }
 
 export interface OpenMonth {

@@ -67,6 +67,7 @@ export class DuesLevels {
     return this.tree.all();
   }
 
+  /** The children of an organisation; the tree must be loaded (after `all()` or any other call). */
   childrenOf(id: number | null): OrgRow[] {
     return this.tree.childrenOf(id);
   }

@@ -231,11 +231,13 @@ export async function receipts(dues: DuesCore, paymentIds: number[]): Promise<Re
     FROM dues_payment p LEFT JOIN m_member m ON m.id = p.member_id LEFT JOIN m_org o ON o.id = p.org_id
     LEFT JOIN dues_payment r ON r.id = p.reverses_id LEFT JOIN dues_payment x ON x.reverses_id = p.id
     WHERE p.id = ANY(${paymentIds}::int[])`.execute(dues.db);
-  const lines = await sql<{ paymentId: number; itemId: number; batchId: number; title: string; firstMonth: string; months: number; due: number; amount: number }>`
-    SELECT l.payment_id AS "paymentId", l.item_id AS "itemId", l.batch_id AS "batchId", b.title, b.first_month AS "firstMonth", b.months, l.due_cents AS due, l.amount_cents AS amount
+  const lines = await sql<{ paymentId: number; itemId: number; batchId: number; title: string; firstMonth: string; months: number; state: number; due: number; amount: number }>`
+    SELECT l.payment_id AS "paymentId", l.item_id AS "itemId", l.batch_id AS "batchId", b.title, b.first_month AS "firstMonth", b.months, b.state, l.due_cents AS due, l.amount_cents AS amount
     FROM dues_payment_line l JOIN dues_batch b ON b.id = l.batch_id WHERE l.payment_id = ANY(${paymentIds}::int[]) ORDER BY b.first_month, l.id`.execute(dues.db);
   const byPayment = new Map<number, ReceiptLine[]>();
+  const closed = new Set<number>();
   for (const l of lines.rows) {
+    if (l.state !== BatchState.STARTED) closed.add(l.paymentId);
     const months = monthsOf(l.firstMonth, l.months);
     const list = byPayment.get(l.paymentId) ?? [];
     list.push({ itemId: l.itemId, batchId: l.batchId, batchTitle: l.title, months, monthsLabel: months.map(monthLabel).join('、'), due: formatCents(l.due), amount: formatCents(l.amount) });
@@ -265,6 +267,7 @@ export async function receipts(dues: DuesCore, paymentIds: number[]): Promise<Re
       lines: byPayment.get(id) ?? [],
       reverses: r.reversesId ? { id: r.reversesId as number, receiptNo: r.reversesNo as string } : null,
       reversedBy: r.reversedById ? { id: r.reversedById as number, receiptNo: r.reversedByNo as string, reason: r.reversedReason as string, createdAt: new Date(r.reversedAt as string).toISOString() } : null,
+      reversible: r.kind === 1 && !r.reversedById && !closed.has(id),
     }];
   });
 }

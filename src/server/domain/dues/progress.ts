@@ -73,9 +73,10 @@ export async function rollUp(dues: DuesCore, own: Map<number, Figures>, roots: n
 
 /** The top-most organisations of a set (those whose parent is not in it): where a scoped tree starts. */
 export async function topOf(dues: DuesCore, ids: number[] | 'all'): Promise<number[]> {
+  const all = await dues.levels.all(); // loads the tree
   if (ids === 'all') return dues.levels.childrenOf(null).map((o) => o.id);
   const set = new Set(ids);
-  return (await dues.levels.all()).filter((o) => set.has(o.id) && (o.parentId === null || !set.has(o.parentId))).map((o) => o.id);
+  return all.filter((o) => set.has(o.id) && (o.parentId === null || !set.has(o.parentId))).map((o) => o.id);
 }
 
 /** Own figures per organisation of the items matching `where` (one grouped query). */

@@ -70,7 +70,7 @@ export function PaymentsTab() {
             render: (_, r) => (
               <Space size={8}>
                 <a onClick={() => setPrinting([r])}>收据</a>
-                {r.kind === 1 && !r.reversedBy && (
+                {r.reversible && (
                   <Permission roles={['dues-onsite:reverse']}>
                     <a className="dues-danger" onClick={() => setReversing(r)}>
                       冲正
