@@ -94,6 +94,10 @@ describe(`dues payments (现场缴费, 在线缴纳) on ${TEST_DB}`, () => {
     expect(again.status).toBe(201);
     const lines = (await sql<{ amount: number }>`SELECT amount_cents AS amount FROM dues_payment_line WHERE item_id = ${item.id} ORDER BY id`.execute(w.t.database.db)).rows.map((r) => r.amount);
     expect(lines).toEqual([item.due_cents, -item.due_cents, item.due_cents]);
+    // The list of the branch's payments: newest first, the reversed one no longer reversible.
+    const list = (await call('GET', `/api/dues/payments?memberId=${m.id}&size=10`, undefined, collector)).body;
+    expect(list.content.map((r: { kind: number; reversible: boolean }) => [r.kind, r.reversible])).toEqual([[1, true], [2, false], [1, false]]);
+    expect(new Set((await call('GET', '/api/dues/payments?size=100', undefined, collector)).body.content.map((r: { orgId: number }) => r.orgId))).toEqual(new Set([branch]));
   });
 
   it('a collector pays only for their own branch', async () => {

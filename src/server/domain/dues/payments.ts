@@ -13,7 +13,7 @@ import { isLargePayment, monthLabel, monthsOf } from '../../../shared/dues/rules
 import { HttpError } from '../../errors.js';
 import { addArrear } from './adjustments.js';
 import { logBatch, wrongState } from './batches.js';
-import { inScope, type DuesCore } from './context.js';
+import { inScope, scopeSql, type DuesCore } from './context.js';
 import type { DuesActor, DuesDb, PaymentMethod } from './tables.js';
 import { PaymentMethodLabel, type Receipt, type ReceiptLine } from '../../../shared/dues/api.js';
 
@@ -270,4 +270,13 @@ export async function receipts(dues: DuesCore, paymentIds: number[]): Promise<Re
       reversible: r.kind === 1 && !r.reversedById && !closed.has(id),
     }];
   });
+}
+
+/** Payments and reversals of the organisations (newest first), optionally of a member or a batch. */
+export async function listPayments(dues: DuesCore, orgIds: number[] | 'all', q: { memberId?: number; batchId?: number; size: number; offset: number }): Promise<{ content: Receipt[]; totalElements: number }> {
+  const where = sql`p.school = ${dues.school} AND ${scopeSql(orgIds, 'p.org_id')} AND ${q.memberId ? sql`p.member_id = ${q.memberId}` : sql`true`}
+    AND ${q.batchId ? sql`EXISTS (SELECT 1 FROM dues_payment_line l WHERE l.payment_id = p.id AND l.batch_id = ${q.batchId})` : sql`true`}`;
+  const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM dues_payment p WHERE ${where}`.execute(dues.db)).rows[0].n;
+  const ids = (await sql<{ id: number }>`SELECT p.id FROM dues_payment p WHERE ${where} ORDER BY p.id DESC LIMIT ${q.size} OFFSET ${q.offset}`.execute(dues.db)).rows.map((r) => r.id);
+  return { content: await receipts(dues, ids), totalElements: total };
 }

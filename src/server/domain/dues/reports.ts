@@ -10,7 +10,7 @@ import { BatchStateLabel } from '../../../shared/constants.js';
 import { formatCents } from '../../../shared/dues/money.js';
 import { monthLabel, monthsOf } from '../../../shared/dues/rules.js';
 import { coveredOrgs, scopeSql, type Caller, type Dues } from './context.js';
-import { figuresByOrg, rollUp, topOf } from './progress.js';
+import { rollUp, topOf, type Figures } from './progress.js';
 import { SETTLED, lapseCandidates } from './status.js';
 import type { ArrearsRow, ProgressNode, YearReport } from '../../../shared/dues/api.js';
 
@@ -28,19 +28,30 @@ export async function yearReport(dues: Dues, caller: Caller, year: number, orgId
     .orderBy('first_month')
     .execute();
   const ids = batches.map((b) => b.id);
-  const scope = scopeSql(covered, 'i.org_id');
-  const perBatch = ids.length
-    ? (await sql<{ batchId: number; members: number; paidMembers: number; due: number; paid: number }>`
-        SELECT i.batch_id AS "batchId", count(*)::int AS members, count(i.payment_id)::int AS "paidMembers", coalesce(sum(i.due_cents), 0)::bigint AS due, coalesce(sum(i.paid_cents), 0)::bigint AS paid
-        FROM dues_item i WHERE i.batch_id = ANY(${ids}::int[]) AND ${scope} GROUP BY i.batch_id`.execute(dues.db)).rows
+  // One pass over the year's items, grouped by batch and organisation; months and organisations add up from it.
+  const groups = ids.length
+    ? (await sql<{ batchId: number; orgId: number; members: number; paidMembers: number; due: number; paid: number }>`
+        SELECT i.batch_id AS "batchId", i.org_id AS "orgId", count(*)::int AS members, count(i.payment_id)::int AS "paidMembers",
+               coalesce(sum(i.due_cents), 0)::bigint AS due, coalesce(sum(i.paid_cents), 0)::bigint AS paid
+        FROM dues_item i WHERE i.batch_id = ANY(${ids}::int[]) AND ${scopeSql(covered, 'i.org_id')} GROUP BY i.batch_id, i.org_id`.execute(dues.db)).rows
     : [];
-  const byBatch = new Map(perBatch.map((r) => [r.batchId, r]));
+  const byBatch = new Map<number, Figures>();
+  const own = new Map<number, Figures>();
+  for (const g of groups) {
+    for (const [map, key] of [[byBatch, g.batchId], [own, g.orgId]] as const) {
+      const f = map.get(key) ?? { members: 0, paidMembers: 0, deferred: 0, due: 0, paid: 0 };
+      f.members += g.members;
+      f.paidMembers += g.paidMembers;
+      f.due += g.due;
+      f.paid += g.paid;
+      map.set(key, f);
+    }
+  }
   const months = batches.map((b) => {
     const f = byBatch.get(b.id) ?? { members: 0, paidMembers: 0, due: 0, paid: 0 };
     return { batchId: b.id, title: b.title, months: monthsOf(b.first_month, b.months), state: b.state, stateLabel: BatchStateLabel[b.state as 1], members: f.members, paidMembers: f.paidMembers, due: formatCents(f.due), paid: formatCents(f.paid), rate: rate(f.paidMembers, f.members) };
   });
-  const sum = perBatch.reduce((s, r) => ({ items: s.items + r.members, paidItems: s.paidItems + r.paidMembers, due: s.due + r.due, paid: s.paid + r.paid }), { items: 0, paidItems: 0, due: 0, paid: 0 });
-  const own = ids.length ? await figuresByOrg(dues, sql`i.batch_id = ANY(${ids}::int[]) AND ${scope}`) : new Map();
+  const sum = [...byBatch.values()].reduce((s, r) => ({ items: s.items + r.members, paidItems: s.paidItems + r.paidMembers, due: s.due + r.due, paid: s.paid + r.paid }), { items: 0, paidItems: 0, due: 0, paid: 0 });
   const orgs = await rollUp(dues, own, orgId !== undefined ? [orgId] : await topOf(dues, covered));
   return { year, months, totals: { items: sum.items, paidItems: sum.paidItems, due: formatCents(sum.due), paid: formatCents(sum.paid), rate: rate(sum.paidItems, sum.items) }, orgs };
 }

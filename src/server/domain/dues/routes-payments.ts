@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
-import { callerOf, coveredOrgs, idParam, pageParams, scopeSql, type Dues } from './context.js';
+import { callerOf, coveredOrgs, idParam, pageParams, type Dues } from './context.js';
 import { onsiteMembers } from './items.js';
 import { myDues, myMember } from './my-dues.js';
-import { completeOrder, createOrder, ownOrder } from './online.js';
-import { payOnSite, receipts, reversePayment } from './payments.js';
+import { completeOrder, createOrder, ownOrder, paymentProvider, simulatorProvider } from './online.js';
+import { listPayments, payOnSite, receipts, reversePayment } from './payments.js';
 import { yearParam } from './standards.js';
 
 const optionalId = (value: unknown, message: string) => idParam(value, message, true);
@@ -25,16 +24,8 @@ export function paymentRoutes(app: FastifyInstance, dues: Dues): void {
 
   app.get('/api/dues/payments', { config: perm('dues-onsite:list') }, async (req) => {
     const q = req.query as { orgId?: string; memberId?: string; batchId?: string };
-    const caller = await callerOf(req);
-    const covered = await coveredOrgs(dues, caller, optionalId(q.orgId, '所选党组织不正确'));
-    const memberId = optionalId(q.memberId, '党员编号不正确');
-    const batch = optionalId(q.batchId, '收费批次编号不正确');
-    const { size, offset } = pageParams(req.query);
-    const where = sql`p.school = ${dues.school} AND ${scopeSql(covered, 'p.org_id')} AND ${memberId ? sql`p.member_id = ${memberId}` : sql`true`}
-      AND ${batch ? sql`EXISTS (SELECT 1 FROM dues_payment_line l WHERE l.payment_id = p.id AND l.batch_id = ${batch})` : sql`true`}`;
-    const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM dues_payment p WHERE ${where}`.execute(dues.db)).rows[0].n;
-    const ids = (await sql<{ id: number }>`SELECT p.id FROM dues_payment p WHERE ${where} ORDER BY p.id DESC LIMIT ${size} OFFSET ${offset}`.execute(dues.db)).rows.map((r) => r.id);
-    return { content: await receipts(dues, ids), totalElements: total };
+    const covered = await coveredOrgs(dues, await callerOf(req), optionalId(q.orgId, '所选党组织不正确'));
+    return listPayments(dues, covered, { memberId: optionalId(q.memberId, '党员编号不正确'), batchId: optionalId(q.batchId, '收费批次编号不正确'), ...pageParams(req.query) });
   });
 
   app.get('/api/dues/payments/:id', { config: perm('dues-onsite:list') }, async (req) => {
@@ -75,6 +66,8 @@ export function paymentRoutes(app: FastifyInstance, dues: Dues): void {
 
   // The simulator's payment page confirms (or cancels) here, standing in for the gateway's notification.
   app.post('/api/dues/pay/simulator/:orderId', { config: perm('dues-my:list') }, async (req) => {
+    // Only while the simulator is the provider: a real gateway notifies through its own signed route.
+    if (paymentProvider() !== simulatorProvider) throw new HttpError(404, '模拟支付未启用');
     const caller = await callerOf(req);
     const orderId = idParam((req.params as { orderId: string }).orderId, '订单编号不正确');
     await ownOrder(dues, caller.user.id, orderId);
