@@ -1,7 +1,8 @@
 /**
- * `npm run seed -- --members N [--seed S]`: loads a generated university with N party members into the
- * configured database (DATA_DIR or DATABASE_URL), e.g. for benchmarks. Refuses when organisations exist
- * unless `--force`, which first empties the six base modules.
+ * `npm run seed -- --members N [--seed S] [--dues]`: loads a generated university with N party members into
+ * the configured database (DATA_DIR or DATABASE_URL), e.g. for benchmarks; `--dues` adds a year of party
+ * dues (standards, 12 monthly batches with payments, src/server/seed/dues.ts). Refuses when organisations
+ * exist unless `--force`, which first empties the six base modules (and the dues).
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -10,10 +11,11 @@ import { loadConfig } from '../src/server/config.js';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrate } from '../src/server/db/migrate.js';
 import { initialiseDatabase } from '../src/server/seed/index.js';
+import { seedDues } from '../src/server/seed/dues.js';
 import { seedUniversity } from '../src/server/seed/university/seed.js';
 import { generateUniversity } from '../src/server/seed/university/university.js';
 
-const { values } = parseArgs({ options: { members: { type: 'string', default: '3000' }, seed: { type: 'string' }, force: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { members: { type: 'string', default: '3000' }, seed: { type: 'string' }, force: { type: 'boolean', default: false }, dues: { type: 'boolean', default: false } } });
 const members = Number(values.members);
 if (!Number.isInteger(members) || members < 1) {
   console.error('--members must be a positive whole number');
@@ -30,10 +32,16 @@ if (n > 0 && !values.force) {
   await app.close();
   process.exit(1);
 }
-if (n > 0) await sql`TRUNCATE m_member, m_student, m_teacher, m_class, m_org, m_unit RESTART IDENTITY`.execute(database.db);
+if (n > 0) await sql`TRUNCATE m_member, m_student, m_teacher, m_class, m_org, m_unit, m_dues_standard, dues_batch, dues_payment, dues_payment_line RESTART IDENTITY CASCADE`.execute(database.db);
 const started = performance.now();
 const university = generateUniversity({ members, seed: values.seed ? Number(values.seed) : undefined });
 const { counts } = await seedUniversity(database, university, config.school);
 await app.runtime.fillSortKeys(); // names in pinyin order
 console.log(`Seeded in ${((performance.now() - started) / 1000).toFixed(1)} s:`, counts);
+if (values.dues) {
+  const at = performance.now();
+  const now = new Date();
+  const dues = await seedDues(database, config.school, { currentMonth: `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`, today: now.getDate() });
+  console.log(`Dues seeded in ${((performance.now() - at) / 1000).toFixed(1)} s:`, dues);
+}
 await app.close();

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchResult } from './lib.js';
+import { duesSuite } from './suites/dues.js';
 import { formSuite } from './suites/form.js';
 import { membersSuite } from './suites/members.js';
 import { runtimeSuite } from './suites/runtime.js';
@@ -15,6 +16,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   web: webSuite,
   runtime: runtimeSuite,
   form: formSuite,
+  dues: duesSuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

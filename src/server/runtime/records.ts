@@ -132,7 +132,8 @@ export class RecordService<T = Record<string, unknown>> {
     for (const f of this.module.writableFields) if (f.schema.default !== undefined) record[f.name] = f.schema.default;
     Object.assign(record, values);
     const scope = this.module.scopeField;
-    if (scope && (record[scope.name] === null || record[scope.name] === undefined) && actor.orgId !== null) record[scope.name] = actor.orgId;
+    // A read-only scope field is set by a beforeWrite hook (from another record), which checks the scope.
+    if (scope?.writable && (record[scope.name] === null || record[scope.name] === undefined) && actor.orgId !== null) record[scope.name] = actor.orgId;
     return record;
   }
 

@@ -121,7 +121,10 @@ export async function validateCandidates(
   for (const set of m.uniqueSets) await checkUnique(ctx, m, set, candidates, results, failed, db);
 
   // A scoped actor may not write records outside its organisations, nor records that belong to none.
-  (await outOfScope(ctx, m, candidates.map((c) => c.values), actor.scope, db)).forEach((out, i) => (results[i].outOfScope = out));
+  // A read-only scope field is the business of the hook that sets it (docs/schema.md, x-scope).
+  if (!m.scopeField || m.scopeField.writable) {
+    (await outOfScope(ctx, m, candidates.map((c) => c.values), actor.scope, db)).forEach((out, i) => (results[i].outOfScope = out));
+  }
   return results;
 }
 

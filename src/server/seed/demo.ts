@@ -1,5 +1,6 @@
 import { getSchoolInfo } from '../../shared/school-branding.js';
 import { hashPassword } from '../core/passwords.js';
+import { seedDemoDues } from './demo-dues.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
 import { MenuService } from '../core/menus/service.js';
@@ -41,12 +42,17 @@ export const DEMO_ROLES: DemoRole[] = [
     permissions: (tree) => collectPermissions(tree.filter((n) => n.id !== 'system')).filter((p) => !SYSTEM_PERMISSION.test(p)),
   },
   {
-    code: 'zbsj', name: '支部书记', description: '本支部党员、组织生活、党校学习与消息', level: 3, dataScope: 'own',
-    permissions: (tree) => ['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', ...permissionsUnder(tree, 'org-life', 'pschool-study', 'message-center')],
+    code: 'zbsj', name: '支部书记', description: '本支部党员、组织生活、党费收缴、党校学习与消息', level: 3, dataScope: 'own',
+    permissions: (tree) => [
+      'member:list', 'member:view', 'member:edit', 'member:export', 'org:list', ...permissionsUnder(tree, 'org-life', 'pschool-study', 'message-center'),
+      // Dues: the branch's standards (confirm), its batch (report, deferrals), on-site payment and reports.
+      'dues:list', 'dues:edit', 'dues:export', 'dues:confirm', 'dues-batch:list', 'dues-batch:report', 'dues-batch:defer',
+      ...permissionsUnder(tree, 'dues-onsite', 'dues-report', 'dues-my'),
+    ],
   },
   {
-    code: 'dy', name: '党员', description: '党校学习、消息与规章制度', level: 4, dataScope: 'own',
-    permissions: (tree) => [...permissionsUnder(tree, 'pschool-study', 'message-center'), 'regulation:list'],
+    code: 'dy', name: '党员', description: '党校学习、我的党费、消息与规章制度', level: 4, dataScope: 'own',
+    permissions: (tree) => [...permissionsUnder(tree, 'pschool-study', 'message-center', 'dues-my'), 'regulation:list'],
   },
 ];
 
@@ -108,4 +114,6 @@ export const demoSeeders: DemoSeeder[] = [
       }
     },
   },
+  // Party dues of the last 12 months; the demo secretary and member are members of their branch.
+  { name: 'demo-dues', run: seedDemoDues },
 ];

@@ -32,6 +32,56 @@ export interface ClassRecord {
 }
 
 /**
+ * 党费标准
+ */
+export interface DuesStandardRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  memberName?: string;
+  /**
+   * 所在党支部
+   */
+  orgId?: number;
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 缴纳类别
+   */
+  category: string;
+  /**
+   * 党费基数（元/月）: 在职党员为每月工资收入（税后），离退休党员为离退休费总额；学生和无固定收入党员不填
+   */
+  base?: string;
+  /**
+   * 交纳比例
+   */
+  rate?: string;
+  /**
+   * 每月应交（元）
+   */
+  amount?: string;
+  /**
+   * 适用规定
+   */
+  rule?: string;
+  /**
+   * 来源
+   */
+  source?: "工资表导入" | "按规定生成" | "手工录入";
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 党员基本信息
  */
 export interface MemberRecord {
@@ -407,10 +457,11 @@ export interface UnitRecord {
   remark?: string;
 }
 
-export type ModuleId = 'class' | 'member' | 'org' | 'regulation' | 'student' | 'teacher' | 'unit';
+export type ModuleId = 'class' | 'dues-standard' | 'member' | 'org' | 'regulation' | 'student' | 'teacher' | 'unit';
 
 export interface ModuleRecords {
   'class': ClassRecord;
+  'dues-standard': DuesStandardRecord;
   'member': MemberRecord;
   'org': OrgRecord;
   'regulation': RegulationRecord;

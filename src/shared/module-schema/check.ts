@@ -9,7 +9,7 @@ export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-p
 export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-name-field'];
 
 /** Custom string formats of module schemas, as names only; validators are added by the runtime. */
-export const CUSTOM_FORMATS = ['id-card', 'mobile', 'textarea', 'rich-text', 'file', 'image'];
+export const CUSTOM_FORMATS = ['id-card', 'mobile', 'money', 'textarea', 'rich-text', 'file', 'image'];
 
 /** An ajv instance that knows the module keywords, so a module schema compiles in strict mode. */
 export function createModuleAjv(): Ajv {

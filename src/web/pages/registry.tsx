@@ -23,6 +23,11 @@ export const corePages: Record<string, Page> = {
   'member-analysis': lazy(() => import('./member/MemberAnalysisPage')),
   'member-roster': lazy(() => import('./member/MemberRosterPage')),
   'org-trail': lazy(() => import('./member/OrgTrailPage')),
+  dues: lazy(() => import('./dues/DuesPage')),
+  'dues-batch': lazy(() => import('./dues/BatchPage')),
+  'dues-onsite': lazy(() => import('./dues/OnsitePage')),
+  'dues-report': lazy(() => import('./dues/ReportPage')),
+  'dues-my': lazy(() => import('./dues/MyDuesPage')),
 };
 
 export const PendingPage = lazy(() => import('./pending/PendingPage'));
