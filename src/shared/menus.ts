@@ -67,6 +67,8 @@ export interface MenuRoutes {
 export const CORE_PAGES = [
   'users', 'roles', 'menus', 'dicts', 'sysconfig', 'online', 'sms-outbox',
   'msginfo', 'member-roster', 'member-analysis', 'org-trail',
+  'pschool-class', 'pschool-questionnaire', 'pschool-exam-manage', 'pschool-seating',
+  'pschool-study-center', 'pschool-training-center', 'pschool-online-exam', 'pschool-video', 'pschool-doc',
 ] as const;
 
 /** Modules whose schema is being written; `module:<id>` may name them before schemas/modules/<id>.json exists. */
