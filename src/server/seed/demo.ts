@@ -1,5 +1,6 @@
 import { getSchoolInfo } from '../../shared/school-branding.js';
 import { hashPassword } from '../core/passwords.js';
+import { seedPschool } from './pschool/seed.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
 import { MenuService } from '../core/menus/service.js';
@@ -106,6 +107,13 @@ export const demoSeeders: DemoSeeder[] = [
       for (const [username, orgKey] of Object.entries(placement)) {
         await database.db.updateTable('users').set({ org_id: orgIds.get(orgKey) ?? null }).where('username', '=', username).execute();
       }
+    },
+  },
+  {
+    // Batches, classes, courses with their media, questions, exams, results and learners (after the university).
+    name: 'demo-pschool',
+    async run(ctx) {
+      ctx.log.info(await seedPschool(ctx), 'demo party school seeded');
     },
   },
 ];
