@@ -50,7 +50,7 @@ describe(`party-school study on ${TEST_DB}`, () => {
     const back = await progress(alice.token, f.videoNodeId, 4);
     expect(back.json()).toMatchObject({ position: 4, furthest: 12.5, credited: 12.5 });
     const node = await t.app.inject({ url: `/api/pschool/nodes/${f.videoNodeId}`, headers: bearer(alice.token) });
-    expect(node.json()).toMatchObject({ id: f.videoNodeId, kind: 'video', length: 20, position: 4, furthest: 12.5, completed: false, recordInterval: 30, mediaUrl: `/api/pschool/media/${f.videoNodeId}`, nextId: f.docNodeId, prevId: null });
+    expect(node.json()).toMatchObject({ id: f.videoNodeId, kind: 'video', length: 20, position: 4, furthest: 12.5, completed: false, recordInterval: 30, mediaUrl: `/api/pschool/media/${f.videoNodeId}`, next: { id: f.docNodeId, kind: 'doc' }, prev: null });
   });
 
   it('reaching the end completes the node once; its hour reaches the class record', async () => {

@@ -109,7 +109,7 @@ export async function catalogRoutes(app: FastifyInstance, opts: { nodes: NodeCat
     const order = await db
       .selectFrom('m_course_node as n')
       .leftJoin('m_course_node as ch', 'ch.id', 'n.chapter_id')
-      .select(['n.id'])
+      .select(['n.id', 'n.kind'])
       .where('n.course_id', '=', node.courseId)
       .where('n.node_type', '=', String(ChapterType.NODE))
       .where('n.kind', 'in', ['video', 'doc'])
@@ -124,8 +124,8 @@ export async function catalogRoutes(app: FastifyInstance, opts: { nodes: NodeCat
       position: p?.position ?? 0, furthest: p?.furthest ?? 0, completed: !!p?.completed_at,
       recordInterval: await recordInterval(),
       mediaUrl: node.fileId ? `/api/pschool/media/${node.id}` : null,
-      prevId: at > 0 ? order[at - 1].id : null,
-      nextId: at >= 0 && at < order.length - 1 ? order[at + 1].id : null,
+      prev: at > 0 ? order[at - 1] : null,
+      next: at >= 0 && at < order.length - 1 ? order[at + 1] : null,
     };
   });
 
