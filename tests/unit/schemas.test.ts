@@ -17,7 +17,8 @@ function tempSchemas(modules: Record<string, unknown>): string {
 }
 
 describe('schema toolchain', () => {
-  it('every module schema in the repository is valid', () => {
+  // Every module for every school: seconds on a loaded machine.
+  it('every module schema in the repository is valid', { timeout: 30_000 }, () => {
     expect(moduleFiles().length).toBeGreaterThan(0);
     expect(checkSchemasDir()).toEqual([]);
   });
