@@ -27,12 +27,15 @@ function centred(page: PDFPage, font: PDFFont, text: string, y: number, size: nu
   page.drawText(text, { x: (page.getWidth() - width) / 2, y, size, font, color });
 }
 
+const NO_LINE_START = '，。、；：？！”’）》】…';
+
 /** Splits text into lines that fit `width` at `size` (Chinese wraps anywhere). */
 function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const ch of text) {
-    if (font.widthOfTextAtSize(line + ch, size) > width) {
+    // Closing punctuation stays at the end of its line (禁则): it may hang past the margin.
+    if (font.widthOfTextAtSize(line + ch, size) > width && !NO_LINE_START.includes(ch)) {
       lines.push(line);
       line = ch;
     } else line += ch;

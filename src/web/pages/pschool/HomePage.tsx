@@ -22,7 +22,7 @@ function ClassCard({ c }: { c: MyClass }) {
           </div>
           <Progress percent={percent} size="small" status={c.completed ? 'success' : 'active'} />
           <Space wrap>
-            {c.examRequired && (c.examPassed ? <Tag color="success">考试已通过</Tag> : <Tag color="warning">考试未通过</Tag>)}
+            {c.examRequired && (c.examPassed ? <Tag color="success">考试已通过</Tag> : <Tag color="warning">待通过结业考试</Tag>)}
             {c.completed ? <Tag color="success">已结业</Tag> : <Tag>培训中</Tag>}
             {c.certificateId && (
               <Link to={`/pschool/certificate/${c.certificateId}`}>
