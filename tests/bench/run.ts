@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { BenchResult } from './lib.js';
 import { formSuite } from './suites/form.js';
 import { membersSuite } from './suites/members.js';
+import { pschoolSuite } from './suites/pschool.js';
 import { runtimeSuite } from './suites/runtime.js';
 import { serverSuite } from './suites/server.js';
 import { webSuite } from './suites/web.js';
@@ -15,6 +16,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   web: webSuite,
   runtime: runtimeSuite,
   form: formSuite,
+  pschool: pschoolSuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
