@@ -110,6 +110,13 @@ for (const vp of VIEWPORTS) {
     it(`[S2.R9a][S2.R10][S1.F6h] the learner watches a video: skipping ahead is refused, progress resumes after a reload (${vp.name})`, { timeout: 180_000 }, async () => {
       learner = await signedIn(w.token, vp, '/pschool');
       await expect.poll(() => learner.title()).toMatch(/^党校/);
+      // /pschool/:navigation filters the courses by audience: the course is for 发展对象, not 入党申请人.
+      await learner.getByRole('tab', { name: '入党申请人' }).click();
+      await learner.waitForURL(/\/pschool\/apply$/);
+      await learner.locator('.ant-empty, .ps-course').first().waitFor();
+      expect(await learner.getByText(`浏览器测试课程${vp.name}${run}`).count()).toBe(0);
+      await learner.getByRole('tab', { name: '发展对象' }).click();
+      await learner.waitForURL(/\/pschool\/develop$/);
       await learner.getByText(`浏览器测试课程${vp.name}${run}`).click();
       await learner.locator(`.ps-node[data-node="${w.videoNode.id}"]`).getByRole('button', { name: /观\s*看/ }).click();
       await learner.waitForURL(/\/pschool\/video\/view\?nodeId=/);
@@ -191,6 +198,22 @@ for (const vp of VIEWPORTS) {
       const certs = (await api<{ no: string; verifyUrl: string }[]>('GET', '/api/pschool/certificates', undefined, w.token)).body;
       const verify = await fetch(certs.find((c) => c.no === no)!.verifyUrl.replace(/^https?:\/\/[^/]+/, baseUrl()));
       expect(await verify.json()).toEqual({ valid: true, no, holderName: `学员${vp.name}` });
+    });
+
+    it(`[S1.F6g] the learner answers a questionnaire through its share link, once (${vp.name})`, { timeout: 60_000 }, async () => {
+      const survey = await create<{ id: number; shareToken: string }>('questionnaire', { title: `浏览器问卷${vp.name}${run}`, anonymous: true, published: true });
+      await create('questionnaire-item', { questionnaireId: survey.id, sort: 1, type: '1', title: '总体评价', optionA: '满意', optionB: '一般' });
+      await create('questionnaire-item', { questionnaireId: survey.id, sort: 2, type: '3', title: '建议', mandatory: false });
+      await learner.goto(webUrl(`/pschool/survey/${survey.shareToken}`));
+      await learner.getByText(`浏览器问卷${vp.name}${run}`).waitFor();
+      await learner.getByText('满意', { exact: true }).click();
+      await learner.locator('textarea').fill('希望多安排讨论');
+      await learner.getByRole('button', { name: /提交问卷/ }).click();
+      await learner.getByText('问卷已提交，感谢您的参与').waitFor();
+      const results = (await api<{ total: number; items: { options: { count: number }[]; texts: string[] }[] }>('GET', `/api/pschool/surveys/${survey.id}/results`, undefined, admin)).body;
+      expect(results).toMatchObject({ total: 1, items: [{ options: [{ count: 1 }, { count: 0 }] }, { texts: ['希望多安排讨论'] }] });
+      await learner.reload();
+      await learner.getByText('问卷已提交，感谢您的参与').waitFor();
     });
   });
 }

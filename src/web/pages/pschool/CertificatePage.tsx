@@ -2,13 +2,12 @@
 import { DownloadOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Skeleton, Space } from 'antd';
-import { useParams } from 'react-router-dom';
 import { download } from '../../core/request/download';
-import { PschoolNav } from './PschoolNav';
+import { PschoolNav, usePathParam } from './PschoolNav';
 import { pschoolApi } from './api';
 
 export default function CertificatePage() {
-  const id = Number(useParams().id);
+  const id = Number(usePathParam('/pschool/certificate/:id', 'id'));
   const cert = useQuery({ queryKey: ['pschool', 'certificate', id], queryFn: () => pschoolApi.certificate(id), enabled: id > 0 });
   if (cert.isError) return <div className="page-container"><PschoolNav /><Alert type="warning" showIcon message="证书不存在" /></div>;
   if (!cert.data) return <div className="page-container"><Skeleton active /></div>;

@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'react-router-dom';
+import { Link, matchPath, useLocation } from 'react-router-dom';
 import './pschool.css';
 
 const LINKS = [
@@ -33,3 +33,12 @@ export function clock(seconds: number): string {
 
 /** The page that studies a node: the player for a video, the reader for a document. */
 export const nodeLink = (n: { id: number; kind: string }) => (n.kind === 'video' ? `/pschool/video/view?nodeId=${n.id}` : `/pschool/doc/view?nodeId=${n.id}`);
+
+/**
+ * A parameter of a constant layout route (`/pschool/:navigation`). The layout renders these pages itself
+ * (resolve-page), outside a <Route> of their pattern, so `useParams` does not see it: match the path here.
+ */
+export function usePathParam(pattern: string, name: string): string | undefined {
+  const { pathname } = useLocation();
+  return matchPath({ path: pattern, end: true }, pathname)?.params[name] ?? undefined;
+}

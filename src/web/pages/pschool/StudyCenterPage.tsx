@@ -5,9 +5,9 @@
  */
 import { CheckCircleFilled, FilePdfOutlined, PlayCircleOutlined, TeamOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Drawer, Empty, Progress, Skeleton, Space, Tabs, Tag, Typography } from 'antd';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { PschoolNav, clock, nodeLink } from './PschoolNav';
+import { Button, Card, Drawer, Empty, Progress, Skeleton, Space, Tag, Typography } from 'antd';
+import { Link, useSearchParams } from 'react-router-dom';
+import { PschoolNav, clock, nodeLink, usePathParam } from './PschoolNav';
 import { pschoolApi, type StudyNodeSummary } from './api';
 
 const NAVS = [
@@ -67,9 +67,8 @@ function CourseDrawer({ courseId, onClose }: { courseId: number; onClose: () => 
 }
 
 export default function StudyCenterPage() {
-  const { navigation } = useParams();
+  const navigation = usePathParam('/pschool/:navigation', 'navigation');
   const nav = NAVS.some((n) => n.key === navigation) ? navigation! : 'all';
-  const navigate = useNavigate();
   const [search, setSearch] = useSearchParams();
   const courseId = Number(search.get('course')) || undefined;
   const courses = useQuery({ queryKey: ['pschool', 'courses', nav], queryFn: () => pschoolApi.courses(nav === 'all' ? undefined : nav) });
@@ -95,7 +94,14 @@ export default function StudyCenterPage() {
           </Space>
         </Card>
       )}
-      <Tabs activeKey={nav} onChange={(k) => navigate(k === 'all' ? '/pschool' : `/pschool/${k}`)} items={NAVS.map((n) => ({ key: n.key, label: n.label }))} />
+      {/* A row that scrolls sideways on a phone rather than folding entries into a menu. */}
+      <div className="ps-nav ps-subnav" role="tablist" aria-label="课程分类">
+        {NAVS.map((n) => (
+          <Link key={n.key} role="tab" aria-selected={n.key === nav} className={n.key === nav ? 'active' : undefined} to={n.key === 'all' ? '/pschool' : `/pschool/${n.key}`}>
+            {n.label}
+          </Link>
+        ))}
+      </div>
       {courses.isLoading ? (
         <Skeleton active />
       ) : !courses.data?.length ? (

@@ -2,12 +2,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Input, Radio, Result, Skeleton, Tag } from 'antd';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
-import { PschoolNav } from './PschoolNav';
+import { Link } from 'react-router-dom';
+import { PschoolNav, usePathParam } from './PschoolNav';
 import { pschoolApi } from './api';
 
 export default function SurveyPage() {
-  const { token = '' } = useParams();
+  const token = usePathParam('/pschool/survey/:token', 'token') ?? '';
   const queryClient = useQueryClient();
   const survey = useQuery({ queryKey: ['pschool', 'survey', token], queryFn: () => pschoolApi.survey(token) });
   const [answers, setAnswers] = useState<Record<string, unknown>>({});
