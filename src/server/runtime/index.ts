@@ -16,6 +16,13 @@ import { syncTables, type SyncReport } from './table-sync.js';
 export { registerHook, type Actor, type DeleteHookContext, type Hook, type HookContext, type WriteHookContext } from './hooks.js';
 export type { ApiRecord, ListInput, WriteEvent, WriteOptions } from './records.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The schema runtime: module registry and a typed record API per module (`app.runtime.records('regulation')`). */
+    runtime: Runtime;
+  }
+}
+
 /** Domain services writing on their own behalf: every organisation, no user. */
 export const SYSTEM_ACTOR: Actor = { id: null, username: 'system', scope: 'all', orgId: null };
 

@@ -4,7 +4,7 @@ import { seedPschool } from './pschool/seed.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
 import { MenuService } from '../core/menus/service.js';
-import type { DataScopeKind } from '../db/types.js';
+import type { DataScopeKind } from '../core/tables.js';
 import { collectPermissions, flattenMenus, type MenuNode } from '../../shared/menus.js';
 import type { SeedContext } from './index.js';
 
