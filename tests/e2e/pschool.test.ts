@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ASSETS_DIR } from '../../src/server/assets.js';
+import { ASSETS_DIR } from '../../src/server/paths.js';
 import { documentPdf } from '../../src/server/domain/pschool/pdf.js';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
 import { api, apiLogin, encryptForServer, setSysConfig } from '../support/api.js';

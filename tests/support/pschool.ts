@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { ASSETS_DIR } from '../../src/server/assets.js';
+import { ASSETS_DIR } from '../../src/server/paths.js';
 import { documentPdf } from '../../src/server/domain/pschool/pdf.js';
 import { bearer } from './auth.js';
 

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { buildApp } from '../../../src/server/app.js';
-import { ASSETS_DIR } from '../../../src/server/assets.js';
+import { ASSETS_DIR } from '../../../src/server/paths.js';
 import { loadConfig } from '../../../src/server/config.js';
 import { FileStore } from '../../../src/server/core/files/store.js';
 import { openDatabase, type Database } from '../../../src/server/db/database.js';

@@ -47,7 +47,7 @@ registerCandidateSource(DxPcType.PREPARE, async (db, { q, limit }) => {
 });
 
 export async function classRoutes(app: FastifyInstance): Promise<void> {
-  const { runtime } = app.services;
+  const { runtime } = app;
   const db = pschoolDb(app.services.database.db);
   const students = () => runtime.records('pschool-student');
 

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { markSheet, type KeyedQuestion, type PaperItem, type QuestionTypeValue } from '../../../shared/pschool/marking.js';
-import type { CoreServices } from '../../core/services.js';
+import type { FastifyInstance } from 'fastify';
 import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import { SessionStatus, StudentStatus, round2 } from './common.js';
@@ -147,6 +147,6 @@ export async function attemptsOf(db: AnyDb, examId: number, userId: number) {
 }
 
 /** closeExpired, then the standing of every learner whose sheet it closed. */
-export async function settleExpired(services: CoreServices, filter: { examId?: number; userId?: number } = {}): Promise<void> {
-  for (const userId of await closeExpired(services.database.db, filter)) await refreshStudentsOf(services, userId);
+export async function settleExpired(app: FastifyInstance, filter: { examId?: number; userId?: number } = {}): Promise<void> {
+  for (const userId of await closeExpired(app.services.database.db, filter)) await refreshStudentsOf(app, userId);
 }

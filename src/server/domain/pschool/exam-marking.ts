@@ -68,7 +68,7 @@ export async function examMarkingRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/pschool/marking', { config: perm('exam:mark') }, async (req) => {
     const { examId } = req.query as { examId?: string };
-    await settleExpired(app.services, examId ? { examId: idParam(examId, '考试') } : {});
+    await settleExpired(app, examId ? { examId: idParam(examId, '考试') } : {});
     let q = db
       .selectFrom('pschool_exam_sessions as s')
       .innerJoin('m_exam as e', 'e.id', 's.exam_id')
@@ -133,7 +133,7 @@ export async function examMarkingRoutes(app: FastifyInstance): Promise<void> {
         .execute();
       return { userId: s.user_id, score, passed, status: pending ? SessionStatus.MARKING : SessionStatus.MARKED };
     });
-    if (result.passed) await refreshStudentsOf(app.services, result.userId);
+    if (result.passed) await refreshStudentsOf(app, result.userId);
     return { score: result.score, passed: result.passed, status: result.status };
   });
 
@@ -150,7 +150,7 @@ export async function examMarkingRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/pschool/exams/:examId/results', { config: perm('exam:list') }, async (req) => {
     const exam = await loadExam(db, idParam(param(req, 'examId'), '考试'));
-    await settleExpired(app.services, { examId: exam.id });
+    await settleExpired(app, { examId: exam.id });
     const { page = '0', size = '20', name } = req.query as { page?: string; size?: string; name?: string };
     const limit = Math.min(500, Math.max(1, Number(size) || 20));
     const offset = Math.max(0, Number(page) || 0) * limit;
@@ -165,7 +165,7 @@ export async function examMarkingRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/pschool/exams/:examId/results/export', { config: perm('exam:export') }, async (req, reply) => {
     const exam = await loadExam(db, idParam(param(req, 'examId'), '考试'));
-    await settleExpired(app.services, { examId: exam.id });
+    await settleExpired(app, { examId: exam.id });
     const rows = await resultsQuery(exam.id).orderBy('u.username').orderBy('s.attempt').execute();
     return streamXlsx(reply, `${exam.title}成绩.xlsx`, async (book, addRow) => {
       const sheet = book.addWorksheet('成绩');
@@ -180,7 +180,7 @@ export async function examMarkingRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/pschool/exams/:examId/statistics', { config: perm('exam:list') }, async (req) => {
     const exam = await loadExam(db, idParam(param(req, 'examId'), '考试'));
-    await settleExpired(app.services, { examId: exam.id });
+    await settleExpired(app, { examId: exam.id });
     const summary = await db
       .selectFrom('pschool_exam_sessions')
       .select([
@@ -220,7 +220,7 @@ export async function examMarkingRoutes(app: FastifyInstance): Promise<void> {
     const examId = idParam(param(req, 'examId'), '考试');
     const result = await remarkExam(db, examId);
     const users = await db.selectFrom('pschool_exam_sessions').select('user_id').distinct().where('exam_id', '=', examId).where('passed', '=', true).execute();
-    for (const u of users) await refreshStudentsOf(app.services, u.user_id);
+    for (const u of users) await refreshStudentsOf(app, u.user_id);
     return result;
   });
 }

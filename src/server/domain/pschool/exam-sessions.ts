@@ -81,7 +81,7 @@ export async function examSessionRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/pschool/exams', { config: perm(STUDY) }, async (req) => {
     const user = currentUser(req);
-    await settleExpired(app.services, { userId: user.id });
+    await settleExpired(app, { userId: user.id });
     const classes = await classesOf(db, user.id);
     const exams = await db
       .selectFrom('m_exam')
@@ -114,7 +114,7 @@ export async function examSessionRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(req);
     const exam = await loadExam(db, idParam(param(req, 'examId'), '考试'));
     await assertMayTake(db, exam, user.id);
-    await settleExpired(app.services, { examId: exam.id, userId: user.id });
+    await settleExpired(app, { examId: exam.id, userId: user.id });
     // A lost connection or a reload comes back to the same sheet, answers and deadline.
     const open = await openSession(db, exam.id, user.id);
     if (open) return sessionAnswer(open, exam);
@@ -189,7 +189,7 @@ export async function examSessionRoutes(app: FastifyInstance): Promise<void> {
       // Submitting twice (a retried request) answers the result of the sheet already closed.
       return { score: last.score, passed: last.passed, status: last.status, pending: last.status === SessionStatus.MARKING ? 1 : 0, attempt: last.attempt, late: false, totalScore: exam.totalScore, passMark: exam.passMark };
     }
-    if (outcome.passed) await refreshStudentsOf(app.services, user.id);
+    if (outcome.passed) await refreshStudentsOf(app, user.id);
     return { ...outcome, totalScore: exam.totalScore, passMark: exam.passMark };
   });
 
@@ -197,7 +197,7 @@ export async function examSessionRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(req);
     const exam = await loadExam(db, idParam(param(req, 'examId'), '考试'));
     await assertMayTake(db, exam, user.id);
-    await settleExpired(app.services, { examId: exam.id, userId: user.id });
+    await settleExpired(app, { examId: exam.id, userId: user.id });
     return { id: exam.id, title: exam.title, passMark: exam.passMark, totalScore: exam.totalScore, attempts: await attemptsOf(db, exam.id, user.id) };
   });
 }

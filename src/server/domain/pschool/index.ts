@@ -21,7 +21,7 @@ export { registerCandidateSource, type Candidate, type CandidateSource } from '.
 export async function pschoolRoutes(app: FastifyInstance): Promise<void> {
   const nodes = new NodeCatalog(app.services.database.db);
   // An edited node (length, hours, shelf) is seen at once on this server.
-  app.services.runtime.events.on('write', (e) => {
+  app.runtime.events.on('write', (e) => {
     if (e.module === 'course-node' || e.module === 'course') nodes.forget();
   });
   await catalogRoutes(app, { nodes });

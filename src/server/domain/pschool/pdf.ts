@@ -9,7 +9,7 @@ import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
 import subsetFont from 'subset-font';
-import { ASSETS_DIR } from '../../assets.js';
+import { ASSETS_DIR } from '../../paths.js';
 
 let fullFont: Promise<Buffer> | undefined;
 const fontFile = () => (fullFont ??= fs.promises.readFile(path.join(ASSETS_DIR, 'pschool', 'cjk-gb2312.ttf')));

@@ -59,7 +59,7 @@ export async function progressRoutes(app: FastifyInstance, opts: { nodes: NodeCa
     const node = await opts.nodes.studyable(nodeId);
     const { answer, justCompleted } = await recordProgress(db, user.id, node, position);
     // Hours follow a completed node into the learner's classes (outside the progress transaction).
-    if (justCompleted && node.hours > 0) await refreshStudentsOf(app.services, user.id);
+    if (justCompleted && node.hours > 0) await refreshStudentsOf(app, user.id);
     return answer;
   });
 }

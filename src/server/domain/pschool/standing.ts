@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { standingOf, certificateNo } from '../../../shared/pschool/standing.js';
-import type { CoreServices } from '../../core/services.js';
+import type { FastifyInstance } from 'fastify';
 import type { DB } from '../../db/types.js';
 import { SYSTEM_ACTOR } from '../../runtime/index.js';
 import { StudentStatus, jsonArray, round2 } from './common.js';
@@ -134,14 +134,14 @@ export async function syncCertificate(trx: AnyDb, studentId: number, record: Rec
  * Rewrites the standing of a learner's admitted student records (after a node was completed or an exam
  * marked). Each goes through the runtime's update, so the hook recomputes and the trail records it.
  */
-export async function refreshStudentsOf(services: CoreServices, userId: number): Promise<void> {
-  const rows = await pschoolDb(services.database.db)
+export async function refreshStudentsOf(app: FastifyInstance, userId: number): Promise<void> {
+  const rows = await pschoolDb(app.services.database.db)
     .selectFrom('m_pschool_student')
     .select(['id', 'version'])
     .where('user_id', '=', userId)
     .where('status', '=', StudentStatus.ADMITTED)
     .execute();
-  const students = services.runtime.records('pschool-student');
+  const students = app.runtime.records('pschool-student');
   for (const row of rows) {
     // A concurrent change (an administrator editing the record) wins; the next refresh catches up.
     await students.update({ id: row.id, version: row.version }, SYSTEM_ACTOR).catch((error: { statusCode?: number }) => {

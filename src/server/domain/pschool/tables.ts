@@ -5,8 +5,8 @@ import type { PaperItem } from '../../../shared/pschool/marking.js';
 type WithDefault<T> = ColumnType<T, T | undefined, T>;
 type Json<T> = ColumnType<T, string, string>;
 
-/** Tables of migration 0080 (the party school's learner data); module tables are the runtime's. */
-export type PschoolTables = {
+/** Tables of migration 0080 (the party school's learner data), joined into DB by app.ts; module tables are the runtime's. */
+export interface PschoolTables {
   pschool_progress: {
     user_id: number;
     node_id: number;
@@ -69,7 +69,7 @@ export type PschoolTables = {
     issued_at: WithDefault<Date>;
     revoked_at: Date | null;
   };
-};
+}
 
 /**
  * The module tables the party school reads directly (columns as the runtime derives them from
@@ -117,9 +117,9 @@ export type PschoolModuleTables = {
   };
 };
 
-export type PschoolDb = Kysely<DB & PschoolTables & PschoolModuleTables>;
-/** The app's connection or a transaction, typed with or without the party school's tables. */
+export type PschoolDb = Kysely<DB & PschoolModuleTables>;
+/** The app's connection or a transaction, typed with or without the module tables read here. */
 export type AnyDb = Kysely<DB> | PschoolDb;
 
-/** The app's connection (or a transaction) seen with the party school's tables. */
-export const pschoolDb = (db: AnyDb): PschoolDb => (db as Kysely<DB>).withTables<PschoolTables & PschoolModuleTables>();
+/** The app's connection (or a transaction) seen with the module tables the party school reads. */
+export const pschoolDb = (db: AnyDb): PschoolDb => (db as Kysely<DB>).withTables<PschoolModuleTables>();

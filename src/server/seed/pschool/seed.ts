@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import { DxPcType, QuestionType } from '../../../shared/constants.js';
 import { markSheet, type PaperItem, type QuestionTypeValue } from '../../../shared/pschool/marking.js';
 import { composeByRules, seededRandom } from '../../../shared/pschool/paper.js';
-import { ASSETS_DIR } from '../../assets.js';
+import { ASSETS_DIR } from '../../paths.js';
 import { FileStore } from '../../core/files/store.js';
 import { fileDto } from '../../core/files/store.js';
 import { hashPassword } from '../../core/passwords.js';

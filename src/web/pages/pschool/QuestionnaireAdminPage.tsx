@@ -3,7 +3,6 @@ import { CopyOutlined, DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Input, List, Space, Tag } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import { WEB_BASE } from '../../core/router';
 import { useHasPermission } from '../../core/Permission';
 import { download } from '../../core/request/download';
 import { PschoolAdminTabs } from './PschoolAdminTabs';
@@ -19,7 +18,7 @@ function Results() {
   const canExport = useHasPermission(['questionnaire:export']);
   const results = useQuery({ queryKey: ['pschool-admin', 'survey', id], queryFn: () => pschoolAdminApi.surveyResults(id!), enabled: !!id });
   const r = results.data;
-  const link = r?.questionnaire.shareToken ? `${window.location.origin}${WEB_BASE}/pschool/survey/${r.questionnaire.shareToken}` : '';
+  const link = r?.questionnaire.shareToken ? `${window.location.origin}${import.meta.env.BASE_URL}pschool/survey/${r.questionnaire.shareToken}` : '';
   return (
     <>
       <Space wrap style={{ marginBottom: 12 }}>
