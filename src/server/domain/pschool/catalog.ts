@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { ChapterType } from '../../../shared/constants.js';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { sendStoredFile } from '../../core/files/serve.js';
+import { likeContains } from '../../core/paging.js';
 import { fileStoreOf } from '../../core/files/upload.js';
 import { HttpError } from '../../errors.js';
 import { STUDY, StudentStatus, idParam, jsonArray, param, round2 } from './common.js';
@@ -46,7 +47,7 @@ export async function catalogRoutes(app: FastifyInstance, opts: { nodes: NodeCat
       if (!ids.length) return [];
       query = query.where('c.id', 'in', ids);
     }
-    if (q?.trim()) query = query.where('c.title', 'ilike', `%${q.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+    if (q?.trim()) query = query.where('c.title', 'ilike', likeContains(q.trim()));
     const courses = await query.select(['c.id', 'c.title', 'c.teacher', 'c.audience', 'c.evaluation', 'c.description', 'c.sort']).orderBy('c.sort').orderBy('c.id').limit(200).execute();
     if (!courses.length) return [];
     const ids = courses.map((c) => c.id);

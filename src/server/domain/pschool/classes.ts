@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { DxPcType, DxPcTypeLabel } from '../../../shared/constants.js';
 import { currentUser, perm } from '../../core/auth/guard.js';
+import { likeContains } from '../../core/paging.js';
 import { HttpError } from '../../errors.js';
 import { SYSTEM_ACTOR } from '../../runtime/index.js';
 import { STUDY, StudentSource, StudentStatus, idParam, jsonArray, param } from './common.js';
@@ -37,7 +38,7 @@ export function registerCandidateSource(dxPc: number, source: CandidateSource): 
 }
 
 registerCandidateSource(DxPcType.PREPARE, async (db, { q, limit }) => {
-  const name = q?.trim() ? `%${q.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%` : null;
+  const name = q?.trim() ? likeContains(q.trim()) : null;
   const rows = await sql<{ name: string; id_card: string | null; org_id: number | null; org_name: string | null }>`
     SELECT m.name, m.id_card, m.org_id, o.name AS org_name
     FROM m_member m LEFT JOIN m_org o ON o.id = m.org_id

@@ -3,10 +3,8 @@
  * submitted or its time runs out. Objective questions are marked at once (shared/pschool/marking.ts);
  * a sheet with short answers waits in the marking queue.
  */
-import type { Kysely } from 'kysely';
 import { markSheet, type KeyedQuestion, type PaperItem, type QuestionTypeValue } from '../../../shared/pschool/marking.js';
 import type { FastifyInstance } from 'fastify';
-import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import { SessionStatus, StudentStatus, round2 } from './common.js';
 import { refreshStudentsOf } from './standing.js';

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { QuestionType, QuestionTypeLabel } from '../../../shared/constants.js';
 import { markSheet, totalOf } from '../../../shared/pschool/marking.js';
 import { currentUser, perm } from '../../core/auth/guard.js';
+import { likeContains } from '../../core/paging.js';
 import { streamXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
 import { SessionStatus, idParam, param, round2 } from './common.js';
@@ -155,7 +156,7 @@ export async function examMarkingRoutes(app: FastifyInstance): Promise<void> {
     const limit = Math.min(500, Math.max(1, Number(size) || 20));
     const offset = Math.max(0, Number(page) || 0) * limit;
     let q = resultsQuery(exam.id);
-    if (name?.trim()) q = q.where((eb) => eb.or([eb('u.nick_name', 'ilike', `%${name.trim()}%`), eb('u.username', 'ilike', `%${name.trim()}%`)]));
+    if (name?.trim()) q = q.where((eb) => eb.or([eb('u.nick_name', 'ilike', likeContains(name.trim())), eb('u.username', 'ilike', likeContains(name.trim()))]));
     const [rows, count] = await Promise.all([
       q.orderBy('s.score', (o) => o.desc().nullsLast()).orderBy('s.id').limit(limit).offset(offset).execute(),
       q.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),

@@ -3,10 +3,9 @@
  * Each refuses with a message for users (field-level errors) and changes nothing when it refuses.
  */
 import crypto from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { QuestionType } from '../../../shared/constants.js';
 import { fillKey, letters, normaliseJudge } from '../../../shared/pschool/marking.js';
-import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import { registerHook, type WriteHookContext } from '../../runtime/index.js';
 import { Compose, fileIdOf, jsonArray, round2 } from './common.js';

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { arrangeSeats, makeGroups, SeatingError, type SeatPerson, type SeatingMode } from '../../../shared/pschool/seating.js';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
-import { StudentStatus, idParam, param } from './common.js';
+import { StudentStatus, idParam } from './common.js';
 import { pschoolDb } from './tables.js';
 
 const KINDS = new Set(['exam', 'class']);

@@ -6,10 +6,9 @@
  * result changes.
  */
 import crypto from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { standingOf, certificateNo } from '../../../shared/pschool/standing.js';
 import type { FastifyInstance } from 'fastify';
-import type { DB } from '../../db/types.js';
 import { SYSTEM_ACTOR } from '../../runtime/index.js';
 import { StudentStatus, jsonArray, round2 } from './common.js';
 import { pschoolDb, type AnyDb } from './tables.js';

@@ -191,7 +191,7 @@ export async function seedPschool(ctx: SeedContext): Promise<PschoolSeedResult> 
     const random = seededRandom(2026);
     const progress: Row[] = [];
     const sessions: Row[] = [];
-    for (const [ci, classId] of classIds.entries()) {
+    for (const ci of classIds.keys()) {
       if (ci === 2) continue;
       const classCourses = classDefs[ci].courses.map((k) => courseIds[k]);
       const nodes = studyNodes.filter((n) => classCourses.includes(n.courseId));
