@@ -15,6 +15,8 @@ import { launchBrowser, webUrl } from '../support/browser.js';
 import { baseUrl } from './core-helpers.js';
 
 const PASSWORD = 'Learner#2026';
+/** Waits of the polls: pages render slowly on a loaded machine. */
+const SLOW = { timeout: 30_000 };
 const run = Date.now().toString(36).slice(-5);
 const VIEWPORTS = [
   { name: 'desktop', viewport: { width: 1366, height: 800 }, isMobile: false },
@@ -109,7 +111,7 @@ for (const vp of VIEWPORTS) {
 
     it(`[S2.R9a][S2.R10][S1.F6h] the learner watches a video: skipping ahead is refused, progress resumes after a reload (${vp.name})`, { timeout: 180_000 }, async () => {
       learner = await signedIn(w.token, vp, '/pschool');
-      await expect.poll(() => learner.title()).toMatch(/^党校/);
+      await expect.poll(() => learner.title(), SLOW).toMatch(/^党校/);
       // /pschool/:navigation filters the courses by audience: the course is for 发展对象, not 入党申请人.
       await learner.getByRole('tab', { name: '入党申请人' }).click();
       await learner.waitForURL(/\/pschool\/apply$/);
@@ -120,14 +122,14 @@ for (const vp of VIEWPORTS) {
       await learner.getByText(`浏览器测试课程${vp.name}${run}`).click();
       await learner.locator(`.ps-node[data-node="${w.videoNode.id}"]`).getByRole('button', { name: /观\s*看/ }).click();
       await learner.waitForURL(/\/pschool\/video\/view\?nodeId=/);
-      await expect.poll(() => learner.title()).toMatch(/^视频播放/);
+      await expect.poll(() => learner.title(), SLOW).toMatch(/^视频播放/);
       const video = learner.getByTestId('pschool-video');
       await learner.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 1);
       await video.evaluate((v: HTMLVideoElement) => { v.muted = true; return v.play(); });
       await until('credited seconds', () => nodeState(w.token, w.videoNode.id), (s) => s.furthest >= 4);
       // Skipping ahead in the player: it seeks back and says why.
       await video.evaluate((v: HTMLVideoElement) => { v.currentTime = 18; });
-      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeLessThan(12);
+      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), SLOW).toBeLessThan(12);
       await learner.getByText('不能跳过未学习的内容').first().waitFor();
       // A forged report is refused by the server too.
       const forged = await api<{ furthest: number }>('POST', '/api/pschool/progress', { nodeId: w.videoNode.id, position: 19.5 }, w.token);
@@ -137,7 +139,7 @@ for (const vp of VIEWPORTS) {
       const saved = await until('a saved position', () => nodeState(w.token, w.videoNode.id), (s) => s.position >= 3);
       await learner.reload();
       await learner.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 1);
-      await expect.poll(() => learner.getByTestId('pschool-video').evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThanOrEqual(saved.position - 0.5);
+      await expect.poll(() => learner.getByTestId('pschool-video').evaluate((v: HTMLVideoElement) => v.currentTime), SLOW).toBeGreaterThanOrEqual(saved.position - 0.5);
       await learner.getByTestId('pschool-video').evaluate((v: HTMLVideoElement) => { v.muted = true; return v.play(); });
       await until('the video completed', () => nodeState(w.token, w.videoNode.id), (s) => s.completed, 90_000);
       await learner.getByText('已完成').first().waitFor();
@@ -145,7 +147,7 @@ for (const vp of VIEWPORTS) {
 
     it(`[S2.R11][S1.F6i] the learner reads the document until its minimum reading time (${vp.name})`, { timeout: 90_000 }, async () => {
       await learner.goto(webUrl(`/pschool/doc/view?nodeId=${w.docNode.id}`));
-      await expect.poll(() => learner.title()).toMatch(/^文档阅读/);
+      await expect.poll(() => learner.title(), SLOW).toMatch(/^文档阅读/);
       await learner.waitForFunction(() => document.querySelectorAll('[data-testid="pschool-doc"] canvas').length > 0, null, { timeout: 30_000 });
       await learner.getByTestId('pschool-read').getByText('还需阅读').waitFor();
       await until('the document completed', () => nodeState(w.token, w.docNode.id), (s) => s.completed, 60_000);
@@ -154,7 +156,7 @@ for (const vp of VIEWPORTS) {
 
     it(`[S2.R14][S1.F6e] the learner takes the timed exam; answers survive a reload; the result waits for marking (${vp.name})`, { timeout: 90_000 }, async () => {
       await learner.goto(webUrl('/pschool/exam/center'));
-      await expect.poll(() => learner.title()).toMatch(/^在线考试/);
+      await expect.poll(() => learner.title(), SLOW).toMatch(/^在线考试/);
       await learner.locator(`[data-exam="${w.exam.id}"]`).getByRole('button', { name: /开始考试/ }).click();
       await learner.getByTestId('pschool-exam-timer').waitFor();
       expect(await learner.getByTestId('pschool-exam-timer').textContent()).toMatch(/^(9|10):\d\d$/);
@@ -165,7 +167,7 @@ for (const vp of VIEWPORTS) {
       // A lost connection or a reload resumes the same sheet with its answers.
       await learner.reload();
       await learner.getByTestId('pschool-exam-timer').waitFor();
-      await expect.poll(() => learner.locator('textarea').inputValue()).toBe('我志愿加入中国共产党，全心全意为人民服务。');
+      await expect.poll(() => learner.locator('textarea').inputValue(), SLOW).toBe('我志愿加入中国共产党，全心全意为人民服务。');
       expect(await learner.getByRole('radio', { name: 'A. 全心全意为人民服务' }).isChecked()).toBe(true);
       await learner.getByRole('button', { name: /交\s*卷/ }).first().click();
       await learner.locator('.ant-modal-confirm').getByRole('button', { name: /交\s*卷/ }).click();
@@ -185,9 +187,9 @@ for (const vp of VIEWPORTS) {
       await desk.context().close();
 
       await learner.goto(webUrl('/pschool/home/page'));
-      await expect.poll(() => learner.title()).toMatch(/^个人主页/);
+      await expect.poll(() => learner.title(), SLOW).toMatch(/^个人主页/);
       const card = learner.locator('.ant-card', { hasText: `浏览器测试班${vp.name}${run}` });
-      await expect.poll(() => card.getByTestId('pschool-hours').textContent()).toContain('学时 2 / 2');
+      await expect.poll(() => card.getByTestId('pschool-hours').textContent(), SLOW).toContain('学时 2 / 2');
       await card.getByText('已结业').waitFor();
       await card.getByText('考试已通过').waitFor();
       await card.getByRole('button', { name: /结业证书/ }).click();
@@ -217,3 +219,23 @@ for (const vp of VIEWPORTS) {
     });
   });
 }
+
+describe('party-school administration (desktop)', () => {
+  it('[S1.F6a][S1.F6b][S1.F6f][S1.F14m] batches, classes with registrations, the question bank, and a seat plan', { timeout: 120_000 }, async () => {
+    const page = await signedIn(admin, VIEWPORTS[0], '/party-school/admin/batch');
+    await page.getByText('年预备党员培训').first().waitFor();
+    await page.goto(webUrl('/party-school/admin/question-bank'));
+    await page.locator('.ant-pagination-total-text, .ant-pagination').first().waitFor();
+    await expect.poll(() => page.getByText(/共 \d+ 条/).first().textContent(), SLOW).toMatch(/共 (2[5-9]\d|[3-9]\d\d) 条/);
+    await page.goto(webUrl('/party-school/admin/class'));
+    await page.getByRole('tab', { name: '报名审核' }).click();
+    await page.locator('tr', { hasText: '发展对象培训班（报名中）' }).first().waitFor();
+    await page.goto(webUrl('/service/exam/seating'));
+    await page.locator('.ant-select').first().click();
+    await page.locator('.ant-select-item-option', { hasText: '预备党员培训班结业考试' }).click();
+    await page.getByRole('button', { name: /编\s*排/ }).click();
+    await page.getByText('已编排').waitFor();
+    await expect.poll(() => page.getByTestId('seat-grid').locator('.ps-seat b').count(), SLOW).toBeGreaterThan(5);
+    await page.context().close();
+  });
+});
