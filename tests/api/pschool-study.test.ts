@@ -78,6 +78,15 @@ describe(`party-school study on ${TEST_DB}`, () => {
     expect((await progress(outsider, f.videoNodeId, 0)).statusCode).toBe(403);
   });
 
+  it('reports racing from two tabs are each judged against the stored row: all stored, none lost', async () => {
+    const [carol] = await learners(t.app, 1, 'race');
+    const first = await Promise.all([0, 1, 2, 0, 1].map((p) => progress(carol.token, f.videoNodeId, p)));
+    expect(first.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    const row = await t.database.db.selectFrom('pschool_progress' as never).selectAll().where('user_id' as never, '=', carol.id as never).execute();
+    expect(row).toHaveLength(1);
+    expect((row[0] as { furthest: number }).furthest).toBe(2);
+  });
+
   it('the video streams with range requests, also with the session cookie a <video> element sends', async () => {
     const part = await t.app.inject({ url: `/api/pschool/media/${f.videoNodeId}`, headers: { ...bearer(bob.token), range: 'bytes=0-99' } });
     expect(part.statusCode).toBe(206);
