@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskStatus } from '../../src/shared/constants.js';
 import { bearer, login } from '../support/auth.js';
-import { admit, createRecord, learners, schoolFixture, uploadFile, type SchoolFixture } from '../support/pschool.js';
+import { admit, createRecord, learners, schoolFixture, uploadFile, type SchoolFixture, SETUP_TIMEOUT } from '../support/pschool.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 
 type Learner = { id: number; token: string; username: string };
@@ -18,7 +18,7 @@ describe(`party-school administration on ${TEST_DB}`, () => {
     admin = await login(t.app);
     f = await schoolFixture(t.app, admin, '管理');
     people = await learners(t.app, 4, 'adm');
-  });
+  }, SETUP_TIMEOUT);
   afterAll(() => t.app.close());
 
   const call = (method: 'POST' | 'PUT' | 'GET' | 'DELETE', url: string, token: string, payload?: unknown) => t.app.inject({ method, url, headers: bearer(token), payload: payload as never });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { bearer, login } from '../support/auth.js';
+import { SETUP_TIMEOUT } from '../support/pschool.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 
 describe(`party-school demo data on ${TEST_DB}`, () => {
@@ -11,7 +12,7 @@ describe(`party-school demo data on ${TEST_DB}`, () => {
     t = await createTestApp({ DEMO_DATA: 'true' });
     admin = await login(t.app);
     dy = await login(t.app, 'dy', DEMO_USER_PASSWORD);
-  });
+  }, SETUP_TIMEOUT);
   afterAll(() => t.app.close());
 
   const get = (url: string, token = admin) => t.app.inject({ url, headers: bearer(token) });

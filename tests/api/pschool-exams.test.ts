@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login } from '../support/auth.js';
-import { admit, createRecord, learners, schoolFixture, type SchoolFixture } from '../support/pschool.js';
+import { admit, createRecord, learners, schoolFixture, type SchoolFixture, SETUP_TIMEOUT } from '../support/pschool.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 
 type Learner = { id: number; token: string; username: string };
@@ -28,7 +28,7 @@ describe(`party-school exams on ${TEST_DB}`, () => {
     };
     people = await learners(t.app, 6, 'ex');
     await admit(t.app, admin, f.classId, people.slice(0, 5));
-  });
+  }, SETUP_TIMEOUT);
   afterAll(() => t.app.close());
 
   const exam = (body: Record<string, unknown> = {}) =>
@@ -191,7 +191,7 @@ describe(`party-school exams on ${TEST_DB}`, () => {
     expect((await call('GET', `/api/pschool/exams/${e.id}/results`, people[0].token)).statusCode).toBe(403);
   });
 
-  it('200 students submitting at once lose nothing', { timeout: 120_000 }, async () => {
+  it('200 students submitting at once lose nothing', { timeout: 300_000 }, async () => {
     const crowd = await learners(t.app, 200, 'crowd');
     const e = await exam({ classId: null, questionIds: [q.single, q.multiple, q.judge, q.fill], passMark: 6 });
     const answersOf = (i: number) => ({ [q.single]: i % 2 ? 'A' : 'B', [q.multiple]: 'ABC', [q.judge]: i % 3 ? '正确' : '错误', [q.fill]: ['为人民服务', '实事求是'] });

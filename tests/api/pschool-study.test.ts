@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completedTrainingOf } from '../../src/server/domain/pschool/index.js';
 import { bearer, login, userWithRole } from '../support/auth.js';
-import { admit, ageProgress, learners, schoolFixture, type SchoolFixture } from '../support/pschool.js';
+import { admit, ageProgress, learners, schoolFixture, type SchoolFixture, SETUP_TIMEOUT } from '../support/pschool.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 
 describe(`party-school study on ${TEST_DB}`, () => {
@@ -19,7 +19,7 @@ describe(`party-school study on ${TEST_DB}`, () => {
     [alice, bob] = await learners(t.app, 2, 'stu');
     studentIds = await admit(t.app, admin, f.classId, [alice]);
     await t.app.inject({ method: 'PUT', url: '/api/m/pschool-student', headers: bearer(admin), payload: { id: studentIds[0], version: 1, idCard: '110101199003074514' } });
-  });
+  }, SETUP_TIMEOUT);
   afterAll(() => t.app.close());
 
   const progress = (token: string, nodeId: number, position: unknown) => t.app.inject({ method: 'POST', url: '/api/pschool/progress', headers: bearer(token), payload: { nodeId, position } });

@@ -7,10 +7,16 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { ASSETS_DIR } from '../../src/server/paths.js';
-import { documentPdf } from '../../src/server/domain/pschool/pdf.js';
 import { bearer } from './auth.js';
 
 export const VIDEO_SECONDS = 20;
+/** A small valid PDF (one empty page): enough for the API, which stores and streams it. */
+export const TINY_PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+    '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+);
+/** Set-up of a party-school test file: the app, uploads and a dozen records take a while on a loaded machine. */
+export const SETUP_TIMEOUT = 180_000;
 
 export async function createRecord<T = Record<string, unknown> & { id: number; version: number }>(app: FastifyInstance, token: string, module: string, body: Record<string, unknown>): Promise<T> {
   const res = await app.inject({ method: 'POST', url: `/api/m/${module}`, headers: bearer(token), payload: body });
@@ -53,7 +59,7 @@ export interface SchoolFixture {
 /** A batch (required 3 hours), a class, and a course: video (20 s, 1 h), document (30 s, 1 h), offline (1 h). */
 export async function schoolFixture(app: FastifyInstance, admin: string, name = '测试'): Promise<SchoolFixture> {
   const video = await uploadFile(app, admin, '讲座.webm', fs.readFileSync(path.join(ASSETS_DIR, 'pschool', 'demo-lecture.webm')));
-  const doc = await uploadFile(app, admin, '学习材料.pdf', await documentPdf('学习材料', ['第一段。', '第二段。']));
+  const doc = await uploadFile(app, admin, '学习材料.pdf', TINY_PDF);
   const batch = await createRecord(app, admin, 'pschool-batch', { name: `${name}批次`, dxPc: '4', year: 2026, requiredHours: 3 });
   const course = await createRecord(app, admin, 'course', { title: `${name}课程`, evaluation: '2', audience: ['4'], published: true });
   const chapter = await createRecord(app, admin, 'course-node', { courseId: course.id, nodeType: '1', title: '第一章', sort: 1 });

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { DxPcType, QuestionType } from '../../../shared/constants.js';
 import { markSheet, type PaperItem, type QuestionTypeValue } from '../../../shared/pschool/marking.js';
 import { composeByRules, seededRandom } from '../../../shared/pschool/paper.js';
@@ -243,7 +243,9 @@ export async function seedPschool(ctx: SeedContext): Promise<PschoolSeedResult> 
     if (sessions.length) await db.insertInto('pschool_exam_sessions').values(sessions).execute();
 
     // ---- standing and certificates, as the runtime hook computes them
-    const rows = (await db.selectFrom('m_pschool_student').selectAll().execute()) as Row[];
+    // Students without an account have only their offline hours: no exam, no online study.
+    await db.updateTable('m_pschool_student').set({ online_hours: 0, hours_done: sql`coalesce(offline_hours, 0)`, exam_passed: false, completed: false }).where('user_id', 'is', null).execute();
+    const rows = (await db.selectFrom('m_pschool_student').selectAll().where('user_id', 'is not', null).execute()) as Row[];
     for (const r of rows) {
       const record = { classId: r.class_id, userId: r.user_id, offlineHours: r.offline_hours, status: r.status, name: r.name };
       const s = await standingFields(trx, record);
