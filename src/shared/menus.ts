@@ -68,6 +68,8 @@ export const CORE_PAGES = [
   'users', 'roles', 'menus', 'dicts', 'sysconfig', 'online', 'sms-outbox',
   'msginfo', 'member-roster', 'member-analysis', 'org-trail',
   'dues', 'dues-batch', 'dues-onsite', 'dues-report', 'dues-my',
+  'pschool-class', 'pschool-questionnaire', 'pschool-exam-manage', 'pschool-seating',
+  'pschool-study-center', 'pschool-training-center', 'pschool-online-exam', 'pschool-video', 'pschool-doc',
 ] as const;
 
 /** Modules whose schema is being written; `module:<id>` may name them before schemas/modules/<id>.json exists. */

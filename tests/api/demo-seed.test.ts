@@ -62,16 +62,18 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect(dwzzb.permissions).toEqual(business);
     const zbsj = await roleOf('zbsj');
     expect(zbsj).toMatchObject({ name: '支部书记', data_scope: 'own' });
-    expect(zbsj.permissions).toEqual(expect.arrayContaining(['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', 'life-meeting:list', 'pschool-study:list', 'msginfo:list']));
+    expect(zbsj.permissions).toEqual(expect.arrayContaining(['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', 'life-meeting:list', 'pschool:study', 'msginfo:list']));
     expect(zbsj.permissions).not.toContain('member:delete');
     const dy = await roleOf('dy');
     expect(dy).toMatchObject({ name: '党员', data_scope: 'own' });
-    expect(dy.permissions).toEqual(['dues-my:list', 'msg-remind:list', 'msginfo:list', 'pschool-doc:list', 'pschool-exam:list', 'pschool-study:list', 'pschool-training:list', 'pschool-video:list', 'regulation:list']);
+    // Every party-school learner page needs the one learner permission.
+    expect(dy.permissions).toEqual(['dues-my:list', 'msg-remind:list', 'msginfo:list', 'pschool:study', 'regulation:list']);
     const grants = await t.database.db
       .selectFrom('user_roles as ur')
       .innerJoin('users as u', 'u.id', 'ur.user_id')
       .innerJoin('roles as r', 'r.id', 'ur.role_id')
       .select(['u.username', 'r.code'])
+      .where('r.code', '<>', 'pschool_learner') // the party school's demo learners xy01.. (tests/api/pschool-demo.test.ts)
       .orderBy('u.username')
       .execute();
     expect(grants).toEqual([{ username: 'admin', code: 'admin' }, { username: 'dwzzb', code: 'dwzzb' }, { username: 'dy', code: 'dy' }, { username: 'zbsj', code: 'zbsj' }]);
@@ -101,7 +103,8 @@ describe(`no demo data on ${TEST_DB}`, () => {
     const t = await createTestApp();
     try {
       expect(await t.database.db.selectFrom('users').select('username').execute()).toEqual([{ username: 'admin' }]);
-      expect((await t.database.db.selectFrom('roles').select('code').execute()).map((r) => r.code)).toEqual(['admin']);
+      // The party school's learner role is built in (migration 0080), like the superuser's.
+      expect((await t.database.db.selectFrom('roles').select('code').orderBy('code').execute()).map((r) => r.code)).toEqual(['admin', 'pschool_learner']);
     } finally {
       await t.app.close();
     }

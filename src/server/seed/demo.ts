@@ -1,6 +1,7 @@
 import { getSchoolInfo } from '../../shared/school-branding.js';
 import { hashPassword } from '../core/passwords.js';
 import { seedDemoDues } from './demo-dues.js';
+import { seedPschool } from './pschool/seed.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
 import { MenuService } from '../core/menus/service.js';
@@ -116,4 +117,11 @@ export const demoSeeders: DemoSeeder[] = [
   },
   // Party dues of the last 12 months; the demo secretary and member are members of their branch.
   { name: 'demo-dues', run: seedDemoDues },
+  {
+    // Batches, classes, courses with their media, questions, exams, results and learners (after the university).
+    name: 'demo-pschool',
+    async run(ctx) {
+      ctx.log.info(await seedPschool(ctx), 'demo party school seeded');
+    },
+  },
 ];

@@ -32,6 +32,86 @@ export interface ClassRecord {
 }
 
 /**
+ * 课程章节
+ */
+export interface CourseNodeRecord {
+  /**
+   * 课程
+   */
+  courseId: number;
+  /**
+   * 类型
+   */
+  nodeType: string;
+  /**
+   * 所属章
+   */
+  chapterId?: number;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 标题
+   */
+  title: string;
+  /**
+   * 学习方式
+   */
+  kind?: string;
+  /**
+   * 学习资料: 视频（mp4、webm）或文档（pdf）
+   */
+  file?: string;
+  /**
+   * 视频时长（秒）
+   */
+  duration?: number;
+  /**
+   * 最少阅读时间（秒）
+   */
+  minReadSeconds?: number;
+  /**
+   * 学时
+   */
+  hours?: number;
+}
+
+/**
+ * 课程
+ */
+export interface CourseRecord {
+  /**
+   * 课程名称
+   */
+  title: string;
+  /**
+   * 适用对象
+   */
+  audience?: string[];
+  /**
+   * 考核方式
+   */
+  evaluation: string;
+  /**
+   * 主讲教师
+   */
+  teacher?: string;
+  /**
+   * 已上架: 上架的课程出现在学习中心
+   */
+  published?: boolean;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 课程简介
+   */
+  description?: string;
+}
+
+/**
  * 党费标准
  */
 export interface DuesStandardRecord {
@@ -79,6 +159,92 @@ export interface DuesStandardRecord {
    * 备注
    */
   remark?: string;
+}
+
+/**
+ * 组卷规则
+ */
+export interface ExamRuleRecord {
+  /**
+   * 考试
+   */
+  examId: number;
+  /**
+   * 题型
+   */
+  type: string;
+  /**
+   * 知识点: 不选则不限知识点
+   */
+  tag?: string;
+  /**
+   * 题数
+   */
+  count: number;
+  /**
+   * 每题分值
+   */
+  score: number;
+}
+
+/**
+ * 考试
+ */
+export interface ExamRecord {
+  /**
+   * 考试名称
+   */
+  title: string;
+  /**
+   * 参考班级: 不填则所有学员均可参加
+   */
+  classId?: number;
+  /**
+   * 开始时间
+   */
+  startAt: string;
+  /**
+   * 截止时间
+   */
+  endAt: string;
+  /**
+   * 考试时长（分钟）
+   */
+  duration: number;
+  /**
+   * 及格分
+   */
+  passMark: number;
+  /**
+   * 组卷方式
+   */
+  compose: string;
+  /**
+   * 试题
+   *
+   * @maxItems 300
+   */
+  questionIds?: number[];
+  /**
+   * 允许作答次数: 大于1时未通过的学员可以补考
+   */
+  maxAttempts?: number;
+  /**
+   * 多选题少选得半分
+   */
+  partialCredit?: boolean;
+  /**
+   * 已发布: 发布后学员可在在线考试中看到
+   */
+  published?: boolean;
+  /**
+   * 总分
+   */
+  totalScore?: number;
+  /**
+   * 考试说明
+   */
+  description?: string;
 }
 
 /**
@@ -255,6 +421,341 @@ export interface OrgRecord {
    * 备注
    */
   remark?: string;
+}
+
+/**
+ * 培训批次
+ */
+export interface PschoolBatchRecord {
+  /**
+   * 批次名称
+   */
+  name: string;
+  /**
+   * 批次类型
+   */
+  dxPc: string;
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 开始日期
+   */
+  startDate?: string;
+  /**
+   * 结束日期
+   */
+  endDate?: string;
+  /**
+   * 学时要求: 学员结业须完成的学时（发展对象培训一般不少于24学时）
+   */
+  requiredHours: number;
+  /**
+   * 主办组织
+   */
+  orgId?: number;
+  /**
+   * 状态
+   */
+  status?: "筹备中" | "进行中" | "已结束";
+  /**
+   * 说明
+   */
+  description?: string;
+}
+
+/**
+ * 培训班
+ */
+export interface PschoolClassRecord {
+  /**
+   * 班级名称
+   */
+  name: string;
+  /**
+   * 所属批次
+   */
+  batchId: number;
+  /**
+   * 承办组织
+   */
+  orgId?: number;
+  /**
+   * 开班日期
+   */
+  startDate?: string;
+  /**
+   * 结业日期
+   */
+  endDate?: string;
+  /**
+   * 上课地点
+   */
+  place?: string;
+  /**
+   * 授课教师
+   */
+  teachers?: string;
+  /**
+   * 课程安排
+   */
+  schedule?: string;
+  /**
+   * 在线课程
+   *
+   * @maxItems 50
+   */
+  courseIds?: number[];
+  /**
+   * 学时要求: 不填则按批次的学时要求
+   */
+  requiredHours?: number;
+  /**
+   * 招收人数
+   */
+  capacity?: number;
+  /**
+   * 允许自主报名: 开启后学员可在培训中心报名，管理员审核后录取
+   */
+  selfRegister?: boolean;
+  /**
+   * 状态
+   */
+  status?: "报名中" | "培训中" | "已结业";
+}
+
+/**
+ * 培训班学员
+ */
+export interface PschoolStudentRecord {
+  /**
+   * 培训班
+   */
+  classId: number;
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 身份证号
+   */
+  idCard?: string;
+  /**
+   * 登录账号
+   */
+  userId?: number;
+  /**
+   * 所在党组织
+   */
+  orgId?: number;
+  /**
+   * 手机号码
+   */
+  phone?: string;
+  /**
+   * 状态
+   */
+  status?: string;
+  /**
+   * 来源
+   */
+  source?: string;
+  /**
+   * 线下学时
+   */
+  offlineHours?: number;
+  /**
+   * 出勤天数
+   */
+  attendanceDays?: number;
+  /**
+   * 线上学时
+   */
+  onlineHours?: number;
+  /**
+   * 已修学时
+   */
+  hoursDone?: number;
+  /**
+   * 考试通过
+   */
+  examPassed?: boolean;
+  /**
+   * 已结业
+   */
+  completed?: boolean;
+  /**
+   * 结业时间
+   */
+  completedAt?: string;
+  /**
+   * 结业证书编号
+   */
+  certificateNo?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 题库
+ */
+export interface QuestionRecord {
+  /**
+   * 题型
+   */
+  type: string;
+  /**
+   * 题干
+   */
+  stem: string;
+  /**
+   * 选项A
+   */
+  optionA?: string;
+  /**
+   * 选项B
+   */
+  optionB?: string;
+  /**
+   * 选项C
+   */
+  optionC?: string;
+  /**
+   * 选项D
+   */
+  optionD?: string;
+  /**
+   * 选项E
+   */
+  optionE?: string;
+  /**
+   * 选项F
+   */
+  optionF?: string;
+  /**
+   * 答案: 单选填一个字母（B），多选填全部字母（ACD），判断填 正确/错误，填空各空用 | 分隔、同一空的多个答案用 / 分隔，简答填参考答案
+   */
+  answer: string;
+  /**
+   * 解析
+   */
+  analysis?: string;
+  /**
+   * 难度
+   */
+  difficulty?: string;
+  /**
+   * 知识点
+   *
+   * @maxItems 10
+   */
+  tags?:
+    | []
+    | [string]
+    | [string, string]
+    | [string, string, string]
+    | [string, string, string, string]
+    | [string, string, string, string, string]
+    | [string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string];
+  /**
+   * 分值
+   */
+  score?: number;
+}
+
+/**
+ * 问卷题目
+ */
+export interface QuestionnaireItemRecord {
+  /**
+   * 问卷
+   */
+  questionnaireId: number;
+  /**
+   * 序号
+   */
+  sort?: number;
+  /**
+   * 题型
+   */
+  type: string;
+  /**
+   * 题目
+   */
+  title: string;
+  /**
+   * 选项A
+   */
+  optionA?: string;
+  /**
+   * 选项B
+   */
+  optionB?: string;
+  /**
+   * 选项C
+   */
+  optionC?: string;
+  /**
+   * 选项D
+   */
+  optionD?: string;
+  /**
+   * 选项E
+   */
+  optionE?: string;
+  /**
+   * 选项F
+   */
+  optionF?: string;
+  /**
+   * 必答
+   */
+  mandatory?: boolean;
+}
+
+/**
+ * 问卷
+ */
+export interface QuestionnaireRecord {
+  /**
+   * 问卷标题
+   */
+  title: string;
+  /**
+   * 问卷说明
+   */
+  description?: string;
+  /**
+   * 匿名问卷: 匿名问卷的结果不显示答卷人
+   */
+  anonymous?: boolean;
+  /**
+   * 面向班级: 不填则所有学员均可作答
+   */
+  classId?: number;
+  /**
+   * 开始时间
+   */
+  startAt?: string;
+  /**
+   * 截止时间
+   */
+  endAt?: string;
+  /**
+   * 已发布
+   */
+  published?: boolean;
+  /**
+   * 分享码
+   */
+  shareToken?: string;
 }
 
 /**
@@ -457,13 +958,23 @@ export interface UnitRecord {
   remark?: string;
 }
 
-export type ModuleId = 'class' | 'dues-standard' | 'member' | 'org' | 'regulation' | 'student' | 'teacher' | 'unit';
+export type ModuleId = 'class' | 'course-node' | 'course' | 'dues-standard' | 'exam-rule' | 'exam' | 'member' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'student' | 'teacher' | 'unit';
 
 export interface ModuleRecords {
   'class': ClassRecord;
+  'course-node': CourseNodeRecord;
+  'course': CourseRecord;
   'dues-standard': DuesStandardRecord;
+  'exam-rule': ExamRuleRecord;
+  'exam': ExamRecord;
   'member': MemberRecord;
   'org': OrgRecord;
+  'pschool-batch': PschoolBatchRecord;
+  'pschool-class': PschoolClassRecord;
+  'pschool-student': PschoolStudentRecord;
+  'question': QuestionRecord;
+  'questionnaire-item': QuestionnaireItemRecord;
+  'questionnaire': QuestionnaireRecord;
   'regulation': RegulationRecord;
   'student': StudentRecord;
   'teacher': TeacherRecord;
