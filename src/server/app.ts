@@ -126,7 +126,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     orgTree: flatOrgTree,
     dicts: new DictService(options.database),
     messages: new MessageService(options.database),
-    runtime: new Runtime({ database: options.database, schemasDir: options.schemasDir ?? SCHEMAS_DIR, school: options.config.school, dicts: () => services.dicts, orgTree: () => services.orgTree, log: app.log }),
+    runtime: new Runtime({ database: options.database, schemasDir: options.schemasDir ?? SCHEMAS_DIR, school: options.config.school, dicts: () => services.dicts, orgTree: () => services.orgTree, log: app.log, messages: () => services.messages }),
   };
   // Dictionaries the shipped files add since the last start (administrators' edits are kept).
   await services.dicts.syncFromFiles(options.schemasDir ?? SCHEMAS_DIR);

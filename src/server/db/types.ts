@@ -4,6 +4,7 @@ import type { FileTables } from '../core/files/tables.js';
 import type { MessageTables } from '../core/messages/tables.js';
 import type { MenuTables } from '../core/menus/tables.js';
 import type { RuntimeTables } from '../runtime/tables.js';
+import type { WorkflowTables } from '../runtime/workflow/tables.js';
 
 /** Row types of the core tables, kept in step with `migrations/`. Module tables are typed by the runtime. */
 type Created = ColumnType<Date, Date | undefined, never>;
@@ -129,4 +130,4 @@ export interface CoreTables {
 }
 
 /** The whole database as Kysely sees it: add an area's tables interface to the `extends` list. */
-export interface DB extends CoreTables, DictTables, MenuTables, MessageTables, FileTables, RuntimeTables {}
+export interface DB extends CoreTables, DictTables, MenuTables, MessageTables, FileTables, RuntimeTables, WorkflowTables {}

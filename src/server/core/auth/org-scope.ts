@@ -6,6 +6,18 @@ import type { DataScope } from './session-user.js';
  */
 export interface OrgTree {
   subtreeIds(rootIds: number[]): Promise<number[]>;
+  /** The chain from the root down to this organisation (inclusive); empty when unknown. Absent on the flat tree. */
+  pathOf?(id: number): Promise<OrgNode[]>;
+  /** The tops of the tree. Absent on the flat tree. */
+  roots?(): Promise<number[]>;
+}
+
+/** What workflows read of an organisation: its place in the tree and its type (DJ_DZZ_LB). */
+export interface OrgNode {
+  id: number;
+  parentId: number | null;
+  type: string | null;
+  name?: string;
 }
 
 export const flatOrgTree: OrgTree = {
