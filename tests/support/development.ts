@@ -99,10 +99,10 @@ export async function developmentWorld(app: FastifyInstance): Promise<DevWorld> 
   };
 }
 
-/** A new application (state 待提交) in the branch; born 20 years before `applyDate`. */
+/** A new application (state 待提交) in the branch; the applicant is 25. */
 export async function newApplicant(w: DevWorld, extra: Record<string, unknown> = {}): Promise<{ id: number; version: number }> {
   const n = (w.seq += 2);
-  const res = await w.branch('POST', '/api/m/development', { name: `申请人${n}`, idCard: idCardFor(addYears(TODAY, -22), n), category: '4', orgId: w.ids.branch, ...extra });
+  const res = await w.branch('POST', '/api/m/development', { name: `申请人${n}`, idCard: idCardFor(addYears(TODAY, -25), n), category: '4', orgId: w.ids.branch, ...extra });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { id: res.body.id, version: res.body.version };
 }
