@@ -64,7 +64,7 @@ async function created(c: Client, url: string, body: unknown): Promise<number> {
   return res.body.id as number;
 }
 
-export async function developmentWorld(app: FastifyInstance): Promise<DevWorld> {
+export async function developmentWorld(app: FastifyInstance, extraPermissions: string[] = []): Promise<DevWorld> {
   const token = await login(app);
   const admin = clientOf(app, token);
   const root = await created(admin, '/api/m/org', { name: '中共测试大学委员会', type: '1', code: 'T-ROOT' });
@@ -76,11 +76,12 @@ export async function developmentWorld(app: FastifyInstance): Promise<DevWorld> 
     created(admin, '/api/m/member', { name, gender: '1', idCard: idCardFor('1980-01-01', n), category: '1', memberType, partyStatus: '1', joinDate: '2005-07-01', fullDate: memberType === '1' ? '2006-07-01' : null, orgId: branch });
   const full = [await member('介绍人甲', 901, '1'), await member('介绍人乙', 903, '1'), await member('介绍人丙', 905, '1')];
   const probationary = await member('预备党员丁', 907, '2');
+  const permissions = [...DEVELOPMENT_PERMISSIONS, ...extraPermissions];
   const users = {
-    branch: await userWithRole(app, token, { username: 'devbranch', permissions: DEVELOPMENT_PERMISSIONS, dataScope: 'own', orgId: branch, password: PASS }),
-    committee: await userWithRole(app, token, { username: 'devcommittee', permissions: DEVELOPMENT_PERMISSIONS, dataScope: 'own', orgId: college, password: PASS }),
-    orgdept: await userWithRole(app, token, { username: 'devorgdept', permissions: DEVELOPMENT_PERMISSIONS, dataScope: 'all', orgId: root, password: PASS }),
-    otherBranch: await userWithRole(app, token, { username: 'devbranch2', permissions: DEVELOPMENT_PERMISSIONS, dataScope: 'own', orgId: branch2, password: PASS }),
+    branch: await userWithRole(app, token, { username: 'devbranch', permissions, dataScope: 'own', orgId: branch, password: PASS }),
+    committee: await userWithRole(app, token, { username: 'devcommittee', permissions, dataScope: 'own', orgId: college, password: PASS }),
+    orgdept: await userWithRole(app, token, { username: 'devorgdept', permissions, dataScope: 'all', orgId: root, password: PASS }),
+    otherBranch: await userWithRole(app, token, { username: 'devbranch2', permissions, dataScope: 'own', orgId: branch2, password: PASS }),
   };
   for (const year of [Number(TODAY.slice(0, 4)) - 3, Number(TODAY.slice(0, 4)) - 2, Number(TODAY.slice(0, 4)) - 1, Number(TODAY.slice(0, 4))]) {
     await created(admin, '/api/m/development-book-range', { year, prefix: `${year}`, startNo: 1, endNo: 500, width: 4 });

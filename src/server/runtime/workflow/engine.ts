@@ -469,7 +469,7 @@ export class WorkflowEngine {
       case 'orgdept':
         return p.level === 'orgdept';
       case 'other':
-        return p.level !== null ? within(wf.otherField?.column, p.scope) : false;
+        return p.level === 'branch' || p.level === 'committee' ? within(wf.otherField?.column, p.scope) : false;
     }
   }
 }
