@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.js';
+import type { CoreServices } from '../core/services.js';
 import type { Database } from '../db/database.js';
 import { hashPassword } from '../core/passwords.js';
 import { demoSeeders } from './demo.js';
@@ -8,6 +9,8 @@ export interface SeedContext {
   database: Database;
   config: AppConfig;
   log: FastifyBaseLogger;
+  /** The app's services, when seeding runs beside an app (demo to-dos need the workflow engine). */
+  services?: CoreServices;
 }
 
 const INITIALISED_KEY = 'initialised_at';
