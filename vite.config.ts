@@ -1,7 +1,7 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { recordValidators } from './src/web/renderer/form/precompile.js';
+import { recordValidators } from './generators/lib/form-validators.js';
 
 /** Builds the app without axios's fetch adapter; the XHR adapter serves every request (axios-fetch-stub.ts). */
 function withoutAxiosFetchAdapter(): Plugin {

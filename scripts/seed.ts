@@ -30,7 +30,7 @@ const config = loadConfig({ ...process.env, DEMO_DATA: 'false', LOG_LEVEL: proce
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 await migrate(database);
 const app = await buildApp({ config, database });
-await initialiseDatabase({ database, config, log: app.log, services: app.services });
+await initialiseDatabase({ database, config, log: app.log, app });
 const { n } = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_org`.execute(database.db)).rows[0];
 if (n > 0 && !values.force) {
   console.error(`The database already has ${n} organisations: run with --force to replace the base data.`);

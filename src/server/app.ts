@@ -1,5 +1,3 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -15,17 +13,26 @@ import { DictService } from './core/dicts/service.js';
 import { MenuService } from './core/menus/service.js';
 import { MessageService } from './core/messages/service.js';
 import type { CoreServices } from './core/services.js';
+import type { CoreTables } from './core/tables.js';
+import type { DictTables } from './core/dicts/tables.js';
+import type { FileTables } from './core/files/tables.js';
+import type { MenuTables } from './core/menus/tables.js';
+import type { MessageTables } from './core/messages/tables.js';
+import type { RuntimeTables } from './runtime/tables.js';
+import type { WorkflowTables } from './runtime/workflow/tables.js';
 import { ConfigStore } from './core/sysconfig/store.js';
-import { HttpError, STATUS_MESSAGES } from './errors.js';
+import { HttpError, STATUS_MESSAGES, requestValidationErrors } from './errors.js';
+import { SCHEMAS_DIR, WEB_DIST_DIR } from './paths.js';
 import { routePlugins } from './routes.js';
 import { Runtime } from './runtime/index.js';
 import { installOrgTree } from './domain/org/index.js';
-import { requestValidationErrors } from './validation-messages.js';
+
 import { registerWebApp } from './web-static.js';
 
-export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const WEB_DIST_DIR = path.join(ROOT_DIR, 'dist', 'web');
-export const SCHEMAS_DIR = path.join(ROOT_DIR, 'schemas');
+/** The whole database as Kysely sees it: each area's tables, joined here (add an area's interface to the list). */
+declare module './db/types.js' {
+  interface DB extends CoreTables, DictTables, MenuTables, MessageTables, FileTables, RuntimeTables, WorkflowTables {}
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -126,17 +133,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     orgTree: flatOrgTree,
     dicts: new DictService(options.database),
     messages: new MessageService(options.database),
-    runtime: new Runtime({ database: options.database, schemasDir: options.schemasDir ?? SCHEMAS_DIR, school: options.config.school, dicts: () => services.dicts, orgTree: () => services.orgTree, log: app.log, messages: () => services.messages }),
+    listPermissionOf: (moduleId) => runtime.module(moduleId)?.permissions.list ?? `${moduleId}:list`,
   };
+  // The runtime reads the core services it uses on each call: the organisation tree is replaced below.
+  const runtime = new Runtime({ database: options.database, schemasDir: options.schemasDir ?? SCHEMAS_DIR, school: options.config.school, dicts: () => services.dicts, orgTree: () => services.orgTree, log: app.log, messages: () => services.messages });
   // Dictionaries the shipped files add since the last start (administrators' edits are kept).
   await services.dicts.syncFromFiles(options.schemasDir ?? SCHEMAS_DIR);
   // The shipped menu tree likewise (nodes administrators edited, created or deleted stay as they are).
   await new MenuService(options.database).syncFromFiles(options.schemasDir ?? SCHEMAS_DIR);
   // Module tables follow the schemas (and the school's overrides) before any route serves them.
-  await services.runtime.start();
-  installOrgTree(services);
+  await runtime.start();
+  installOrgTree(services, runtime);
   await services.messages.start(app.log);
   app.decorate('services', services);
+  app.decorate('runtime', runtime);
   await app.register(authGuard, { sessions: services.sessions });
 
   for (const plugin of routePlugins) await app.register(plugin);

@@ -1,3 +1,6 @@
+import type { FastifyRequest } from 'fastify';
+import { translateAjvError, type AjvLikeError, type FieldError } from '../shared/validation-messages.js';
+
 /** An error that reaches the client as `{ status, message }` with this HTTP status. */
 export class HttpError extends Error {
   constructor(
@@ -23,3 +26,11 @@ export const STATUS_MESSAGES: Record<number, string> = {
   500: '服务器内部错误',
   503: '服务暂不可用',
 };
+
+/** Field errors of a request that failed its route schema (Fastify's `error.validation`). */
+export function requestValidationErrors(req: FastifyRequest, errors: AjvLikeError[]): FieldError[] {
+  const body = (req.routeOptions.schema?.body ?? req.routeOptions.schema?.querystring) as
+    | { properties?: Record<string, { title?: string }> }
+    | undefined;
+  return errors.map((e) => translateAjvError(e, (field) => body?.properties?.[field]?.title));
+}

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT_DIR, WEB_DIST_DIR } from './app.js';
+import { ROOT_DIR, WEB_DIST_DIR } from './paths.js';
 import { newestMtime } from './server-build.js';
 
 /** True when dist/web is missing or older than the web sources it is built from. */
@@ -8,7 +8,8 @@ export function webBuildIsStale(): boolean {
   const index = path.join(WEB_DIST_DIR, 'index.html');
   if (!fs.existsSync(index)) return true;
   const sources = ['src/web', 'src/shared', 'schemas'].map((d) => path.join(ROOT_DIR, d)).filter((d) => fs.existsSync(d));
-  const newestSource = Math.max(...sources.map(newestMtime), fs.statSync(path.join(ROOT_DIR, 'vite.config.ts')).mtimeMs);
+  const files = ['vite.config.ts', 'generators/lib/form-validators.ts'].map((f) => fs.statSync(path.join(ROOT_DIR, f)).mtimeMs);
+  const newestSource = Math.max(...sources.map(newestMtime), ...files);
   return newestSource > fs.statSync(index).mtimeMs;
 }
 

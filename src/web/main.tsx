@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { setRequestHooks } from './core/request/request';
 import { ThemedConfigProvider } from './core/layout/ThemedConfigProvider';
-import { createAppRouter } from './core/router';
+import { createAppRouter } from './app/router';
 import { useSession } from './core/stores/session';
 import { useSysConfig } from './core/stores/sysconfig';
 import './styles.css';

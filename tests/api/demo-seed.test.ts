@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMAS_DIR } from '../../src/server/app.js';
+import { SCHEMAS_DIR } from '../../src/server/paths.js';
 import { readMenuFile } from '../../src/server/core/menus/sync.js';
 import { DEMO_ACCOUNTS, DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { collectPermissions, flattenMenus, type MenuNode } from '../../src/shared/menus.js';

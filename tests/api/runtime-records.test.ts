@@ -45,7 +45,7 @@ describe(`module runtime records on ${TEST_DB}`, () => {
 
   beforeAll(async () => {
     t = await createRuntimeApp({}, (app) => {
-      app.services.orgTree = { subtreeIds: async (roots) => subtree(roots) };
+      app.services.orgTree = { subtreeIds: async (roots) => subtree(roots), idsByCode: async () => new Map() };
     });
     const token = await login(t.app);
     admin = clientOf(t.app, token);
@@ -469,7 +469,7 @@ describe(`the server-side record API on ${TEST_DB}`, () => {
   afterAll(() => t.app.close());
 
   it('domain services write inside their own transaction through the same path; events follow the commit', async () => {
-    const runtime = t.app.services.runtime;
+    const runtime = t.app.runtime;
     const people = runtime.records('test-person');
     const events: WriteEvent[] = [];
     runtime.events.on('write', (e) => events.push(e));

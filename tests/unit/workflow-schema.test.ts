@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ModuleRegistry } from '../../src/server/runtime/registry.js';
-import { SCHEMAS_DIR } from '../../src/server/app.js';
+import { SCHEMAS_DIR } from '../../src/server/paths.js';
 import { checkModuleSchema } from '../../src/shared/module-schema/check.js';
 import { nextLevels, stateCodes, stateTone, stepSchema, transitionsOf, type WorkflowSchema } from '../../src/shared/module-schema/workflow.js';
 import type { ModuleSchema } from '../../src/shared/module-schema/types.js';

@@ -2,9 +2,9 @@ import menusFile from '../../schemas/menus.json';
 import { describe, expect, it } from 'vitest';
 import { collectPermissions, filterMenuTree, menuToRoutes, type MenuNode } from '../../src/shared/menus';
 import { breadcrumbOf, HOME_CRUMB } from '../../src/web/core/layout/breadcrumb';
-import { constantRouteFor } from '../../src/web/core/layout/resolve-page';
+import { constantRouteFor } from '../../src/web/app/resolve-page';
 import { SEARCH_OPTIONS, createRouteSearch, searchEntries } from '../../src/web/core/layout/search';
-import { layoutRoute } from '../../src/web/core/router';
+import { layoutRoute } from '../../src/web/app/router';
 import { buildPermissionState } from '../../src/web/core/stores/permission';
 import { constantLayoutRoutes } from '../../src/web/pages/registry';
 

@@ -7,7 +7,7 @@ import { ModuleRegistry } from '../../src/server/runtime/registry';
 import type { ModuleSchema } from '../../src/shared/module-schema/types';
 import { SCHOOL_CODES } from '../../src/shared/schools';
 import { idCardCheckChar } from '../../src/shared/validators';
-import { allFormSchemas, recordValidatorsModule } from '../../src/web/renderer/form/precompile';
+import { allFormSchemas, recordValidatorsModule } from '../../generators/lib/form-validators';
 import { formSchema } from '../../src/web/renderer/form/ui-schema';
 import { chineseErrors, validateRecord } from '../../src/web/renderer/form/validation';
 

@@ -1,7 +1,7 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES } from '../../src/server/core/files/file-types';
+import { MAX_UPLOAD_BYTES } from '../../src/shared/file-types';
 import { LONG_REQUEST_TIMEOUT } from '../../src/shared/constants';
 import { request } from '../../src/web/core/request/request';
 import { mobileUploadLink } from '../../src/web/core/upload/mobile';

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { escapeHtml } from '../../shared/format.js';
 import { HttpError } from '../errors.js';
 import { LOGIN, PUBLIC, currentUser, perm, type AuthRequirement } from './auth/guard.js';
-import { IMAGE_TYPES, OPERATIONS_TYPES } from './files/file-types.js';
+import { IMAGE_TYPES, OPERATIONS_TYPES } from '../../shared/file-types.js';
 import { sendStoredFile } from './files/serve.js';
 import { fileDto } from './files/store.js';
 import { fileStoreOf, receiveUpload, registerMultipart, type UploadOptions } from './files/upload.js';

@@ -6,10 +6,12 @@ import type { KeyPair } from './auth/rsa.js';
 import type { SessionService } from './auth/sessions.js';
 import type { DictService } from './dicts/service.js';
 import type { MessageService } from './messages/service.js';
-import type { Runtime } from '../runtime/index.js';
 import type { ConfigStore } from './sysconfig/store.js';
 
-/** The core services every route module receives (one instance per app). */
+/**
+ * The core services every route module receives (one instance per app, built by the composition root
+ * `src/server/app.ts`). The schema runtime is `app.runtime` (runtime/index.ts): core does not know it.
+ */
 export interface CoreServices {
   appConfig: AppConfig;
   database: Database;
@@ -22,8 +24,11 @@ export interface CoreServices {
   dicts: DictService;
   /** To-dos, private messages and reminders, pushed to the recipients' websockets. */
   messages: MessageService;
-  /** The schema runtime: module registry and a typed record API per module (`runtime.records('regulation')`). */
-  runtime: Runtime;
+  /**
+   * The permission that lets a user list a module's records (and so see the files attached to them):
+   * the schema runtime answers it, wired in by the composition root.
+   */
+  listPermissionOf(moduleId: string): string;
 }
 
 declare module 'fastify' {

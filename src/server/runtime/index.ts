@@ -19,6 +19,13 @@ export { registerHook, type Actor, type DeleteHookContext, type Hook, type HookC
 export type { ApiRecord, ListInput, WriteEvent, WriteOptions } from './records.js';
 export { registerEffect, registerGuard, type Effect, type EffectContext, type Guard, type GuardContext, type GuardResult } from './workflow/hooks.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The schema runtime: module registry and a typed record API per module (`app.runtime.records('regulation')`). */
+    runtime: Runtime;
+  }
+}
+
 /** Domain services writing on their own behalf: every organisation, no user. */
 export const SYSTEM_ACTOR: Actor = { id: null, username: 'system', scope: 'all', orgId: null };
 

@@ -9,7 +9,7 @@ import type { FilterOp } from '../../shared/module-schema/types.js';
 import type { OrgTree } from '../core/auth/org-scope.js';
 import type { Paging } from '../core/paging.js';
 import { HttpError } from '../errors.js';
-import type { FieldError } from '../validation-messages.js';
+import type { FieldError } from '../../shared/validation-messages.js';
 import type { FieldInfo, RuntimeModule } from './module.js';
 
 // Module tables are created at run time, so the query builder sees them untyped.

@@ -33,7 +33,7 @@ function idParam(raw: unknown, m: RuntimeModule): number {
  * "Runtime API"). Each route declares the module's permission for its action; data scope applies inside.
  */
 export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
-  const runtime = app.services.runtime;
+  const runtime = app.runtime;
   await registerImportMultipart(app);
 
   app.get('/api/m', { config: LOGIN }, async (req) => {

@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { FORMAT_MESSAGES } from '../../shared/validators.js';
 import { HttpError } from '../errors.js';
-import { translateAjvError, type FieldError } from '../validation-messages.js';
+import { translateAjvError, type FieldError } from '../../shared/validation-messages.js';
 import type { Actor } from './hooks.js';
 import { SYSTEM_FIELDS, type FieldInfo, type RuntimeModule } from './module.js';
 import type { RuntimeContext } from './context.js';

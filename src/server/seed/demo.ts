@@ -4,7 +4,7 @@ import { seedDevelopment, seedWorkflowTodos } from './development.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
 import { MenuService } from '../core/menus/service.js';
-import type { DataScopeKind } from '../db/types.js';
+import type { DataScopeKind } from '../core/tables.js';
 import { collectPermissions, flattenMenus, type MenuNode } from '../../shared/menus.js';
 import type { SeedContext } from './index.js';
 
@@ -120,7 +120,7 @@ export const demoSeeders: DemoSeeder[] = [
   {
     // Applications in every step of the development workflow, with the demo branch holding one of each.
     name: 'demo-development',
-    async run({ database, config, log, services }) {
+    async run({ database, config, log, app }) {
       const branch = await database.db.selectFrom('users').select('org_id').where('username', '=', 'zbsj').executeTakeFirst();
       const counts = await seedDevelopment(database, {
         count: Number(process.env.DEMO_APPLICANTS ?? DEMO_APPLICANT_COUNT),
@@ -128,7 +128,7 @@ export const demoSeeders: DemoSeeder[] = [
         focusBranchIds: branch?.org_id ? [branch.org_id] : [],
       });
       log.info(counts, 'demo applications seeded');
-      if (services) log.info({ todos: await seedWorkflowTodos(services, 'development') }, 'demo to-dos seeded');
+      if (app) log.info({ todos: await seedWorkflowTodos(app, 'development') }, 'demo to-dos seeded');
     },
   },
 ];

@@ -6,11 +6,11 @@
  * year's range, the member record from the admission on, and the approval log of every step taken.
  * Bulk SQL like the university seed: data loading, no trail.
  */
+import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { addDays, addMonths, addYears, daysBetween, probationEndOf } from '../../shared/development/rules.js';
 import { completedStep, nextDue, stageOfState } from '../../shared/development/steps.js';
 import { localToday } from '../../shared/module-schema/computed.js';
-import type { CoreServices } from '../core/services.js';
 import type { Database } from '../db/database.js';
 import { person } from './university/people.js';
 import { Random } from './university/random.js';
@@ -350,8 +350,9 @@ export async function seedDevelopment(database: Database, options: DevelopmentSe
  * To-dos for the steps the seeded records wait for, to the users who would take them (as a step would
  * have left them): the demo accounts find work waiting in 我的待办.
  */
-export async function seedWorkflowTodos(services: CoreServices, moduleId: string): Promise<number> {
-  const { runtime, database } = services;
+export async function seedWorkflowTodos(app: FastifyInstance, moduleId: string): Promise<number> {
+  const { runtime } = app;
+  const { database } = app.services;
   const m = runtime.module(moduleId);
   const wf = m?.workflow;
   if (!m || !wf) return 0;

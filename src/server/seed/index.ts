@@ -1,6 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config.js';
-import type { CoreServices } from '../core/services.js';
 import type { Database } from '../db/database.js';
 import { hashPassword } from '../core/passwords.js';
 import { demoSeeders } from './demo.js';
@@ -9,8 +8,8 @@ export interface SeedContext {
   database: Database;
   config: AppConfig;
   log: FastifyBaseLogger;
-  /** The app's services, when seeding runs beside an app (demo to-dos need the workflow engine). */
-  services?: CoreServices;
+  /** The app, when seeding runs beside one (demo to-dos need its workflow engine). */
+  app?: FastifyInstance;
 }
 
 const INITIALISED_KEY = 'initialised_at';

@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ConstantLayoutRoute } from '../core/layout/layout-pages';
 
 type Page = LazyExoticComponent<ComponentType<{ title?: string }>>;
 
@@ -25,22 +26,6 @@ export const corePages: Record<string, Page> = {
 };
 
 export const PendingPage = lazy(() => import('./pending/PendingPage'));
-
-export interface ConstantLayoutRoute {
-  /** A path, or a react-router pattern (`/pschool/:navigation`, `/redirect/*`). */
-  path: string;
-  /** Route name: the tag's cache key. Routes without one get no tag (the redirect helper). */
-  name?: string;
-  page: string;
-  title: string;
-  noCache?: boolean;
-  affix?: boolean;
-  /** Hidden routes are not listed in the menu or the header search. */
-  hidden?: boolean;
-  /** `noredirect`: its breadcrumb entry is not a link. */
-  redirect?: string;
-  icon?: string;
-}
 
 /** Routes inside the layout that exist for every signed-in user (spec §2 route table). */
 export const constantLayoutRoutes: ConstantLayoutRoute[] = [

@@ -11,7 +11,7 @@ import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { modulePermissions } from '../../shared/module-schema/fields';
 import { Permission, useHasPermission } from '../core/Permission';
 import { useOnceTrue } from '../core/useOnceTrue';
-import { useConfirmRun } from '../pages/system/shared/useConfirmRun';
+import { useConfirmRun } from '../core/useConfirmRun';
 import { moduleApi, moduleKeys, useModuleMeta, type ModuleMeta, type ModuleRecord } from './api';
 import { ColumnChooser, useColumnVisibility } from './list/ColumnChooser';
 import { buildColumns, DataTable } from './list/DataTable';

@@ -1,11 +1,14 @@
 import type { DataScope } from './session-user.js';
 
 /**
- * Expands organisation ids to the ids of their whole subtrees. The organisation module registers the
- * real tree; until then an organisation is its own subtree.
+ * What core needs to know of the party organisations: the ids of whole subtrees (data scope) and ids by
+ * organisation code (imports). The organisation module (domain/org) installs the real tree; until then an
+ * organisation is its own subtree and no code is known.
  */
 export interface OrgTree {
   subtreeIds(rootIds: number[]): Promise<number[]>;
+  /** Organisation ids by their code (组织编码); unknown codes are left out. */
+  idsByCode(codes: string[]): Promise<Map<string, number>>;
   /** The chain from the root down to this organisation (inclusive); empty when unknown. Absent on the flat tree. */
   pathOf?(id: number): Promise<OrgNode[]>;
   /** The tops of the tree. Absent on the flat tree. */
@@ -22,6 +25,7 @@ export interface OrgNode {
 
 export const flatOrgTree: OrgTree = {
   subtreeIds: async (rootIds) => [...new Set(rootIds)],
+  idsByCode: async () => new Map(),
 };
 
 /** The organisation ids a scope covers, or 'all'. An empty list means the caller sees no organisation. */

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../../errors.js';
 import { LOGIN, PUBLIC, currentUser } from '../auth/guard.js';
 import { hashToken } from '../auth/sessions.js';
-import { IMAGE_TYPES, MAX_AVATAR_BYTES } from './file-types.js';
+import { IMAGE_TYPES, MAX_AVATAR_BYTES } from '../../../shared/file-types.js';
 import { sendStoredFile } from './serve.js';
 import { fileDto } from './store.js';
 import { fileStoreOf, receiveUpload, registerMultipart } from './upload.js';

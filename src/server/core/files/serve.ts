@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../errors.js';
 import { attachmentHeader } from '../xlsx.js';
-import { isInline } from './file-types.js';
+import { isInline } from '../../../shared/file-types.js';
 import type { FileRow, FileStore } from './store.js';
 
 export type ByteRange = { start: number; end: number };

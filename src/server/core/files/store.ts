@@ -7,7 +7,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { HttpError } from '../../errors.js';
 import { hasAnyPermission, type SessionUser } from '../auth/session-user.js';
-import { formatBytes } from './file-types.js';
+import { formatBytes } from '../../../shared/file-types.js';
 import type { FileTables } from './tables.js';
 import { likeContains } from '../paging.js';
 

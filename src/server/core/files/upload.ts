@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../../errors.js';
-import { FILE_TYPES, MAX_UPLOAD_BYTES, extensionOf, formatBytes, sanitizeFileName } from './file-types.js';
+import { FILE_TYPES, MAX_UPLOAD_BYTES, extensionOf, formatBytes, sanitizeFileName } from '../../../shared/file-types.js';
 import { FileStore, type FileRow } from './store.js';
 
 const MODULE_NAME = /^[A-Za-z][\w-]{0,49}$/;
@@ -12,8 +12,8 @@ export async function registerMultipart(app: FastifyInstance): Promise<void> {
 }
 
 export function fileStoreOf(app: FastifyInstance): FileStore {
-  const { runtime } = app.services;
-  return new FileStore(app.services.database, app.services.appConfig.dataDir, (m) => runtime.module(m)?.permissions.list ?? `${m}:list`);
+  const { database, appConfig, listPermissionOf } = app.services;
+  return new FileStore(database, appConfig.dataDir, listPermissionOf);
 }
 
 export interface UploadOptions {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { HttpError } from '../../errors.js';
-import type { FieldError } from '../../validation-messages.js';
+import type { FieldError } from '../../../shared/validation-messages.js';
 import { CORE_PAGES, filterMenuTree, firstVisibleLeaf, menuToRoutes, parseComponent, type MenuDto, type MenuNode, type MenuNodeType } from '../../../shared/menus.js';
 import type { SessionUser } from '../auth/session-user.js';
 import { SORT_STEP, syncMenusFromFile } from './sync.js';

@@ -10,7 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Insertable, Kysely } from 'kysely';
 import type { ImportRowError } from '../../../shared/module-schema/api.js';
 import { checkEmail, checkMobile } from '../../../shared/validators.js';
-import type { DB, UsersTable } from '../../db/types.js';
+import type { DB } from '../../db/types.js';
+import type { UsersTable } from '../tables.js';
 import { HttpError } from '../../errors.js';
 import { firstVisibleSheet, rawText, readTable } from '../../runtime/cells.js';
 import { readImportUpload, registerImportMultipart } from '../../runtime/import.js';
@@ -81,15 +82,6 @@ async function readUsers(buffer: Buffer): Promise<SheetUser[]> {
   });
 }
 
-/** Organisation ids by code (the org module's `code` column); none when the deployment has no org module. */
-async function orgIdsByCode(services: CoreServices, codes: string[]): Promise<Map<string, number>> {
-  const org = services.runtime.module('org');
-  const column = org?.storedFields.find((f) => f.name === 'code')?.column;
-  if (!org || !column || !codes.length) return new Map();
-  const rows = await services.runtime.ctx.anyDb.selectFrom(org.table).select(['id', `${column} as code`]).where(column, 'in', [...new Set(codes)]).execute();
-  return new Map(rows.map((r: { id: number; code: string }) => [r.code, r.id]));
-}
-
 type NewUser = Omit<Insertable<UsersTable>, 'password_hash'>;
 
 /**
@@ -103,7 +95,7 @@ async function checkUsers(services: CoreServices, caller: SessionUser, users: Sh
   const [takenNames, takenPhones, orgIds, scope, genders] = await Promise.all([
     takenValues(db, 'username', column('username')),
     takenValues(db, 'phone', column('phone')),
-    orgIdsByCode(services, column('orgCode')),
+    services.orgTree.idsByCode(column('orgCode')),
     scopeOrgIds(services.orgTree, caller.dataScope),
     services.dicts.entries(GENDER_DICT),
   ]);

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { UsersTable } from '../../db/types.js';
+import type { UsersTable } from '../tables.js';
 
 /** A user as the admin pages see it: never the password hash. */
 export function userDto(u: Selectable<UsersTable>, roles: { id: number; name: string }[] = []) {

@@ -16,8 +16,8 @@ export { sendDevelopmentReminders } from './reminders.js';
 
 /** The area's routes and its reminder schedule (a route plugin of src/server/routes.ts). */
 export async function developmentArea(app: FastifyInstance): Promise<void> {
-  if (!app.services.runtime.module('development')) return;
+  if (!app.runtime.module('development')) return;
   await developmentRoutes(app);
-  const stop = scheduleDevelopmentReminders(app.services, app.log);
+  const stop = scheduleDevelopmentReminders(app);
   app.addHook('onClose', async () => stop());
 }

@@ -19,7 +19,8 @@ const RECORD_PERMS = ['development-record:list', 'development-process:list'];
 
 /** The organisations an answer covers: the caller's scope, narrowed to an organisation's subtree when one is asked for. */
 async function orgCondition(req: FastifyRequest): Promise<RawBuilder<SqlBool>> {
-  const { runtime, orgTree } = req.server.services;
+  const { orgTree } = req.server.services;
+  const { runtime } = req.server;
   const actor = await runtime.actorOf(currentUser(req));
   const raw = (req.query as { orgId?: string }).orgId;
   let ids: number[] | 'all' = actor.scope;
@@ -34,7 +35,8 @@ async function orgCondition(req: FastifyRequest): Promise<RawBuilder<SqlBool>> {
 }
 
 export async function developmentRoutes(app: FastifyInstance): Promise<void> {
-  const { runtime, database } = app.services;
+  const { runtime } = app;
+  const { database } = app.services;
   const m = runtime.module('development');
   if (!m) return;
   const wf = m.workflow!;

@@ -80,7 +80,7 @@ function orgIdOf(query: unknown): number | undefined {
 
 /** Member data analysis (党员数据分析): counts by dimension, for charts, with an .xlsx of the figures. */
 export async function memberAnalysisRoutes(app: FastifyInstance): Promise<void> {
-  if (!app.services.runtime.module('member') || !app.services.runtime.module('org')) return;
+  if (!app.runtime.module('member') || !app.runtime.module('org')) return;
   app.get('/api/member/analysis', { config: perm('member:list') }, async (req) => analyseMembers(app, await memberScope(req, orgIdOf(req.query))));
 
   app.get('/api/member/analysis/export', { config: perm('member:list', 'member:export') }, async (req, reply) => {

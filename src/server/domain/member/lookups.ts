@@ -11,7 +11,7 @@ const PAGING_KEYS = new Set(['page', 'size', 'sort']);
  * paging), with the query string as the filter. Only the module's declared filters are accepted.
  */
 async function lookup(req: FastifyRequest, moduleId: string, extra: Record<string, unknown> = {}) {
-  const { runtime } = req.server.services;
+  const { runtime } = req.server;
   const m = runtime.module(moduleId);
   if (!m) throw new HttpError(404, `模块“${moduleId}”不存在`);
   const query = req.query as Record<string, unknown>;

@@ -33,7 +33,7 @@ async function rosterIds(req: FastifyRequest): Promise<number[]> {
  * organisation names written out), streamed in batches so 100,000 rows keep memory flat.
  */
 export async function memberRosterRoutes(app: FastifyInstance): Promise<void> {
-  const { runtime } = app.services;
+  const { runtime } = app;
   const member = runtime.module('member');
   if (!member) return;
 

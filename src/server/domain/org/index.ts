@@ -1,15 +1,16 @@
 import type { CoreServices } from '../../core/services.js';
+import type { Runtime } from '../../runtime/index.js';
 import { OrgTreeService } from './org-tree.js';
 
 /**
  * Installs the real organisation tree (data scope subtrees, the tree endpoint) when the deployment has
  * the `org` module; kept fresh by the runtime's write events.
  */
-export function installOrgTree(services: CoreServices): void {
-  if (!services.runtime.module('org')) return;
+export function installOrgTree(services: CoreServices, runtime: Runtime): void {
+  if (!runtime.module('org')) return;
   const tree = new OrgTreeService(services.database);
   services.orgTree = tree;
-  services.runtime.events.on('write', (e) => {
+  runtime.events.on('write', (e) => {
     if (e.module === 'org') tree.invalidate();
   });
 }

@@ -6,6 +6,7 @@ export interface OrgRow {
   id: number;
   parentId: number | null;
   name: string;
+  code: string | null;
   shortName: string | null;
   type: string | null;
   unitId: number | null;
@@ -37,7 +38,7 @@ export class OrgTreeService implements OrgTree {
     if (this.rows) return;
     this.loading ??= (async () => {
       const result = await sql<OrgRow>`
-        SELECT id, parent_id AS "parentId", name, short_name AS "shortName", type, unit_id AS "unitId", secretary, committee,
+        SELECT id, parent_id AS "parentId", name, code, short_name AS "shortName", type, unit_id AS "unitId", secretary, committee,
                term_start AS "termStart", term_end AS "termEnd", sort
         FROM m_org ORDER BY sort NULLS LAST, id`.execute(this.database.db);
       const children = new Map<number | null, OrgRow[]>();
@@ -86,6 +87,12 @@ export class OrgTreeService implements OrgTree {
       for (const child of this.childrenOf(id)) stack.push(child.id);
     }
     return [...out];
+  }
+
+  async idsByCode(codes: string[]): Promise<Map<string, number>> {
+    await this.load();
+    const wanted = new Set(codes);
+    return new Map(this.rows!.filter((r) => r.code !== null && wanted.has(r.code)).map((r) => [r.code!, r.id]));
   }
 
   /** The chain from the root down to this organisation (inclusive). */

@@ -16,7 +16,7 @@ import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user
 import type { MessageService, NewTodo, TodoTransaction } from '../../core/messages/service.js';
 import type { DB } from '../../db/types.js';
 import { HttpError, STATUS_MESSAGES } from '../../errors.js';
-import type { FieldError } from '../../validation-messages.js';
+import type { FieldError } from '../../../shared/validation-messages.js';
 import type { RuntimeContext } from '../context.js';
 import type { Actor } from '../hooks.js';
 import type { RuntimeModule } from '../module.js';

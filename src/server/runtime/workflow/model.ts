@@ -16,7 +16,7 @@ import {
   type WorkflowSchema,
   type WorkflowState,
 } from '../../../shared/module-schema/workflow.js';
-import { translateAjvError, type FieldError } from '../../validation-messages.js';
+import { translateAjvError, type FieldError } from '../../../shared/validation-messages.js';
 import { FORMAT_MESSAGES } from '../../../shared/validators.js';
 import type { FieldInfo } from '../module.js';
 

@@ -2,7 +2,7 @@ import { Activity, useMemo, useRef, type ReactNode } from 'react';
 import { UNSAFE_LocationContext as LocationContext, useLocation, useNavigationType, type Location, type NavigationType } from 'react-router-dom';
 import { useTags } from '../stores/tags';
 import { Breadcrumbs } from './Breadcrumbs';
-import { resolvePage, type ResolvedPage } from './resolve-page';
+import { useLayoutPages, type ResolvedPage } from './layout-pages';
 
 interface ViewLocation {
   location: Location;
@@ -25,6 +25,7 @@ export function AppMain({ page, keepAlive }: { page: ResolvedPage; keepAlive: bo
   const visited = useTags((s) => s.visitedViews);
   const cached = useTags((s) => s.cachedViews);
   const pinned = useRef(new Map<string, ViewLocation>());
+  const { resolve } = useLayoutPages();
 
   const current = pinned.current.get(page.path);
   if (!current || current.location !== location) pinned.current.set(page.path, { location, navigationType });
@@ -37,8 +38,8 @@ export function AppMain({ page, keepAlive }: { page: ResolvedPage; keepAlive: bo
     const paths = keepAlive ? visited.map((v) => v.path).filter((p) => p === page.path || kept.includes(p)) : [];
     if (!paths.includes(page.path)) paths.push(page.path);
     for (const path of [...pinned.current.keys()]) if (!paths.includes(path)) pinned.current.delete(path);
-    return paths.map((path): ResolvedPage | undefined => (path === page.path ? page : resolvePage(path))).filter((v): v is ResolvedPage => !!v);
-  }, [keepAlive, visited, cached, page, refreshing]);
+    return paths.map((path): ResolvedPage | undefined => (path === page.path ? page : resolve(path))).filter((v): v is ResolvedPage => !!v);
+  }, [keepAlive, visited, cached, page, refreshing, resolve]);
 
   return (
     <main className="app-main">

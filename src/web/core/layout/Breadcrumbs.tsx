@@ -2,7 +2,7 @@ import { Breadcrumb } from 'antd';
 import { Link } from 'react-router-dom';
 import { usePermission } from '../stores/permission';
 import { breadcrumbOf } from './breadcrumb';
-import type { ResolvedPage } from './resolve-page';
+import type { ResolvedPage } from './layout-pages';
 
 /** 首页 / menu groups / page (spec §2: Home is the first entry on every page). */
 export function Breadcrumbs({ page }: { page: ResolvedPage }) {

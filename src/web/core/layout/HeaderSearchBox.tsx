@@ -1,8 +1,8 @@
 import { Select } from 'antd';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { constantLayoutRoutes } from '../../pages/registry';
 import { usePermission } from '../stores/permission';
+import { useLayoutPages } from './layout-pages';
 import { createRouteSearch, searchEntries } from './search';
 
 const MAX_RESULTS = 12;
@@ -11,7 +11,8 @@ const MAX_RESULTS = 12;
 export default function HeaderSearchBox({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const topbar = usePermission((s) => s.topbarRouters);
-  const fuse = useMemo(() => createRouteSearch(searchEntries(topbar, constantLayoutRoutes)), [topbar]);
+  const { constantRoutes } = useLayoutPages();
+  const fuse = useMemo(() => createRouteSearch(searchEntries(topbar, constantRoutes)), [topbar, constantRoutes]);
   const [query, setQuery] = useState('');
   const results = useMemo(() => (query.trim() ? fuse.search(query.trim(), { limit: MAX_RESULTS }).map((r) => r.item) : []), [fuse, query]);
   return (

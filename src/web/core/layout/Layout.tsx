@@ -3,7 +3,6 @@ import { Layout as AntLayout } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { SIDEBAR_WIDTH } from '../../../shared/constants';
-import { constantLayoutRoutes } from '../../pages/registry';
 import { useDocumentTitle } from '../NavigationEffects';
 import { useApp } from '../stores/app';
 import { usePermission } from '../stores/permission';
@@ -14,7 +13,7 @@ import { AppFooter } from './AppFooter';
 import { AppMain } from './AppMain';
 import { FullscreenToggle } from './FullscreenToggle';
 import { HeaderSearch } from './HeaderSearch';
-import { resolvePage } from './resolve-page';
+import { useLayoutPages, type ConstantLayoutRoute } from './layout-pages';
 import { SidebarPanel } from './Sidebar';
 import { SizeSelect } from './SizeSelect';
 import { TagsView } from './TagsView';
@@ -35,24 +34,26 @@ const MobileSidebar = lazy(() => import('./MobileSidebar'));
 export const COLLAPSED_SIDEBAR_WIDTH = 54;
 
 /** Affix tags shown from the start: constant affix routes (首页) and affix pages of the server menu. */
-function useAffixTags() {
+function useAffixTags(constantRoutes: ConstantLayoutRoute[]) {
   const addRouters = usePermission((s) => s.addRouters);
   const userId = useSession((s) => s.user?.id);
   useEffect(() => {
     const tags = useTags.getState();
     if (userId !== undefined) tags.claim(userId);
-    for (const r of constantLayoutRoutes) if (r.affix && r.name) tags.addVisitedView({ path: r.path, name: r.name, meta: { title: r.title, affix: true, noCache: r.noCache } });
+    for (const r of constantRoutes) if (r.affix && r.name) tags.addVisitedView({ path: r.path, name: r.name, meta: { title: r.title, affix: true, noCache: r.noCache } });
     for (const r of addRouters) if (r.meta.affix) tags.addVisitedView({ path: r.path, name: r.name, meta: { title: r.meta.title, affix: true, noCache: r.meta.noCache } });
-  }, [addRouters, userId]);
+  }, [addRouters, userId, constantRoutes]);
 }
 
 /**
  * The main layout (spec §2): sidebar of the active top-level menu, navbar (hamburger, top tabs, search,
  * fullscreen, size, settings, user menu), tags, the kept-alive page views, footer and settings drawer.
+ * Which page a path shows comes from LayoutPagesContext, provided by the app (src/web/app/AppLayout.tsx).
  */
 export default function Layout() {
   const location = useLocation();
-  const page = resolvePage(location.pathname);
+  const pages = useLayoutPages();
+  const page = pages.resolve(location.pathname);
   const active = useActiveFirstLevel(location.pathname);
   const sidebars = usePermission((s) => s.sidebarRouters);
   const { sidebar, device, toggleSidebar, closeSidebar } = useApp();
@@ -68,7 +69,7 @@ export default function Layout() {
 
   useResponsive();
   useMessageCounters();
-  useAffixTags();
+  useAffixTags(pages.constantRoutes);
   useDocumentTitle(page?.title || undefined);
 
   // Every page with a route name gets its tag (once per path; the latest query is what the tag opens).

@@ -1,6 +1,6 @@
 import Fuse, { type IFuseOptions } from 'fuse.js';
 import type { AppRoute } from '../../../shared/menus';
-import type { ConstantLayoutRoute } from '../../pages/registry';
+import type { ConstantLayoutRoute } from './layout-pages';
 
 /** One entry of the header search: a page the user may open. */
 export interface SearchEntry {

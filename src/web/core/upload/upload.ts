@@ -1,6 +1,6 @@
 import type { AxiosProgressEvent } from 'axios';
 import { LONG_REQUEST_TIMEOUT } from '../../../shared/constants';
-import { FILE_TYPES, MAX_UPLOAD_BYTES, extensionOf, formatBytes } from '../../../server/core/files/file-types';
+import { FILE_TYPES, MAX_UPLOAD_BYTES, extensionOf, formatBytes } from '../../../shared/file-types';
 import { endpoints } from '../config/endpoints';
 import { post } from '../request/request';
 

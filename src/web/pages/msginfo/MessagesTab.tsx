@@ -7,7 +7,7 @@ import { formatRelative, parseTime } from '../../../shared/format';
 import { Permission } from '../../core/Permission';
 import { MESSAGE_TYPE_LABELS, deleteMessages, listMessages, markRead, refreshCounters, type Message, type MessageFilter, type MessageType } from './api';
 import { SendMessageDialog } from './SendMessageDialog';
-import { usePagedQuery } from './usePagedQuery';
+import { usePagedQuery } from '../../core/usePagedQuery';
 
 const LIST_KEY = 'msg-list';
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { formatRelative, parseTime } from '../../../shared/format';
 import { TODO_DONE, TODO_OPEN, listTodos, refreshCounters, setTodoStatus, type Todo, type TodoFilter } from './api';
-import { usePagedQuery } from './usePagedQuery';
+import { usePagedQuery } from '../../core/usePagedQuery';
 
 const LIST_KEY = 'todo-list';
 

@@ -1,6 +1,6 @@
 import { del, get, post } from '../../core/request/request';
 import { useCounters } from '../../core/stores/counters';
-import type { Page } from './usePagedQuery';
+import type { Page } from '../../core/usePagedQuery';
 
 export type MessageType = 'private' | 'remind' | 'notice';
 

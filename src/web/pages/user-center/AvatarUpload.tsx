@@ -1,7 +1,7 @@
 import { CameraOutlined, UserOutlined } from '@ant-design/icons';
 import { App, Avatar, Button, Modal, Upload } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { IMAGE_TYPES, MAX_AVATAR_BYTES } from '../../../server/core/files/file-types';
+import { IMAGE_TYPES, MAX_AVATAR_BYTES } from '../../../shared/file-types';
 import { endpoints } from '../../core/config/endpoints';
 import { useFileObjectUrl } from '../../core/files';
 import { useSession } from '../../core/stores/session';

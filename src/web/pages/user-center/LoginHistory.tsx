@@ -1,6 +1,6 @@
 import { Table, Tag } from 'antd';
 import { parseTime } from '../../../shared/format';
-import { usePagedQuery } from '../msginfo/usePagedQuery';
+import { usePagedQuery } from '../../core/usePagedQuery';
 import { loginHistory, type LoginRecord } from './api';
 
 const METHOD_LABELS: Record<string, string> = { password: '账号密码', sms: '短信验证码', sso: '单点登录' };

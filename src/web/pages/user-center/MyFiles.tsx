@@ -1,10 +1,10 @@
 import { App, Button, Input, Popconfirm, Space, Table } from 'antd';
 import { useState } from 'react';
-import { formatBytes } from '../../../server/core/files/file-types';
+import { formatBytes } from '../../../shared/file-types';
 import { parseTime } from '../../../shared/format';
 import { ENCLOSURE_CLASS, previewDocument } from '../../core/files';
 import { UploadButton, type UploadedFile } from '../../core/upload';
-import { usePagedQuery } from '../msginfo/usePagedQuery';
+import { usePagedQuery } from '../../core/usePagedQuery';
 import { deleteMyFiles, myFiles } from './api';
 
 /** 我的文件: the user's own uploads, uploaded here from the computer or a phone; download, preview, delete. */

@@ -2,7 +2,7 @@ import type { FormInstance } from 'antd';
 import { encrypt } from '../../core/auth/encrypt';
 import { del, get, post, put } from '../../core/request/request';
 import type { UploadedFile } from '../../core/upload';
-import type { Page } from '../msginfo/usePagedQuery';
+import type { Page } from '../../core/usePagedQuery';
 
 export interface ProfileValues {
   nickName: string;

@@ -9,7 +9,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { modulePermissions } from '../../../shared/module-schema/fields';
 import { Permission } from '../../core/Permission';
-import { useConfirmRun } from '../../pages/system/shared/useConfirmRun';
+import { useConfirmRun } from '../../core/useConfirmRun';
 import { moduleApi, moduleKeys, useModuleMeta, type ModuleRecord } from '../api';
 import { FormDialog } from '../form/FormDialog';
 import { displayText, listColumns } from '../model';

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { ChangeRecordOrigin, ChangeRecordOriginLabel, ChangeRecordType, ChangeRecordTypeLabel } from '../../../shared/constants';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { useHasPermission } from '../../core/Permission';
-import { useConfirmRun } from '../../pages/system/shared/useConfirmRun';
+import { useConfirmRun } from '../../core/useConfirmRun';
 import { moduleApi, moduleKeys, type ChangeRecord, type FieldChange } from '../api';
 import { displayText, formatDateTime } from '../model';
 

@@ -8,8 +8,7 @@ import { Ajv2020 } from '../../../shared/module-schema/ajv';
 import { RECORD_FORMATS } from '../../../shared/module-schema/formats';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { FORMAT_MESSAGES } from '../../../shared/validators';
-// Type-only server imports are erased: this module is pure and shared by intent (see the server's validate.ts).
-import { translateAjvError } from '../../../server/validation-messages';
+import { translateAjvError } from '../../../shared/validation-messages';
 
 import precompiled from './precompiled-validators';
 

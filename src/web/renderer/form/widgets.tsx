@@ -9,7 +9,7 @@ import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { computeField } from '../../../shared/module-schema/computed';
 import type { FieldSchema } from '../../../shared/module-schema/types';
-import { IMAGE_TYPES } from '../../../server/core/files/file-types';
+import { IMAGE_TYPES } from '../../../shared/file-types';
 import { useDict } from '../../core/dicts';
 import { download } from '../../core/request/download';
 import { request } from '../../core/request/request';

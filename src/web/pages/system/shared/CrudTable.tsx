@@ -7,7 +7,7 @@ import { checkPermission } from '../../../core/Permission';
 import { useSession } from '../../../core/stores/session';
 import { FormModal } from './FormModal';
 import { PAGE_SIZE_OPTIONS, type ListLoader } from './list';
-import { useConfirmRun, type ConfirmRunOptions } from './useConfirmRun';
+import { useConfirmRun, type ConfirmRunOptions } from '../../../core/useConfirmRun';
 import './system.css';
 
 /** What toolbars and row actions can do with the table. */

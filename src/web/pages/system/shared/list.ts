@@ -41,9 +41,3 @@ export const postPage =
   <T>(url: string, toBody: (filters: Record<string, unknown>) => unknown = compact): ListLoader<T> =>
   (q) =>
     post<PageResult<T>>(url, toBody(q.filters), { params: pagingParams(q) });
-
-/** The `message` of a `{status, message}` answer, if it has one. */
-export function answerMessage(answer: unknown): string | undefined {
-  const message = typeof answer === 'object' && answer !== null ? (answer as { message?: unknown }).message : undefined;
-  return typeof message === 'string' && message ? message : undefined;
-}

@@ -1,5 +1,5 @@
 /**
- * Build-time (Node) side of form validation: ajv's standalone code for the form schema of every module,
+ * Build time (Node, the Vite config) side of form validation: ajv's standalone code for the form schema of every module,
  * for every school's overrides. The server's Content-Security-Policy forbids `eval`, so the browser
  * cannot compile schemas with ajv; it uses these precompiled functions instead (rjsf's precompiled
  * validator), and compiles at run time only where that is allowed (the dev server, tests).
@@ -13,18 +13,18 @@ import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js';
 import { _ } from 'ajv/dist/compile/codegen/index.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import type { Plugin } from 'vite';
-import { ModuleRegistry } from '../../../server/runtime/registry.js';
-import { Ajv2020 } from '../../../shared/module-schema/ajv.js';
-import { RECORD_FORMATS } from '../../../shared/module-schema/formats.js';
-import type { ModuleSchema } from '../../../shared/module-schema/types.js';
-import { SCHOOL_CODES } from '../../../shared/schools.js';
-import { stepSchema } from '../../../shared/module-schema/workflow.js';
-import { formSchema } from './ui-schema.js';
+import { ModuleRegistry } from '../../src/server/runtime/registry.js';
+import { Ajv2020 } from '../../src/shared/module-schema/ajv.js';
+import { RECORD_FORMATS } from '../../src/shared/module-schema/formats.js';
+import type { ModuleSchema } from '../../src/shared/module-schema/types.js';
+import { SCHOOL_CODES } from '../../src/shared/schools.js';
+import { stepSchema } from '../../src/shared/module-schema/workflow.js';
+import { formSchema } from '../../src/web/renderer/form/ui-schema.js';
 
 // import.meta.url, not import.meta.dirname: Vite rewrites it to this file's own location when it bundles its config.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const FORMATS_MODULE = path.resolve(HERE, '../../../shared/module-schema/formats.ts');
-const STUB = path.resolve(HERE, 'precompiled-validators.ts');
+const FORMATS_MODULE = path.resolve(HERE, '../../src/shared/module-schema/formats.ts');
+const STUB = path.resolve(HERE, '../../src/web/renderer/form/precompiled-validators.ts');
 
 /** The form schemas of every module as the server serves them to each school (duplicates dropped). */
 export function allFormSchemas(schemasDir: string): RJSFSchema[] {
@@ -78,7 +78,7 @@ export function recordValidatorsModule(schemas: RJSFSchema[]): string {
 }
 
 /** Vite plugin: serves the precompiled validators in place of the empty `precompiled-validators.ts`. */
-export function recordValidators(schemasDir = path.resolve(HERE, '../../../../schemas')): Plugin {
+export function recordValidators(schemasDir = path.resolve(HERE, '../../schemas')): Plugin {
   return {
     name: 'dangjian-record-validators',
     enforce: 'pre',

@@ -1,24 +1,12 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Spin } from 'antd';
 import { matchPath } from 'react-router-dom';
-import { parseComponent } from '../../../shared/menus';
-import { PendingPage, constantLayoutRoutes, corePages, type ConstantLayoutRoute } from '../../pages/registry';
-import { menuRouteFor } from '../stores/permission';
+import { parseComponent } from '../../shared/menus';
+import type { ConstantLayoutRoute, ResolvedPage } from '../core/layout/layout-pages';
+import { menuRouteFor } from '../core/stores/permission';
+import { PendingPage, constantLayoutRoutes, corePages } from '../pages/registry';
 
-const ModulePage = lazy(() => import('../../renderer/ModulePage'));
-
-export interface ResolvedPage {
-  path: string;
-  title: string;
-  /** The route name (tag and cache key); empty for helpers that get no tag (the redirect route). */
-  name: string;
-  noCache: boolean;
-  affix: boolean;
-  hidden: boolean;
-  /** `noredirect`: the page's breadcrumb entry is not a link. */
-  redirect?: string;
-  element: ReactNode;
-}
+const ModulePage = lazy(() => import('../renderer/ModulePage'));
 
 const fallback = (
   <div style={{ padding: 48, textAlign: 'center' }}>

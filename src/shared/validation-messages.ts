@@ -1,11 +1,11 @@
-import type { FastifyRequest } from 'fastify';
+/** Chinese messages of schema validation errors: one wording for the server's answers and the web forms. */
 
 export interface FieldError {
   field: string;
   message: string;
 }
 
-interface AjvLikeError {
+export interface AjvLikeError {
   keyword: string;
   instancePath: string;
   params: Record<string, unknown>;
@@ -36,12 +36,4 @@ export function translateAjvError(e: AjvLikeError, titleOf: (field: string) => s
     additionalProperties: `不允许的字段：${field}`,
   };
   return { field, message: text[e.keyword] ?? `${label}不正确` };
-}
-
-/** Field errors of a request that failed its route schema (Fastify's `error.validation`). */
-export function requestValidationErrors(req: FastifyRequest, errors: AjvLikeError[]): FieldError[] {
-  const body = (req.routeOptions.schema?.body ?? req.routeOptions.schema?.querystring) as
-    | { properties?: Record<string, { title?: string }> }
-    | undefined;
-  return errors.map((e) => translateAjvError(e, (field) => body?.properties?.[field]?.title));
 }

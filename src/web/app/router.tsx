@@ -1,8 +1,8 @@
 import type { ComponentType } from 'react';
 import { Navigate, Outlet, createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { loginGuard } from './auth/guard';
-import { NavigationEffects } from './NavigationEffects';
-import type { RouteMeta } from './route-meta';
+import { loginGuard } from '../core/auth/guard';
+import { NavigationEffects } from '../core/NavigationEffects';
+import type { RouteMeta } from '../core/route-meta';
 
 export const WEB_BASE = '/web';
 
@@ -18,7 +18,7 @@ function Root() {
 /** Pages that work with server data load the app shell (antd App, query cache) with them; see app-shell.tsx. */
 function withAppShell(load: () => Promise<{ default: ComponentType }>) {
   return async () => {
-    const [{ default: Page }, { AppShell }] = await Promise.all([load(), import('./app-shell')]);
+    const [{ default: Page }, { AppShell }] = await Promise.all([load(), import('../core/app-shell')]);
     return {
       Component: () => (
         <AppShell>
@@ -46,8 +46,8 @@ export const constantRoutes: AppRouteObject[] = [
 export const layoutRoute: AppRouteObject = {
   path: '/*',
   // The guard loads with the layout (it brings the menu code, which the login page does not need).
-  loader: (args) => import('./auth/layout-guard').then((m) => m.layoutGuard(args)),
-  lazy: withAppShell(() => import('./layout/Layout')),
+  loader: (args) => import('../core/auth/layout-guard').then((m) => m.layoutGuard(args)),
+  lazy: withAppShell(() => import('./AppLayout')),
   handle: { hidden: true },
 };
 

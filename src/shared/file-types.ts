@@ -1,6 +1,6 @@
 /**
- * What may be uploaded, and how each type is served. Pure data and string helpers (no Node imports) so the
- * web uploader could share the same list.
+ * What may be uploaded, and how each type is served: one list for the server (upload checks, content
+ * types) and the web uploader (the file chooser's accept list, the size check before sending).
  */
 
 /** Upload size limit in bytes (spec: a size limit; large videos for party-school courses fit). */

@@ -1,6 +1,5 @@
 import { App } from 'antd';
 import type { ReactNode } from 'react';
-import { answerMessage } from './list';
 
 export interface ConfirmRunOptions {
   title?: string;
@@ -38,4 +37,10 @@ export function useConfirmRun() {
         }
       },
     });
+}
+
+/** The `message` of a `{status, message}` answer, if it has one. */
+export function answerMessage(answer: unknown): string | undefined {
+  const message = typeof answer === 'object' && answer !== null ? (answer as { message?: unknown }).message : undefined;
+  return typeof message === 'string' && message ? message : undefined;
 }
