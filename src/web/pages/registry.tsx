@@ -23,6 +23,8 @@ export const corePages: Record<string, Page> = {
   'member-analysis': lazy(() => import('./member/MemberAnalysisPage')),
   'member-roster': lazy(() => import('./member/MemberRosterPage')),
   'org-trail': lazy(() => import('./member/OrgTrailPage')),
+  'development-process': lazy(() => import('./development/DevelopmentProcessPage')),
+  'development-record': lazy(() => import('./development/DevelopmentRecordPage')),
 };
 
 export const PendingPage = lazy(() => import('./pending/PendingPage'));
