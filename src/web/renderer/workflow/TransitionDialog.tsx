@@ -153,7 +153,8 @@ export function TransitionDialog({
         <Alert className="rf-alert" type="error" showIcon title="按目前的信息办理将不被允许" description={<ul className="wf-warning-list">{step.blocked.map((r) => <li key={r}>{r}</li>)}</ul>} />
       )}
       {step.warnings.length > 0 && <Alert className="rf-alert" type="warning" showIcon title="请注意" description={<ul className="wf-warning-list">{step.warnings.map((r) => <li key={r}>{r}</li>)}</ul>} />}
-      {formSchema && <RecordForm ref={form} schema={formSchema} initialValues={initial} onSubmit={() => void submit()} />}
+      {/* No submit on Enter: a step is taken by its button only. */}
+      {formSchema && <RecordForm ref={form} schema={formSchema} initialValues={initial} />}
       {step.comment !== 'none' && (
         <div className="wf-comment" data-field="comment">
           <label className={commentRequired ? 'wf-comment-label wf-required' : 'wf-comment-label'} htmlFor="wf-comment">
