@@ -1,8 +1,9 @@
 /**
- * `npm run seed -- --members N [--seed S] [--dues]`: loads a generated university with N party members into
- * the configured database (DATA_DIR or DATABASE_URL), e.g. for benchmarks; `--dues` adds a year of party
- * dues (standards, 12 monthly batches with payments, src/server/seed/dues.ts). Refuses when organisations
- * exist unless `--force`, which first empties the six base modules (and the dues).
+ * `npm run seed -- --members N [--applicants A] [--seed S] [--dues]`: loads a generated university with N party
+ * members (and A applications for membership in every step of the development workflow) into the
+ * configured database (DATA_DIR or DATABASE_URL), e.g. for benchmarks; `--dues` adds a year of party dues
+ * (standards, 12 monthly batches with payments, src/server/seed/dues.ts). Refuses when organisations exist
+ * unless `--force`, which first empties the base modules, the applications and the dues.
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -11,28 +12,38 @@ import { loadConfig } from '../src/server/config.js';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrate } from '../src/server/db/migrate.js';
 import { initialiseDatabase } from '../src/server/seed/index.js';
+import { seedDevelopment } from '../src/server/seed/development.js';
 import { seedDues } from '../src/server/seed/dues.js';
 import { seedUniversity } from '../src/server/seed/university/seed.js';
 import { generateUniversity } from '../src/server/seed/university/university.js';
 
-const { values } = parseArgs({ options: { members: { type: 'string', default: '3000' }, seed: { type: 'string' }, force: { type: 'boolean', default: false }, dues: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { members: { type: 'string', default: '3000' }, applicants: { type: 'string', default: '0' }, seed: { type: 'string' }, force: { type: 'boolean', default: false }, dues: { type: 'boolean', default: false } } });
 const members = Number(values.members);
 if (!Number.isInteger(members) || members < 1) {
   console.error('--members must be a positive whole number');
+  process.exit(1);
+}
+const applicants = Number(values.applicants);
+if (!Number.isInteger(applicants) || applicants < 0) {
+  console.error('--applicants must be a whole number');
   process.exit(1);
 }
 const config = loadConfig({ ...process.env, DEMO_DATA: 'false', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 await migrate(database);
 const app = await buildApp({ config, database });
-await initialiseDatabase({ database, config, log: app.log });
+await initialiseDatabase({ database, config, log: app.log, app });
 const { n } = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_org`.execute(database.db)).rows[0];
 if (n > 0 && !values.force) {
   console.error(`The database already has ${n} organisations: run with --force to replace the base data.`);
   await app.close();
   process.exit(1);
 }
-if (n > 0) await sql`TRUNCATE m_member, m_student, m_teacher, m_class, m_org, m_unit, m_dues_standard, dues_batch, dues_payment, dues_payment_line RESTART IDENTITY CASCADE`.execute(database.db);
+if (n > 0) {
+  await sql`TRUNCATE m_member, m_student, m_teacher, m_class, m_org, m_unit, m_dues_standard, dues_batch, dues_payment, dues_payment_line, m_development, m_development_book_range, development_book_numbers RESTART IDENTITY CASCADE`.execute(database.db);
+  // The approval log is append-only (a trigger refuses DELETE); TRUNCATE empties it with the applications.
+  await sql`TRUNCATE workflow_log, workflow_reminders`.execute(database.db);
+}
 const started = performance.now();
 const university = generateUniversity({ members, seed: values.seed ? Number(values.seed) : undefined });
 const { counts } = await seedUniversity(database, university, config.school);
@@ -43,5 +54,10 @@ if (values.dues) {
   const now = new Date();
   const dues = await seedDues(database, config.school, { currentMonth: `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`, today: now.getDate() });
   console.log(`Dues seeded in ${((performance.now() - at) / 1000).toFixed(1)} s:`, dues);
+}
+if (applicants > 0) {
+  const t0 = performance.now();
+  const development = await seedDevelopment(database, { count: applicants, school: config.school, seed: values.seed ? Number(values.seed) : undefined });
+  console.log(`Applications seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s:`, development);
 }
 await app.close();

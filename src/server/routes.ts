@@ -13,6 +13,7 @@ import { memberRosterRoutes } from './domain/member/roster.js';
 import { orgRoutes } from './domain/org/routes.js';
 import { duesRoutes } from './domain/dues/index.js';
 import { pschoolRoutes } from './domain/pschool/index.js';
+import { developmentArea } from './domain/development/index.js';
 import { sysConfigRoutes } from './core/sysconfig/routes.js';
 import { userRoutes } from './core/users/routes.js';
 
@@ -37,4 +38,5 @@ export const routePlugins: FastifyPluginAsync[] = [
   memberRosterRoutes,
   duesRoutes,
   pschoolRoutes,
+  developmentArea,
 ];

@@ -70,6 +70,7 @@ export const CORE_PAGES = [
   'dues', 'dues-batch', 'dues-onsite', 'dues-report', 'dues-my',
   'pschool-class', 'pschool-questionnaire', 'pschool-exam-manage', 'pschool-seating',
   'pschool-study-center', 'pschool-training-center', 'pschool-online-exam', 'pschool-video', 'pschool-doc',
+  'development-process', 'development-record',
 ] as const;
 
 /** Modules whose schema is being written; `module:<id>` may name them before schemas/modules/<id>.json exists. */

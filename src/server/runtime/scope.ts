@@ -15,6 +15,9 @@ export function scopeCondition(m: RuntimeModule, scope: number[] | 'all'): Condi
   if (scope === 'all') return undefined;
   if (m.scopeField) {
     const col = m.scopeField.column!;
+    // A two-party process (x-workflow.otherField) is also the other side's: both see it.
+    const other = m.workflow?.otherField?.column;
+    if (other) return (eb) => (scope.length ? eb.or([eb(col, 'in', scope), eb(other, 'in', scope)]) : eb.val(false));
     return (eb) => (scope.length ? eb(col, 'in', scope) : eb.val(false));
   }
   if (m.scopeVia) {
@@ -36,7 +39,8 @@ export async function outOfScope(
   if (scope === 'all' || (!m.scopeField && !m.scopeVia)) return records.map(() => false);
   if (m.scopeField) {
     const allowed = new Set(scope);
-    return records.map((r) => !allowed.has(r[m.scopeField!.name] as number));
+    const other = m.workflow?.otherField?.name;
+    return records.map((r) => !allowed.has(r[m.scopeField!.name] as number) && !(other && allowed.has(r[other] as number)));
   }
   const { foreignKey, parent } = m.scopeVia!;
   const ids = [...new Set(records.map((r) => r[foreignKey.name]).filter((v): v is number => typeof v === 'number'))];

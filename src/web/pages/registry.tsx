@@ -39,6 +39,8 @@ export const corePages: Record<string, Page> = {
   'dues-onsite': lazy(() => import('./dues/OnsitePage')),
   'dues-report': lazy(() => import('./dues/ReportPage')),
   'dues-my': lazy(() => import('./dues/MyDuesPage')),
+  'development-process': lazy(() => import('./development/DevelopmentProcessPage')),
+  'development-record': lazy(() => import('./development/DevelopmentRecordPage')),
 };
 
 export const PendingPage = lazy(() => import('./pending/PendingPage'));
