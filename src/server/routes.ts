@@ -11,6 +11,7 @@ import { memberAnalysisRoutes } from './domain/member/analysis.js';
 import { memberLookupRoutes } from './domain/member/lookups.js';
 import { memberRosterRoutes } from './domain/member/roster.js';
 import { orgRoutes } from './domain/org/routes.js';
+import { transferRoutes } from './domain/transfer/routes.js';
 import { sysConfigRoutes } from './core/sysconfig/routes.js';
 import { userRoutes } from './core/users/routes.js';
 
@@ -33,4 +34,5 @@ export const routePlugins: FastifyPluginAsync[] = [
   memberLookupRoutes,
   memberAnalysisRoutes,
   memberRosterRoutes,
+  transferRoutes,
 ];
