@@ -23,6 +23,9 @@ export const corePages: Record<string, Page> = {
   'member-analysis': lazy(() => import('./member/MemberAnalysisPage')),
   'member-roster': lazy(() => import('./member/MemberRosterPage')),
   'org-trail': lazy(() => import('./member/OrgTrailPage')),
+  'transfer-lost-contact': lazy(() => import('./transfer/LostContactPage')),
+  'transfer-stats': lazy(() => import('./transfer/TransferStatsPage')),
+  'transfer-letter': lazy(() => import('./transfer/LetterPrintPage')),
 };
 
 export const PendingPage = lazy(() => import('./pending/PendingPage'));
@@ -39,5 +42,6 @@ export const constantLayoutRoutes: ConstantLayoutRoute[] = [
   { path: '/pschool/home/page', name: 'PschoolHome', page: 'pschool', title: '个人主页', hidden: true, noCache: true },
   { path: '/pschool/party/center', name: 'PschoolTraining', page: 'pschool', title: '培训中心', hidden: true, noCache: true },
   { path: '/pschool/exam/center', name: 'PschoolExam', page: 'pschool', title: '在线考试', hidden: true, noCache: true },
+  { path: '/transfer/letter/:id', name: 'TransferLetter', page: 'transfer-letter', title: '组织关系介绍信', hidden: true, noCache: true },
   { path: '/pschool/:navigation', name: 'PschoolNavigation', page: 'pschool', title: '党校', hidden: true, noCache: true },
 ];

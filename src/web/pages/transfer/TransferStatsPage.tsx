@@ -1,0 +1,72 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Col, Empty, Row, Select, Space, Spin, Statistic, Table } from 'antd';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import type { TransferStats } from '../../../shared/transfer/stats';
+import { Permission } from '../../core/Permission';
+import { download } from '../../core/request/download';
+import { get } from '../../core/request/request';
+
+const MonthBarChart = lazy(() => import('./MonthBarChart'));
+
+const thisYear = new Date().getFullYear();
+const YEARS = Array.from({ length: 8 }, (_x, i) => thisYear - i);
+
+/** 转接统计: per year, transfers in, out and within the school and floating members; by month, reason and letter kind. */
+export default function TransferStatsPage() {
+  const [year, setYear] = useState(thisYear);
+  const stats = useQuery({ queryKey: ['transfer-stats', year], queryFn: () => get<TransferStats>('/api/transfers/stats', { year }) });
+  const data = stats.data;
+  const series = useMemo(
+    () => (data ? data.kinds.map((k) => ({ name: k.title, values: data.byMonth.map((m) => m.counts[k.key] ?? 0) })) : []),
+    [data],
+  );
+  const months = useMemo(() => data?.byMonth.map((m) => m.month) ?? [], [data]);
+  return (
+    <div className="page-container transfer-stats-page">
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Select value={year} style={{ width: 120 }} onChange={setYear} options={YEARS.map((y) => ({ value: y, label: `${y}年` }))} aria-label="统计年份" />
+        <Permission roles={['transfer-stats:export']}>
+          <Button icon={<DownloadOutlined />} onClick={() => void download('/api/transfers/stats/export', { year }, `组织关系转接统计${year}.xlsx`)}>
+            导出
+          </Button>
+        </Permission>
+      </Space>
+      {stats.isLoading ? (
+        <Spin />
+      ) : !data ? (
+        <Empty />
+      ) : (
+        <>
+          <Row gutter={[16, 16]}>
+            {data.kinds.map((k) => (
+              <Col key={k.key} xs={12} md={8} xl={4}>
+                <Card size="small" title={k.title} className="transfer-stat" data-kind={k.key}>
+                  <Space size="large">
+                    <Statistic title="本年发起" value={k.started} />
+                    <Statistic title="本年办结" value={k.completed} />
+                    <Statistic title="正在办理" value={k.underway} />
+                  </Space>
+                </Card>
+              </Col>
+            ))}
+          </Row>
+          <Card size="small" title={`${year}年各月办结`} style={{ marginTop: 16 }}>
+            <Suspense fallback={<div style={{ height: 320 }} />}>
+              <MonthBarChart months={months} series={series} />
+            </Suspense>
+          </Card>
+          <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
+            {([['转出原因', data.outReasons], ['介绍信类别', data.outKinds]] as const).map(([title, rows]) => (
+              <Col key={title} xs={24} md={12}>
+                <Card size="small" title={`转出校外：按${title}`}>
+                  <Table rowKey="label" size="small" pagination={false} dataSource={[...rows]} columns={[{ title, dataIndex: 'label' }, { title: '人数', dataIndex: 'count', width: 100 }]} />
+                </Card>
+              </Col>
+            ))}
+          </Row>
+        </>
+      )}
+    </div>
+  );
+}
