@@ -12,6 +12,7 @@ import { memberLookupRoutes } from './domain/member/lookups.js';
 import { memberRosterRoutes } from './domain/member/roster.js';
 import { orgRoutes } from './domain/org/routes.js';
 import { transferRoutes } from './domain/transfer/routes.js';
+import { developmentArea } from './domain/development/index.js';
 import { sysConfigRoutes } from './core/sysconfig/routes.js';
 import { userRoutes } from './core/users/routes.js';
 
@@ -35,4 +36,5 @@ export const routePlugins: FastifyPluginAsync[] = [
   memberAnalysisRoutes,
   memberRosterRoutes,
   transferRoutes,
+  developmentArea,
 ];

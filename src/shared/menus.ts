@@ -68,6 +68,7 @@ export const CORE_PAGES = [
   'users', 'roles', 'menus', 'dicts', 'sysconfig', 'online', 'sms-outbox',
   'msginfo', 'member-roster', 'member-analysis', 'org-trail',
   'transfer-lost-contact', 'transfer-stats',
+  'development-process', 'development-record',
 ] as const;
 
 /** Modules whose schema is being written; `module:<id>` may name them before schemas/modules/<id>.json exists. */

@@ -39,7 +39,7 @@ export function headerOf(m: RuntimeModule, f: FieldInfo, markRequired: boolean):
 export function exportCell(f: FieldInfo, record: Record<string, unknown>): ExcelJS.CellValue {
   const v = record[f.name];
   if (v === null || v === undefined) return null;
-  if (f.dict) return (record[`${f.name}Label`] as string) ?? String(v);
+  if (f.dict || f.labels) return (record[`${f.name}Label`] as string) ?? String(v);
   if (f.ref) return (record[`${f.name}Name`] as string) || (Array.isArray(v) ? v.join('、') : (v as number));
   switch (f.kind) {
     case 'boolean':

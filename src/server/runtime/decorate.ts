@@ -50,6 +50,10 @@ export async function decorate(
       const labels = await ctx.dictLabels(f.dict, db);
       for (const r of out) r[`${f.name}Label`] = labelOf(r[f.name], (v) => labels.get(String(v)));
     }
+    if (f.labels) {
+      const labels = f.labels;
+      for (const r of out) r[`${f.name}Label`] = labelOf(r[f.name], (v) => labels.get(String(v)));
+    }
     if (f.ref) {
       const ids = [...new Set(out.flatMap((r) => listOf(r[f.name]) as number[]))];
       const names = await ctx.refNames(f.ref, ids, db);

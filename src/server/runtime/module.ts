@@ -3,6 +3,7 @@ import { effectiveSchema, fieldKind, isStored, isWritable, listColumnFields, mod
 import type { Ajv } from '../../shared/module-schema/ajv.js';
 import type { FieldSchema, FilterOp, ModuleAction, ModuleSchema } from '../../shared/module-schema/types.js';
 import { columnNameOf, tableNameOf } from './naming.js';
+import { Workflow } from './workflow/model.js';
 
 /** One field as the runtime uses it: schema, storage and behaviour in one place. */
 export interface FieldInfo {
@@ -17,6 +18,8 @@ export interface FieldInfo {
   writable: boolean;
   dict?: string;
   ref?: string;
+  /** Value → label of a field shown by label without a dictionary (a workflow's state field). */
+  labels?: Map<string, string>;
 }
 
 export type StorageKind = FieldKind | 'bigint';
@@ -45,7 +48,7 @@ function storageOf(field: FieldSchema): StorageKind | null {
   return kind;
 }
 
-function fieldInfo(name: string, schema: FieldSchema): FieldInfo {
+export function fieldInfo(name: string, schema: FieldSchema): FieldInfo {
   const storage = storageOf(schema);
   return {
     name,
@@ -115,6 +118,8 @@ export class RuntimeModule {
    * parent record is (set by the registry).
    */
   scopeVia?: { foreignKey: FieldInfo; parent: RuntimeModule };
+  /** The module's x-workflow, when its records move through approvals (runtime/workflow). */
+  readonly workflow?: Workflow;
   private validator?: ValidateFunction;
 
   constructor(
@@ -147,6 +152,13 @@ export class RuntimeModule {
     const hooks = this.schema['x-hooks'] ?? {};
     this.hooks = { beforeWrite: hooks.beforeWrite ?? [], afterWrite: hooks.afterWrite ?? [], beforeDelete: hooks.beforeDelete ?? [] };
     this.children = (this.schema['x-children'] ?? []).map((c) => ({ module: c.module, foreignKey: c.foreignKey, onDelete: c.onDelete ?? 'cascade', title: c.title }));
+    const workflow = this.schema['x-workflow'];
+    if (workflow) {
+      this.workflow = new Workflow(this.id, workflow, this.fields, fieldInfo, ajv);
+      // The state shows by its title, and lists filter on it (in) whether or not x-list names it.
+      this.workflow.stateField.labels = this.workflow.stateLabels();
+      if (!this.filters.has(workflow.stateField)) this.filters.set(workflow.stateField, 'in');
+    }
   }
 
   field(name: string): FieldInfo | undefined {

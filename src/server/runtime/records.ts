@@ -7,7 +7,7 @@ import type { RuntimeContext } from './context.js';
 import { columnsFor, decorate, selection } from './decorate.js';
 import { runHooks, type Actor, type Origin, type WriteHookContext } from './hooks.js';
 import { SYSTEM_FIELDS, type FieldInfo, type RuntimeModule } from './module.js';
-import { applyConditions, applyPaging, applySort, filterConditions, idIn, parseFilter } from './query.js';
+import { applyConditions, applyPaging, applySort, filterConditions, idIn, parseFilter, type Condition } from './query.js';
 import { applyScope, outOfScope, scopeCondition } from './scope.js';
 import { changesOf, dictSnapshot, recordChanges, type DictSnapshot, type TrailEntry } from './trail.js';
 import { assertValid, readWriteInput, uniqueMessage, validateCandidates } from './validate.js';
@@ -34,6 +34,8 @@ export interface ListInput {
   query?: unknown;
   /** All visible fields and the system fields instead of the list columns (`?fields=all`). */
   allFields?: boolean;
+  /** Further conditions beyond the filter object (a workflow's "waiting for me"). */
+  conditions?: Condition[];
 }
 
 export interface WriteOptions {
@@ -87,7 +89,7 @@ export class RecordService<T = Record<string, unknown>> {
     const m = this.module;
     const filters = parseFilter(m, input.filter);
     const paging = parsePaging(input.query, m.sortable, m.defaultOrder);
-    const conditions = await filterConditions(filters, this.ctx.orgTree);
+    const conditions = [...(await filterConditions(filters, this.ctx.orgTree)), ...(input.conditions ?? [])];
     const base = applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope);
     const fields = input.allFields ? [...m.fields.values()] : m.listFields.map((n) => m.field(n)!);
     const system = input.allFields ? ALL_SYSTEM : LIST_SYSTEM;
@@ -107,13 +109,13 @@ export class RecordService<T = Record<string, unknown>> {
   }
 
   /** The stored row (field names, all visible fields, system fields), ignoring scope. */
-  private async readRow(id: number, db: Kysely<DB> = this.ctx.db): Promise<Record<string, unknown> | undefined> {
+  async readRow(id: number, db: Kysely<DB> = this.ctx.db): Promise<Record<string, unknown> | undefined> {
     if (!Number.isSafeInteger(id) || id <= 0) return undefined;
     const m = this.module;
     return (db as AnyDb).selectFrom(m.table).select(selection(m.columns, ALL_SYSTEM_SELECT)).where('id', '=', id).executeTakeFirst();
   }
 
-  private async decorateOne(row: Record<string, unknown>, db: Kysely<DB> = this.ctx.db) {
+  async decorateOne(row: Record<string, unknown>, db: Kysely<DB> = this.ctx.db) {
     const [record] = await decorate(this.ctx, this.module, [row], [...this.module.fields.values()], ALL_SYSTEM, db);
     return record;
   }
@@ -189,7 +191,7 @@ export class RecordService<T = Record<string, unknown>> {
   }
 
   /** Stored column values of a record (arrays as JSON for jsonb). */
-  private toColumns(values: Record<string, unknown>): Record<string, unknown> {
+  toColumns(values: Record<string, unknown>): Record<string, unknown> {
     const row: Record<string, unknown> = {};
     for (const f of this.module.columns) {
       if (!(f.name in values)) continue;
@@ -207,6 +209,8 @@ export class RecordService<T = Record<string, unknown>> {
    */
   async writeMany(trx: Kysely<DB>, writes: PreparedWrite[], actor: Actor, dicts: DictSnapshot): Promise<number[]> {
     const m = this.module;
+    // A workflow record starts in its initial state; only its transitions change the state afterwards.
+    if (m.workflow) for (const w of writes) if (!w.current) w.values[m.workflow.stateField.name] = m.workflow.initial;
     const hooks: WriteHookContext[] = writes.map((w) => ({
       module: m,
       actor,
@@ -359,7 +363,7 @@ export class RecordService<T = Record<string, unknown>> {
     const m = this.module;
     const filters = parseFilter(m, input.filter);
     const paging = parsePaging({ ...(input.query as object), page: 0, size: 1 }, m.sortable, m.defaultOrder);
-    const conditions = await filterConditions(filters, this.ctx.orgTree);
+    const conditions = [...(await filterConditions(filters, this.ctx.orgTree)), ...(input.conditions ?? [])];
     const q = applySort(applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope).select('id'), paging.order);
     // One array value instead of a row per id: 100,000 result rows cost the embedded engine ~40 MB of
     // memory at once. The aggregate takes the sorted subquery's rows in their order.

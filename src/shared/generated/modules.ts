@@ -32,6 +32,334 @@ export interface ClassRecord {
 }
 
 /**
+ * 入党志愿书编号段
+ */
+export interface DevelopmentBookRangeRecord {
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 编号前缀
+   */
+  prefix?: string;
+  /**
+   * 起始号
+   */
+  startNo: number;
+  /**
+   * 终止号
+   */
+  endNo: number;
+  /**
+   * 流水号位数
+   */
+  width?: number;
+  /**
+   * 下一个可用号
+   */
+  nextNo?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 发展党员
+ */
+export interface DevelopmentRecord {
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 身份证号
+   */
+  idCard: string;
+  /**
+   * 性别
+   */
+  gender?: string;
+  /**
+   * 出生日期
+   */
+  birthDate?: string;
+  /**
+   * 民族
+   */
+  ethnicity?: string;
+  /**
+   * 人员身份
+   */
+  personKind?: "学生" | "教职工" | "其他";
+  /**
+   * 学号/工号
+   */
+  personNo?: string;
+  /**
+   * 人员类别
+   */
+  category: string;
+  /**
+   * 学历
+   */
+  education?: string;
+  /**
+   * 手机号码
+   */
+  phone?: string;
+  /**
+   * 所在党支部
+   */
+  orgId: number;
+  /**
+   * 所在单位
+   */
+  unitId?: number;
+  /**
+   * 申请人账号: The applicant's own account, if any: the level 'self' (apply, withdraw, apply for full membership).
+   */
+  userId?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 发展阶段
+   */
+  stage?: string;
+  /**
+   * 已完成步骤
+   */
+  step?: string;
+  /**
+   * 下一期限
+   */
+  dueDate?: string;
+  /**
+   * 待办事项
+   */
+  dueItem?: string;
+  /**
+   * 党员记录
+   */
+  memberId?: number;
+  /**
+   * 递交申请书日期
+   */
+  applyDate?: string;
+  /**
+   * 入党申请书
+   */
+  applyDoc?: string;
+  /**
+   * 谈话日期
+   */
+  talkDate?: string;
+  /**
+   * 谈话人
+   */
+  talker?: string;
+  /**
+   * 谈话记录
+   */
+  talkDoc?: string;
+  /**
+   * 确定为积极分子日期
+   */
+  activistDate?: string;
+  /**
+   * 推荐方式
+   */
+  recommendMethod?: "党员推荐" | "群团组织推优" | "党员推荐和群团组织推优";
+  /**
+   * 支委会会议记录
+   */
+  activistDoc?: string;
+  /**
+   * 积极分子备案日期
+   */
+  activistFiledDate?: string;
+  /**
+   * 培养联系人
+   */
+  contactIds?: number[];
+  /**
+   * 最近一次考察日期
+   */
+  lastAssessDate?: string;
+  /**
+   * 确定为发展对象日期
+   */
+  targetDate?: string;
+  /**
+   * 入党介绍人
+   */
+  introducerIds?: number[];
+  /**
+   * 发展对象确定材料
+   */
+  targetDoc?: string;
+  /**
+   * 发展对象备案日期
+   */
+  targetFiledDate?: string;
+  /**
+   * 政治审查日期
+   */
+  reviewDate?: string;
+  /**
+   * 政审结论
+   */
+  reviewResult?: "合格" | "不合格";
+  /**
+   * 政审材料
+   */
+  reviewDoc?: string;
+  /**
+   * 集中培训天数
+   */
+  trainingDays?: number;
+  /**
+   * 集中培训学时
+   */
+  trainingHours?: number;
+  /**
+   * 培训结业日期
+   */
+  trainingEndDate?: string;
+  /**
+   * 结业证书编号
+   */
+  trainingCertNo?: string;
+  /**
+   * 培训例外说明
+   */
+  trainingException?: string;
+  /**
+   * 支委会审查日期
+   */
+  branchReviewDate?: string;
+  /**
+   * 上级党委预审日期
+   */
+  preReviewDate?: string;
+  /**
+   * 公示开始日期
+   */
+  publicityStart?: string;
+  /**
+   * 公示结束日期
+   */
+  publicityEnd?: string;
+  /**
+   * 填写志愿书日期
+   */
+  bookDate?: string;
+  /**
+   * 入党志愿书编号
+   */
+  volunteerBookNo?: string;
+  /**
+   * 支部大会日期
+   */
+  meetingDate?: string;
+  /**
+   * 应到有表决权党员数
+   */
+  entitled?: number;
+  /**
+   * 实到有表决权党员数
+   */
+  present?: number;
+  /**
+   * 赞成票
+   */
+  votesFor?: number;
+  /**
+   * 反对票
+   */
+  votesAgainst?: number;
+  /**
+   * 弃权票
+   */
+  abstentions?: number;
+  /**
+   * 接收为预备党员日期
+   */
+  admitDate?: string;
+  /**
+   * 支部大会决议
+   */
+  meetingDoc?: string;
+  /**
+   * 上级党委谈话日期
+   */
+  committeeTalkDate?: string;
+  /**
+   * 上级党委谈话人
+   */
+  committeeTalker?: string;
+  /**
+   * 上级党委审批日期
+   */
+  approveDate?: string;
+  /**
+   * 审批材料
+   */
+  approveDoc?: string;
+  /**
+   * 组织部备案日期
+   */
+  orgFiledDate?: string;
+  /**
+   * 所在党小组
+   */
+  partyGroup?: string;
+  /**
+   * 入党宣誓日期
+   */
+  oathDate?: string;
+  /**
+   * 转正申请日期
+   */
+  fullApplyDate?: string;
+  /**
+   * 转正支部大会日期
+   */
+  fullMeetingDate?: string;
+  /**
+   * 延长预备期（月）
+   */
+  extendMonths?: number;
+  /**
+   * 预备期满日期
+   */
+  probationEnd?: string;
+  /**
+   * 转正日期
+   */
+  fullDate?: string;
+  /**
+   * 转正审批材料
+   */
+  fullDoc?: string;
+  /**
+   * 归档日期
+   */
+  archiveDate?: string;
+  /**
+   * 档案编号
+   */
+  archiveNo?: string;
+}
+
+/**
  * 流动党员
  */
 export interface FloatingRecord {
@@ -765,10 +1093,12 @@ export interface UnitRecord {
   remark?: string;
 }
 
-export type ModuleId = 'class' | 'floating' | 'member-contact' | 'member' | 'org' | 'regulation' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
+export type ModuleId = 'class' | 'development-book-range' | 'development' | 'floating' | 'member-contact' | 'member' | 'org' | 'regulation' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
 
 export interface ModuleRecords {
   'class': ClassRecord;
+  'development-book-range': DevelopmentBookRangeRecord;
+  'development': DevelopmentRecord;
   'floating': FloatingRecord;
   'member-contact': MemberContactRecord;
   'member': MemberRecord;

@@ -3,10 +3,11 @@ import { Ajv2020, addFormats, type Ajv } from './ajv.js';
 import { COMPUTED_FUNCTIONS } from './computed.js';
 import { fieldKind } from './fields.js';
 import type { FieldSchema, FilterOp, ModuleSchema } from './types.js';
+import { checkWorkflow } from './workflow-check.js';
 
 /** The x- keywords a module schema may carry on a field; ajv must know them to stay strict. */
 export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden'];
-export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-name-field'];
+export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-name-field', 'x-workflow'];
 
 /** Custom string formats of module schemas, as names only; validators are added by the runtime. */
 export const CUSTOM_FORMATS = ['id-card', 'mobile', 'textarea', 'rich-text', 'file', 'image'];
@@ -119,6 +120,7 @@ function checkRuntimeRules(module: ModuleSchema): string[] {
   }
   const nameField = module['x-name-field'];
   if (nameField && (fieldKind(fields[nameField]) !== 'string' || computed(nameField))) problems.push(`x-name-field: "${nameField}" must be a stored string field`);
+  problems.push(...checkWorkflow(module));
   return problems;
 }
 

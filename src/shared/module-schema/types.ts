@@ -1,4 +1,6 @@
 /** Hand-written view of a module schema (the meta-schema in schemas/meta/module.schema.json is the authority). */
+import type { WorkflowSchema } from './workflow.js';
+
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'array';
 
 export interface FieldSchema {
@@ -45,6 +47,7 @@ export interface ModuleSchema {
   'x-hooks'?: { beforeWrite?: string[]; afterWrite?: string[]; beforeDelete?: string[] };
   'x-scope'?: string;
   'x-name-field'?: string;
+  'x-workflow'?: WorkflowSchema;
 }
 
 /** The actions of a module, each guarded by a permission (x-permissions, default `<id>:<action>`). */
