@@ -20,7 +20,7 @@ describe(`lost contact, party-standing decisions and floating suggestions on ${T
     t = await createTestApp();
     w = await seedTransferWorld(t.database);
     admin = client(t.app, await login(t.app));
-  });
+  }, 180_000);
   afterAll(() => {
     resetDuesSources();
     return t.app.close();

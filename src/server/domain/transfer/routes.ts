@@ -12,7 +12,9 @@ import { registerHook, type HookContext, type WriteHookContext } from '../../run
 import type { RuntimeModule } from '../../runtime/module.js';
 import { decisionsOf, restoreMembership, stopMembership, type DecisionInput } from './decisions.js';
 import { lapseCandidates } from './dues-source.js';
-import { TRANSFER_MODULES, contactOrgHook, floatingMemberHook, fromMemberHook, incomingLetterHook } from './hooks.js';
+import { registerTransferEffects } from './effects.js';
+import { registerTransferGuards } from './guards.js';
+import { TRANSFER_MODULES, contactOrgHook, draftOnlyHook, floatingMemberHook, fromMemberHook, incomingLetterHook } from './hooks.js';
 import { letterData, letterWorkbook } from './letter-print.js';
 import { lettersOfYear } from './letters.js';
 import { awayWithoutFloating, lostContacts } from './lost-contact.js';
@@ -41,6 +43,9 @@ export async function transferRoutes(app: FastifyInstance): Promise<void> {
   registerHook('transfer.incomingLetter', onWrite(incomingLetterHook()));
   registerHook('transfer.floatingMember', onWrite(floatingMemberHook(() => module('floating'))));
   registerHook('transfer.contactOrg', onWrite(contactOrgHook()));
+  registerHook('transfer.draftOnly', draftOnlyHook());
+  registerTransferGuards();
+  registerTransferEffects(() => runtime.ctx.school);
   if (!module('member') || !module('org')) return;
 
   const db = app.services.database.db;

@@ -11,7 +11,8 @@
  * - committee: the nearest 党委/党总支 above (or at) the record's organisation, below the top; when there is
  *   none, the top organisation, and the organisation department acts as the committee;
  * - orgdept: the top organisation; self: nobody (the record's `selfField` user); other: the organisation in
- *   the record's `otherField`.
+ *   the record's `otherField`, at any level; otherBranch and otherCommittee: that organisation as a branch,
+ *   and its committee (found as for `committee`): the receiving branch and committee of a transfer.
  * A user acts at a level when their own level is that level and the acting organisation is in their data
  * scope. Superusers act at every level.
  */
@@ -90,7 +91,10 @@ export class OrgLevels {
       case 'orgdept':
         return (await this.path(orgId))[0]?.id ?? null;
       case 'other':
+      case 'otherBranch':
         return otherOrgId;
+      case 'otherCommittee':
+        return this.committeeOf(otherOrgId);
     }
   }
 
@@ -101,8 +105,10 @@ export class OrgLevels {
       case 'self':
         return selfUserId === p.userId;
       case 'branch':
+      case 'otherBranch':
         return p.level === 'branch' && inScope(p, actingOrgId);
       case 'committee':
+      case 'otherCommittee':
         return (p.level === 'committee' && inScope(p, actingOrgId)) || (p.level === 'orgdept' && (await this.isTop(actingOrgId)));
       case 'orgdept':
         return p.level === 'orgdept';
