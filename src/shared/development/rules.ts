@@ -71,7 +71,7 @@ export const RULE_AGE = '入党申请人应当年满十八岁（《中国共产�
 export function ageProblem(birthDate: string | null | undefined, applyDate: string): string | undefined {
   if (!isDate(birthDate)) return `无法确认入党申请人的年龄：请填写出生日期。${RULE_AGE}`;
   const age = ageOn(birthDate, applyDate);
-  if (age === null || age < 18) return `递交入党申请书时（${applyDate}）未满十八岁，${addYears(birthDate, 18) > applyDate ? `${birthDate.slice(0, 4)}年出生者于${turns18(birthDate)}起方可申请。` : ''}${RULE_AGE}`;
+  if (age === null || age < 18) return `递交入党申请书时（${applyDate}）未满十八岁（${turns18(birthDate)}年满十八岁）。${RULE_AGE}`;
   return undefined;
 }
 

@@ -109,12 +109,17 @@ export class WorkflowEngine {
     return { actor, p: await participantOf(user, actor, this.levels) };
   }
 
-  /** A record the actor sees, else 404 (as for reading it). */
+  /** A record the actor sees (in their data scope, or their own as its `selfField` user), else 404 as for reading it. */
   private async visibleRow(m: RuntimeModule, id: number, actor: Actor): Promise<Record<string, unknown>> {
     const service = this.deps.records(m.id);
     const row = Number.isSafeInteger(id) && id > 0 ? await service.readRow(id) : undefined;
-    if (!row || !(await service.inScope([row], actor, this.ctx.db, 'read'))) throw new HttpError(404, `${m.title}记录不存在`);
+    if (!row || !(this.isSelf(m, row, actor) || (await service.inScope([row], actor, this.ctx.db, 'read')))) throw new HttpError(404, `${m.title}记录不存在`);
     return row;
+  }
+
+  private isSelf(m: RuntimeModule, row: Record<string, unknown>, actor: Actor): boolean {
+    const field = m.workflow!.selfField;
+    return !!field && actor.id !== null && row[field.name] === actor.id;
   }
 
   /** The level and organisation the participant takes the step at, or why not. */
@@ -256,7 +261,11 @@ export class WorkflowEngine {
     const t = this.stepOf(m, transitionId, user);
     const { actor, p } = await this.who(user);
     const { warnings } = await this.takeAs(m, t, id, readInput(body, true), actor, p, ip, this.directory());
-    return { ...(await this.deps.records(m.id).get(id, actor)), warnings };
+    const service = this.deps.records(m.id);
+    const row = await service.readRow(id);
+    // The applicant sees their own application outside their data scope.
+    const record = row && this.isSelf(m, row, actor) ? await service.decorateOne(row) : await service.get(id, actor);
+    return { ...(record as ApiRecord), warnings };
   }
 
   /** The same step on many records, each in its own transaction: answers per record. */
@@ -470,7 +479,7 @@ export class WorkflowEngine {
       case 'orgdept':
         return p.level === 'orgdept';
       case 'other':
-        return p.level !== null ? within(wf.otherField?.column, p.scope) : false;
+        return p.level === 'branch' || p.level === 'committee' ? within(wf.otherField?.column, p.scope) : false;
     }
   }
 }

@@ -11,8 +11,9 @@
  * - committee: the nearest 党委/党总支 above (or at) the record's organisation, below the top; when there is
  *   none, the top organisation, and the organisation department acts as the committee;
  * - orgdept: the top organisation; self: nobody (the record's `selfField` user); other: the organisation in
- *   the record's `otherField`, at any level; otherBranch and otherCommittee: that organisation as a branch,
- *   and its committee (found as for `committee`): the receiving branch and committee of a transfer.
+ *   the record's `otherField` (a branch or committee user of it acts; both sides read the record, see
+ *   runtime/scope.ts); otherBranch and otherCommittee: that organisation as a branch, and its committee
+ *   (found as for `committee`): the receiving branch and committee of a transfer.
  * A user acts at a level when their own level is that level and the acting organisation is in their data
  * scope. Superusers act at every level.
  */
@@ -113,7 +114,7 @@ export class OrgLevels {
       case 'orgdept':
         return p.level === 'orgdept';
       case 'other':
-        return p.level !== null && inScope(p, actingOrgId);
+        return (p.level === 'branch' || p.level === 'committee') && inScope(p, actingOrgId);
     }
   }
 
