@@ -11,7 +11,7 @@ import { memberAnalysisRoutes } from './domain/member/analysis.js';
 import { memberLookupRoutes } from './domain/member/lookups.js';
 import { memberRosterRoutes } from './domain/member/roster.js';
 import { orgRoutes } from './domain/org/routes.js';
-import { transferRoutes } from './domain/transfer/routes.js';
+import { transferArea } from './domain/transfer/index.js';
 import { developmentArea } from './domain/development/index.js';
 import { sysConfigRoutes } from './core/sysconfig/routes.js';
 import { userRoutes } from './core/users/routes.js';
@@ -35,6 +35,6 @@ export const routePlugins: FastifyPluginAsync[] = [
   memberLookupRoutes,
   memberAnalysisRoutes,
   memberRosterRoutes,
-  transferRoutes,
+  transferArea,
   developmentArea,
 ];

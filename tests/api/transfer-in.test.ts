@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../src/shared/calendar.js';
 import { localToday } from '../../src/shared/module-schema/computed.js';
 import { idCardCheckChar } from '../../src/shared/validators.js';
+import { sendTransferReminders } from '../../src/server/domain/transfer/index.js';
 import { login } from '../support/auth.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 import { client, seedTransferWorld, transferActors, type TransferActors, type TransferWorld } from '../support/transfers.js';
@@ -120,5 +121,18 @@ describe(`校外转入 (transfer-in) and 流动党员 (floating) on ${TEST_DB}`,
     expect((await step('floating', a.recvCommittee, id, 'approve')).body.stateLabel).toBe('流动中');
     const list = (await a.recvBranch.post('/api/m/floating/list', { type: 'in' })).body;
     expect(list.content.map((r: { id: number }) => r.id)).toContain(id);
+  });
+
+  it('reminds the branch once when a floating member\'s expected return date has passed', async () => {
+    const m = w.membersOf(a.from)[1];
+    const created = await a.sendBranch.post('/api/m/floating', { type: 'out', memberId: w.member(m), name: '-', orgId: w.org(a.from.key), leaveDate: addMonths(today, -8), expectedReturnDate: addDays(today, -1), destination: '上海市' });
+    const id = created.body.id as number;
+    await step('floating', a.sendBranch, id, 'submit');
+    await step('floating', a.sendCommittee, id, 'approve', { certificateNo: 'LD2026002' });
+    const services = { runtime: t.app.runtime, db: t.database.db, messages: t.app.services.messages };
+    expect(await sendTransferReminders(services, today)).toBeGreaterThanOrEqual(1);
+    const sent = (await sql<{ user_id: number; title: string; link: string }>`SELECT user_id, title, link FROM msg_push_history WHERE type = 'remind' AND title LIKE ${`%${m.name}%`}`.execute(t.database.db)).rows;
+    expect(sent).toEqual([{ user_id: a.userIds.sendBranch, title: `流动党员预计返回日期已过：${m.name}`, link: `/transfer/floating?id=${id}` }]);
+    expect(await sendTransferReminders(services, today)).toBe(0);
   });
 });

@@ -1,20 +1,14 @@
 /**
- * The transfer area (组织关系转接, 流动党员): write hooks of its modules, and the endpoints a module schema
- * cannot serve: lost contact, decisions on party standing, floating suggestions, statistics, letters.
- * The four processes themselves are module workflows (schemas/modules/transfer-*.json, floating.json).
+ * The endpoints of the transfer area a module schema cannot serve: lost contact, decisions on party
+ * standing, floating suggestions, 自行脱党 candidates, statistics, letters.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { localToday } from '../../../shared/module-schema/computed.js';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { sendXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
-import { registerHook, type HookContext, type WriteHookContext } from '../../runtime/index.js';
-import type { RuntimeModule } from '../../runtime/module.js';
 import { decisionsOf, restoreMembership, stopMembership, type DecisionInput } from './decisions.js';
 import { lapseCandidates } from './dues-source.js';
-import { registerTransferEffects } from './effects.js';
-import { registerTransferGuards } from './guards.js';
-import { TRANSFER_MODULES, contactOrgHook, draftOnlyHook, floatingMemberHook, fromMemberHook, incomingLetterHook } from './hooks.js';
 import { letterData, letterWorkbook } from './letter-print.js';
 import { lettersOfYear } from './letters.js';
 import { awayWithoutFloating, lostContacts } from './lost-contact.js';
@@ -34,20 +28,10 @@ function yearOf(raw: unknown): number {
   return year;
 }
 
+/** The endpoints of the transfer area beside its modules' own API. */
 export async function transferRoutes(app: FastifyInstance): Promise<void> {
   const { runtime } = app;
   const module = (id: string) => runtime.module(id);
-  const modulesOf = (ids: string[]) => ids.map(module).filter((m): m is RuntimeModule => !!m);
-  const onWrite = (fn: (ctx: WriteHookContext) => Promise<void>) => (ctx: HookContext) => (ctx.action === 'delete' ? undefined : fn(ctx));
-  registerHook('transfer.fromMember', onWrite(fromMemberHook(() => modulesOf(TRANSFER_MODULES))));
-  registerHook('transfer.incomingLetter', onWrite(incomingLetterHook()));
-  registerHook('transfer.floatingMember', onWrite(floatingMemberHook(() => module('floating'))));
-  registerHook('transfer.contactOrg', onWrite(contactOrgHook()));
-  registerHook('transfer.draftOnly', draftOnlyHook());
-  registerTransferGuards();
-  registerTransferEffects(() => runtime.ctx.school);
-  if (!module('member') || !module('org')) return;
-
   const db = app.services.database.db;
   const actorOf = (req: FastifyRequest) => runtime.actorOf(currentUser(req));
   const scopeOf = async (req: FastifyRequest) => (await actorOf(req)).scope;

@@ -390,7 +390,7 @@ export class WorkflowEngine {
     const name = m.nameField ? String(record[m.nameField.name] ?? '') : String(id);
     const add: NewTodo[] = [];
     for (const want of wanted) {
-      const next = wf.transitions.get(want.step) ?? wf.stepFor(want.step, to);
+      const next = wf.stepFor(want.step, to) ?? wf.transitions.get(want.step);
       if (!next || !isWaitingStep(next) || !wf.isOpen(next, record)) continue;
       const toUserIds = await this.actorsOf(m, next.key, record, directory, todos.trx);
       if (!toUserIds.length) continue;
@@ -402,11 +402,12 @@ export class WorkflowEngine {
 
   /**
    * Who would take a step on a record now: holders of its permission acting at its level for the
-   * record's organisations (superusers excluded). Reminders and to-dos go to them.
+   * record's organisations (superusers excluded). Reminders and to-dos go to them. `stepId`: a step id
+   * (the transition of that id open from the record's state) or a transition key.
    */
   async actorsOf(m: RuntimeModule, stepId: string, record: Record<string, unknown>, directory: Directory = this.directory(), db: Kysely<DB> = this.ctx.db): Promise<number[]> {
     const wf = m.workflow!;
-    const step = wf.transitions.get(stepId) ?? wf.stepFor(stepId, record[wf.stateField.name] as number);
+    const step = wf.stepFor(stepId, record[wf.stateField.name] as number) ?? wf.transitions.get(stepId);
     if (!step) return [];
     const orgId = m.scopeField ? ((record[m.scopeField.name] as number | null) ?? null) : null;
     const other = wf.otherField ? ((record[wf.otherField.name] as number | null) ?? null) : null;
