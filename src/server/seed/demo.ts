@@ -1,11 +1,13 @@
 import { getSchoolInfo } from '../../shared/school-branding.js';
 import { hashPassword } from '../core/passwords.js';
+import { seedTransfers } from './transfers.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
 import { MenuService } from '../core/menus/service.js';
 import type { DataScopeKind } from '../core/tables.js';
 import { collectPermissions, flattenMenus, type MenuNode } from '../../shared/menus.js';
 import type { SeedContext } from './index.js';
+import { SCHEMAS_DIR } from '../paths.js';
 
 /** The password of every demo account except `admin` (listed in the README and printed at start). */
 export const DEMO_USER_PASSWORD = 'Dangjian@2026';
@@ -42,7 +44,7 @@ export const DEMO_ROLES: DemoRole[] = [
   },
   {
     code: 'zbsj', name: '支部书记', description: '本支部党员、组织生活、党校学习与消息', level: 3, dataScope: 'own',
-    permissions: (tree) => ['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', ...permissionsUnder(tree, 'org-life', 'pschool-study', 'message-center')],
+    permissions: (tree) => ['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', ...permissionsUnder(tree, 'transfer', 'org-life', 'pschool-study', 'message-center')],
   },
   {
     code: 'dy', name: '党员', description: '党校学习、消息与规章制度', level: 4, dataScope: 'own',
@@ -58,6 +60,8 @@ export interface DemoSeeder {
 /** Demo seeders run in this order, once, on the first start of an empty database. */
 /** Members in the demo university of `npm start` (DEMO_MEMBERS overrides). */
 export const DEMO_MEMBER_COUNT = 3000;
+/** Records per transfer process in the demo university (DEMO_TRANSFERS overrides). */
+export const DEMO_TRANSFER_COUNT = 60;
 
 export const demoSeeders: DemoSeeder[] = [
   {
@@ -106,6 +110,20 @@ export const demoSeeders: DemoSeeder[] = [
       for (const [username, orgKey] of Object.entries(placement)) {
         await database.db.updateTable('users').set({ org_id: orgIds.get(orgKey) ?? null }).where('username', '=', username).execute();
       }
+    },
+  },
+  {
+    // Transfers in, out and within the school and floating members in every state; the demo branch holds one of each.
+    name: 'demo-transfers',
+    async run({ database, config, log }) {
+      const branch = await database.db.selectFrom('users').select('org_id').where('username', '=', 'zbsj').executeTakeFirst();
+      const counts = await seedTransfers(database, {
+        school: config.school,
+        schemasDir: SCHEMAS_DIR,
+        count: Number(process.env.DEMO_TRANSFERS ?? DEMO_TRANSFER_COUNT),
+        focusBranchIds: branch?.org_id ? [branch.org_id] : [],
+      });
+      log.info(counts, 'demo transfers seeded');
     },
   },
 ];
