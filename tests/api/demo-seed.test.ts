@@ -33,8 +33,8 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect(new Set([dwzzb.join(), zbsj.join(), dy.join()]).size).toBe(3);
     // 组织部: every business area, no system administration.
     expect(trees.dwzzb.map((n) => n.id)).toEqual(FILE_TREE.map((n) => n.id).filter((id) => id !== 'system'));
-    // 支部书记: members, organisations, party-school study, transfers, organisational life, messages.
-    expect(trees.zbsj.map((n) => n.id)).toEqual(['party-member', 'party-org', 'party-school', 'transfer', 'org-life', 'message-center']);
+    // 支部书记: members, organisations, member development, party-school study, transfers, organisational life, messages.
+    expect(trees.zbsj.map((n) => n.id)).toEqual(['party-member', 'party-org', 'development', 'party-school', 'transfer', 'org-life', 'message-center']);
     expect(zbsj).toContain('member-info');
     expect(zbsj).toContain('org-info');
     expect(zbsj).toContain('life-three-one');
@@ -71,7 +71,7 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
       .select(['u.username', 'r.code'])
       .orderBy('u.username')
       .execute();
-    expect(grants).toEqual([{ username: 'admin', code: 'admin' }, { username: 'dwzzb', code: 'dwzzb' }, { username: 'dy', code: 'dy' }, { username: 'zbsj', code: 'zbsj' }]);
+    expect(grants).toEqual([{ username: 'admin', code: 'admin' }, { username: 'dwzzb', code: 'dwzzb' }, { username: 'dy', code: 'dy' }, { username: 'ejdw', code: 'ejdw' }, { username: 'zbsj', code: 'zbsj' }]);
   });
 
   it('the 支部书记 cannot reach user administration; 组织部 neither, the administrator can', async () => {

@@ -274,7 +274,7 @@ describe(`development workflow on ${TEST_DB}`, () => {
     const reminders = async () =>
       (await sql<{ title: string; user_id: number; link: string }>`SELECT title, user_id, link FROM msg_push_history WHERE type = 'remind' ORDER BY id`.execute(t.database.db)).rows;
     const before = (await reminders()).length;
-    expect(await sendDevelopmentReminders({ ...t.app.services, runtime: t.app.runtime }, TODAY)).toBeGreaterThanOrEqual(2);
+    expect(await sendDevelopmentReminders(t.app, TODAY)).toBeGreaterThanOrEqual(2);
     const sent = (await reminders()).slice(before);
     const name = (await w.admin('GET', `${BASE}/${talk.id}`)).body.name as string;
     expect(sent).toEqual(expect.arrayContaining([
@@ -282,7 +282,7 @@ describe(`development workflow on ${TEST_DB}`, () => {
       expect.objectContaining({ title: expect.stringMatching(/^预备期即将届满：/), user_id: w.users.branch, link: `/development/process?id=${probation.id}` }),
     ]));
     expect(sent.every((s) => s.user_id === w.users.branch)).toBe(true);
-    expect(await sendDevelopmentReminders({ ...t.app.services, runtime: t.app.runtime }, TODAY)).toBe(0);
+    expect(await sendDevelopmentReminders(t.app, TODAY)).toBe(0);
   });
 
   it('the funnel counts applications per stage in the caller\'s scope; the pipeline exports as .xlsx', async () => {

@@ -1,5 +1,6 @@
 import { getSchoolInfo } from '../../shared/school-branding.js';
 import { hashPassword } from '../core/passwords.js';
+import { seedDevelopment, seedWorkflowTodos } from './development.js';
 import { seedTransfers } from './transfers.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
@@ -17,6 +18,7 @@ export const DEMO_ACCOUNTS = [
   { username: 'dwzzb', nickName: '党委组织部管理员', role: 'dwzzb' },
   { username: 'zbsj', nickName: '支部书记（演示）', role: 'zbsj' },
   { username: 'dy', nickName: '党员（演示）', role: 'dy' },
+  { username: 'ejdw', nickName: '二级党委组织员（演示）', role: 'ejdw' },
 ] as const;
 
 /** System administration stays with the superuser (both the API's and the menu file's spellings). */
@@ -44,7 +46,12 @@ export const DEMO_ROLES: DemoRole[] = [
   },
   {
     code: 'zbsj', name: '支部书记', description: '本支部党员、组织生活、党校学习与消息', level: 3, dataScope: 'own',
-    permissions: (tree) => ['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', ...permissionsUnder(tree, 'transfer', 'org-life', 'pschool-study', 'message-center')],
+    permissions: (tree) => ['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'pschool-study', 'message-center')],
+  },
+  {
+    // The level between branch and organisation department: the college's committee (workflow level "committee").
+    code: 'ejdw', name: '二级党委组织员', description: '本院党委（党总支）所属支部的党员、发展党员与组织关系转接审批、消息', level: 3, dataScope: 'own',
+    permissions: (tree) => ['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'development', 'transfer', 'message-center')],
   },
   {
     code: 'dy', name: '党员', description: '党校学习、消息与规章制度', level: 4, dataScope: 'own',
@@ -60,6 +67,8 @@ export interface DemoSeeder {
 /** Demo seeders run in this order, once, on the first start of an empty database. */
 /** Members in the demo university of `npm start` (DEMO_MEMBERS overrides). */
 export const DEMO_MEMBER_COUNT = 3000;
+/** Applications for membership in the demo university (DEMO_APPLICANTS overrides). */
+export const DEMO_APPLICANT_COUNT = 400;
 /** Records per transfer process in the demo university (DEMO_TRANSFERS overrides). */
 export const DEMO_TRANSFER_COUNT = 60;
 
@@ -106,16 +115,30 @@ export const demoSeeders: DemoSeeder[] = [
       const { counts, orgIds } = await seedUniversity(database, university, config.school);
       log.info(counts, 'demo university seeded');
       const branch = university.orgs.find((o) => o.kind === 'teacher' && o.type === '3')!;
-      const placement: Record<string, string> = { dwzzb: 'org-root', zbsj: branch.key, dy: branch.key };
+      const placement: Record<string, string> = { dwzzb: 'org-root', zbsj: branch.key, dy: branch.key, ejdw: branch.parentKey! };
       for (const [username, orgKey] of Object.entries(placement)) {
         await database.db.updateTable('users').set({ org_id: orgIds.get(orgKey) ?? null }).where('username', '=', username).execute();
       }
     },
   },
   {
+    // Applications in every step of the development workflow, with the demo branch holding one of each.
+    name: 'demo-development',
+    async run({ database, config, log, app }) {
+      const branch = await database.db.selectFrom('users').select('org_id').where('username', '=', 'zbsj').executeTakeFirst();
+      const counts = await seedDevelopment(database, {
+        count: Number(process.env.DEMO_APPLICANTS ?? DEMO_APPLICANT_COUNT),
+        school: config.school,
+        focusBranchIds: branch?.org_id ? [branch.org_id] : [],
+      });
+      log.info(counts, 'demo applications seeded');
+      if (app) log.info({ todos: await seedWorkflowTodos(app, 'development') }, 'demo to-dos seeded');
+    },
+  },
+  {
     // Transfers in, out and within the school and floating members in every state; the demo branch holds one of each.
     name: 'demo-transfers',
-    async run({ database, config, log }) {
+    async run({ database, config, log, app }) {
       const branch = await database.db.selectFrom('users').select('org_id').where('username', '=', 'zbsj').executeTakeFirst();
       const counts = await seedTransfers(database, {
         school: config.school,
@@ -124,6 +147,11 @@ export const demoSeeders: DemoSeeder[] = [
         focusBranchIds: branch?.org_id ? [branch.org_id] : [],
       });
       log.info(counts, 'demo transfers seeded');
+      if (app) {
+        let todos = 0;
+        for (const module of ['transfer-internal', 'transfer-out', 'transfer-in', 'floating']) todos += await seedWorkflowTodos(app, module);
+        log.info({ todos }, 'demo transfer to-dos seeded');
+      }
     },
   },
 ];

@@ -18,6 +18,6 @@ export { sendDevelopmentReminders } from './reminders.js';
 export async function developmentArea(app: FastifyInstance): Promise<void> {
   if (!app.runtime.module('development')) return;
   await developmentRoutes(app);
-  const stop = scheduleDevelopmentReminders({ ...app.services, runtime: app.runtime }, app.log);
+  const stop = scheduleDevelopmentReminders(app);
   app.addHook('onClose', async () => stop());
 }

@@ -7,15 +7,10 @@
  * - 公示结束: the publicity ends today or tomorrow and the meeting has not been held.
  * Each (application, kind, due date) is reminded once (table workflow_reminders), also with several servers.
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { addDays } from '../../../shared/development/rules.js';
 import { localToday } from '../../../shared/module-schema/computed.js';
-import type { CoreServices } from '../../core/services.js';
-import type { Runtime } from '../../runtime/index.js';
-
-/** What the reminders use: the database, the messages and the schema runtime. */
-export type ReminderServices = Pick<CoreServices, 'database' | 'messages'> & { runtime: Runtime };
 
 interface Due {
   id: number;
@@ -73,8 +68,9 @@ const KINDS: Kind[] = [
 ];
 
 /** Sends the reminders due as of `today`; answers how many applications were reminded. */
-export async function sendDevelopmentReminders(services: ReminderServices, today: string = localToday()): Promise<number> {
-  const { runtime, database, messages } = services;
+export async function sendDevelopmentReminders(app: FastifyInstance, today: string = localToday()): Promise<number> {
+  const { runtime } = app;
+  const { database, messages } = app.services;
   const m = runtime.module('development');
   if (!m) return 0;
   const directory = runtime.workflows.newDirectory();
@@ -101,8 +97,9 @@ const FIRST_RUN_MS = 20_000;
 const EVERY_MS = 6 * 60 * 60_000;
 
 /** Runs the reminders shortly after the start, then every six hours; stops with the app. */
-export function scheduleDevelopmentReminders(services: ReminderServices, log: FastifyBaseLogger): () => void {
-  const run = () => void sendDevelopmentReminders(services).then((n) => n && log.info({ reminders: n }, 'development reminders sent'), (err: unknown) => log.warn({ err }, 'development reminders failed'));
+export function scheduleDevelopmentReminders(app: FastifyInstance): () => void {
+  const { log } = app;
+  const run = () => void sendDevelopmentReminders(app).then((n) => n && log.info({ reminders: n }, 'development reminders sent'), (err: unknown) => log.warn({ err }, 'development reminders failed'));
   const first = setTimeout(run, FIRST_RUN_MS);
   const every = setInterval(run, EVERY_MS);
   first.unref();
