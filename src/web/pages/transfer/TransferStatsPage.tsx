@@ -1,15 +1,48 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Empty, Row, Select, Space, Spin, Statistic, Table } from 'antd';
+import { Button, Card, Col, Empty, Row, Select, Space, Spin, Statistic, Table, Tag } from 'antd';
+import { Link } from 'react-router-dom';
+import { letterNumberText } from '../../../shared/transfer/rules';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type { TransferStats } from '../../../shared/transfer/stats';
-import { Permission } from '../../core/Permission';
+import { Permission, useHasPermission } from '../../core/Permission';
 import { download } from '../../core/request/download';
 import { get } from '../../core/request/request';
 
 const MonthBarChart = lazy(() => import('./MonthBarChart'));
 
 const thisYear = new Date().getFullYear();
+
+interface LetterRow {
+  letterNo: string;
+  transferId: number;
+  status: 'issued' | 'cancelled';
+  issuedOn: string;
+  cancelReason: string | null;
+}
+
+/** The year's introduction letters in number order, cancelled ones included (介绍信登记). */
+function LetterRegister({ year }: { year: number }) {
+  const letters = useQuery({ queryKey: ['transfer-letters', year], queryFn: () => get<LetterRow[]>('/api/transfers/letters', { year }) });
+  return (
+    <Card size="small" title={`${year}年组织关系介绍信登记`} style={{ marginTop: 16 }} className="letter-register">
+      <Table<LetterRow>
+        rowKey="letterNo"
+        size="small"
+        loading={letters.isLoading}
+        dataSource={letters.data}
+        pagination={{ pageSize: 20, showTotal: (n) => `共 ${n} 份` }}
+        columns={[
+          { title: '编号', dataIndex: 'letterNo', render: (no: string) => letterNumberText(no) },
+          { title: '开具日期', dataIndex: 'issuedOn', width: 120 },
+          { title: '状态', dataIndex: 'status', width: 100, render: (s: string) => (s === 'cancelled' ? <Tag color="error">已作废</Tag> : <Tag color="success">有效</Tag>) },
+          { title: '作废原因', dataIndex: 'cancelReason' },
+          { title: '操作', key: 'print', width: 100, render: (_v, r) => r.status === 'issued' && <Link to={`/transfer/letter/${r.transferId}`}>打印</Link> },
+        ]}
+      />
+    </Card>
+  );
+}
 const YEARS = Array.from({ length: 8 }, (_x, i) => thisYear - i);
 
 /** 转接统计: per year, transfers in, out and within the school and floating members; by month, reason and letter kind. */
@@ -22,6 +55,7 @@ export default function TransferStatsPage() {
     [data],
   );
   const months = useMemo(() => data?.byMonth.map((m) => m.month) ?? [], [data]);
+  const seesLetters = useHasPermission(['transfer-out:list']);
   return (
     <div className="page-container transfer-stats-page">
       <Space wrap style={{ marginBottom: 16 }}>
@@ -65,6 +99,7 @@ export default function TransferStatsPage() {
               </Col>
             ))}
           </Row>
+          {seesLetters && <LetterRegister year={year} />}
         </>
       )}
     </div>
