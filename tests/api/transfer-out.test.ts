@@ -64,7 +64,15 @@ describe(`转出校外 (transfer-out) and its introduction letter on ${TEST_DB}`
     expect(texts.some((x) => x.includes(`〔${year}〕第0001号`))).toBe(true);
     expect(texts.some((x) => x.includes('该同志党费已交到2026年5月'))).toBe(true);
 
+    const rosterCount = async () => {
+      const res = await t.app.inject({ url: `/api/member/roster/export?orgId=${w.org(a.from.key)}`, headers: { authorization: `Bearer ${await login(t.app)}` } });
+      const roster = new ExcelJS.Workbook();
+      await roster.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      return Number(/共(\d+)人/.exec(String(roster.worksheets[0].getRow(1).getCell(1).value))![1]);
+    };
+    const onRoster = await rosterCount();
     const done = await step(a.sendBranch, id, 'complete', { leaveDate: today });
+    expect(await rosterCount()).toBe(onRoster - 1);
     expect(done.body).toMatchObject({ state: 3, stateLabel: '已转出', leaveDate: today });
     const after = (await admin.get(`/api/m/member/${memberId}`)).body;
     expect(after).toMatchObject({ partyStatus: '6', partyStatusLabel: '转出', orgId: w.org(a.from.key) });

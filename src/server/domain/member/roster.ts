@@ -24,7 +24,8 @@ async function rosterIds(req: FastifyRequest): Promise<number[]> {
     ids = scope === 'all' ? sub : sub.filter((id) => scope.includes(id));
   }
   const where = ids === 'all' ? sql`true` : ids.length ? sql`org_id IN (${sql.join(ids)})` : sql`false`;
-  const rows = await sql<{ id: number }>`SELECT id FROM m_member WHERE ${where} ORDER BY org_id, name, id`.execute(database.db);
+  // A member whose relation was transferred out (党籍状态 6 转出) left the roster; the record stays for history.
+  const rows = await sql<{ id: number }>`SELECT id FROM m_member WHERE ${where} AND party_status IS DISTINCT FROM '6' ORDER BY org_id, name, id`.execute(database.db);
   return rows.rows.map((r) => r.id);
 }
 
