@@ -30,11 +30,20 @@ const scopeOf = (orgIds: number[] | 'all', column: string): RawBuilder<boolean> 
 /** `date + 6 months <= today`, in SQL: PostgreSQL clamps month ends as `addMonths` does (08-31 + 6 months = 02-28). */
 const sixMonthsBefore = (date: RawBuilder<unknown>, today: string) => sql<boolean>`(${date} + make_interval(months => ${SIX_MONTHS}))::date <= ${today}::date`;
 
-/** The last-contact date of each member, as a SQL expression over `m` (m_member). */
-function lastContactOf(modules: { transferIn?: RuntimeModule; floating?: RuntimeModule }): RawBuilder<string> {
-  const arrived = modules.transferIn ? sql`(SELECT max(arrive_date) FROM m_transfer_in t WHERE t.member_id = m.id)` : sql`NULL::date`;
-  const returned = modules.floating ? sql`(SELECT max(return_date) FROM m_floating f WHERE f.member_id = m.id)` : sql`NULL::date`;
-  return sql<string>`greatest(coalesce((SELECT max(contact_date) FROM m_member_contact c WHERE c.member_id = m.id), m.created_at::date), ${arrived}, ${returned})`;
+/**
+ * The latest contact date of each member as a joinable set (`member_id`, `last_contact`): one aggregate per
+ * source, joined once (a correlated subquery per member took seconds on the embedded engine).
+ */
+function lastContacts(modules: { transferIn?: RuntimeModule; floating?: RuntimeModule }, members: RawBuilder<boolean>): RawBuilder<unknown> {
+  const arrived = modules.transferIn ? sql`SELECT member_id, max(arrive_date) AS d FROM m_transfer_in WHERE member_id IS NOT NULL GROUP BY member_id` : sql`SELECT NULL::int AS member_id, NULL::date AS d WHERE false`;
+  const returned = modules.floating ? sql`SELECT member_id, max(return_date) AS d FROM m_floating WHERE member_id IS NOT NULL GROUP BY member_id` : sql`SELECT NULL::int AS member_id, NULL::date AS d WHERE false`;
+  return sql`
+    SELECT m.id AS member_id, greatest(coalesce(c.d, m.created_at::date), t.d, f.d) AS last_contact
+    FROM m_member m
+    LEFT JOIN (SELECT member_id, max(contact_date) AS d FROM m_member_contact GROUP BY member_id) c ON c.member_id = m.id
+    LEFT JOIN (${arrived}) t ON t.member_id = m.id
+    LEFT JOIN (${returned}) f ON f.member_id = m.id
+    WHERE ${members}`;
 }
 
 /**
@@ -47,21 +56,18 @@ export async function lostContacts(
   today: string,
   modules: { transferIn?: RuntimeModule; floating?: RuntimeModule } = {},
 ): Promise<LostContact[]> {
-  const last = lastContactOf(modules);
   const rows = await sql<LostContact>`
-    SELECT * FROM (
-      SELECT m.id AS "memberId", m.name, m.org_id AS "orgId", o.name AS "orgName", m.party_status AS "partyStatus", ${last}::text AS "lastContact"
-      FROM m_member m LEFT JOIN m_org o ON o.id = m.org_id
-      WHERE m.party_status IN ('1', '2') AND ${scopeOf(orgIds, 'm.org_id')}
-    ) x
-    WHERE ${sixMonthsBefore(sql`x."lastContact"::date`, today)}
-    ORDER BY x."lastContact", x.name, x."memberId"`.execute(db);
+    SELECT m.id AS "memberId", m.name, m.org_id AS "orgId", o.name AS "orgName", m.party_status AS "partyStatus", l.last_contact::text AS "lastContact"
+    FROM (${lastContacts(modules, sql<boolean>`m.party_status IN ('1', '2') AND ${scopeOf(orgIds, 'm.org_id')}`)}) l
+    JOIN m_member m ON m.id = l.member_id LEFT JOIN m_org o ON o.id = m.org_id
+    WHERE ${sixMonthsBefore(sql`l.last_contact`, today)}
+    ORDER BY l.last_contact, m.name, m.id`.execute(db);
   return rows.rows;
 }
 
 /** One member's last contact date (null when the member does not exist). */
 export async function lastContactOfMember(db: Kysely<DB>, memberId: number, modules: { transferIn?: RuntimeModule; floating?: RuntimeModule } = {}): Promise<string | null> {
-  const rows = await sql<{ last: string }>`SELECT ${lastContactOf(modules)}::text AS last FROM m_member m WHERE m.id = ${memberId}`.execute(db);
+  const rows = await sql<{ last: string }>`SELECT last_contact::text AS last FROM (${lastContacts(modules, sql<boolean>`m.id = ${memberId}`)}) l`.execute(db);
   return rows.rows[0]?.last ?? null;
 }
 

@@ -74,7 +74,7 @@ export default function TransferStatsPage() {
         <>
           <Row gutter={[16, 16]}>
             {data.kinds.map((k) => (
-              <Col key={k.key} xs={12} md={8} xl={4}>
+              <Col key={k.key} flex="1 1 260px">
                 <Card size="small" title={k.title} className="transfer-stat" data-kind={k.key}>
                   <Space size="large">
                     <Statistic title="本年发起" value={k.started} />
