@@ -2,7 +2,7 @@ import { DownloadOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, Space, Spin } from 'antd';
 import type { ReactNode } from 'react';
-import { useParams } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import { letterTexts, type LetterData } from '../../../shared/transfer/letter';
 import { download } from '../../core/request/download';
 import { get } from '../../core/request/request';
@@ -31,8 +31,9 @@ function Part({ title, sub, number, salutation, body, tail }: { title: string; s
  * printable from the browser (only the letter prints) or downloaded as .xlsx.
  */
 export default function LetterPrintPage() {
-  const { id } = useParams();
-  const letter = useQuery({ queryKey: ['transfer-letter', id], queryFn: () => get<LetterData>(`/api/transfers/letters/${id}`), retry: false });
+  // The layout resolves the constant route `/transfer/letter/:id` itself: the id is the path's last part.
+  const id = /\/transfer\/letter\/(\d+)/.exec(useLocation().pathname)?.[1];
+  const letter = useQuery({ queryKey: ['transfer-letter', id], queryFn: () => get<LetterData>(`/api/transfers/letters/${id}`), retry: false, enabled: !!id });
   if (letter.isLoading) return <Spin style={{ margin: 48 }} />;
   if (!letter.data) return <Empty description="该转出尚未开具介绍信" style={{ margin: 48 }} />;
   const d = letter.data;
@@ -56,7 +57,7 @@ export default function LetterPrintPage() {
       <div className={`letter-print${d.status === 'cancelled' ? ' letter-cancelled' : ''}`} data-letter-no={d.letterNo}>
         {d.status === 'cancelled' && <div className="letter-void">已作废</div>}
         <Part title={t.title} sub="（存　根）" number={t.number} body={t.stub} tail={<><div className="letter-date">{t.sealDate}</div><div>{t.validity}</div></>} />
-        <div className="letter-cut">骑缝线</div>
+        <div className="letter-cut"><span>骑缝线</span></div>
         <Part
           title={t.title}
           number={t.number}
@@ -74,7 +75,7 @@ export default function LetterPrintPage() {
             </>
           }
         />
-        <div className="letter-cut">沿此线剪下</div>
+        <div className="letter-cut"><span>沿此线剪下</span></div>
         <Part title={t.receipt.title} number={t.number} salutation={t.receipt.salutation} body={[t.receipt.body]} tail={seal('　　年　　月　　日')} />
       </div>
     </div>
