@@ -24,6 +24,9 @@ export const DEMO_ACCOUNTS = [
 /** System administration stays with the superuser (both the API's and the menu file's spellings). */
 const SYSTEM_PERMISSION = /^(users?|roles?|menus?|dicts?|sysconfig|online|outbox|sms-outbox):/;
 
+/** The organisation department's own: 入党志愿书 number ranges. */
+const ORG_DEPARTMENT_ONLY = /^development-book-range:/;
+
 /** Permissions of the pages and buttons below these menu nodes (their ids in schemas/menus.json). */
 function permissionsUnder(tree: MenuNode[], ...nodeIds: string[]): string[] {
   return collectPermissions(flattenMenus(tree).filter((n) => nodeIds.includes(n.id)));
@@ -46,12 +49,12 @@ export const DEMO_ROLES: DemoRole[] = [
   },
   {
     code: 'zbsj', name: '支部书记', description: '本支部党员、组织生活、党校学习与消息', level: 3, dataScope: 'own',
-    permissions: (tree) => ['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'pschool-study', 'message-center')],
+    permissions: (tree) => ['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'pschool-study', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p))],
   },
   {
     // The level between branch and organisation department: the college's committee (workflow level "committee").
     code: 'ejdw', name: '二级党委组织员', description: '本院党委（党总支）所属支部的党员、发展党员与组织关系转接审批、消息', level: 3, dataScope: 'own',
-    permissions: (tree) => ['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'development', 'transfer', 'message-center')],
+    permissions: (tree) => ['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'development', 'transfer', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p))],
   },
   {
     code: 'dy', name: '党员', description: '党校学习、消息与规章制度', level: 4, dataScope: 'own',

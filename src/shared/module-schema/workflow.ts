@@ -236,3 +236,28 @@ export function stepSchema(module: ModuleSchema, transitionId: string, state?: n
     'x-form': { layout: 'single', order: names, columns: names.length > 6 ? 2 : 1 },
   };
 }
+
+/**
+ * The create/edit form of a workflow module: the record without what its steps fill in (the state and
+ * every step's fields), which are entered through the steps' dialogs. Other modules: the schema itself.
+ */
+export function recordFormSchema(module: ModuleSchema): ModuleSchema {
+  const wf = module['x-workflow'];
+  if (!wf) return module;
+  const stepFields = new Set([wf.stateField, ...Object.values(wf.transitions).flatMap((t) => t.fields ?? [])]);
+  const keep = (name: string) => !stepFields.has(name) || !module.properties[name]?.readOnly;
+  const properties = Object.fromEntries(Object.entries(module.properties).filter(([name]) => keep(name)));
+  const form = module['x-form'];
+  return {
+    ...module,
+    properties,
+    required: (module.required ?? []).filter(keep),
+    ...(form && {
+      'x-form': {
+        ...form,
+        ...(form.order && { order: form.order.filter(keep) }),
+        ...(form.groups && { groups: form.groups.map((g) => ({ ...g, fields: g.fields.filter(keep) })).filter((g) => g.fields.length) }),
+      },
+    }),
+  };
+}

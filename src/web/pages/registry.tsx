@@ -26,6 +26,8 @@ export const corePages: Record<string, Page> = {
   'transfer-lost-contact': lazy(() => import('./transfer/LostContactPage')),
   'transfer-stats': lazy(() => import('./transfer/TransferStatsPage')),
   'transfer-letter': lazy(() => import('./transfer/LetterPrintPage')),
+  'development-process': lazy(() => import('./development/DevelopmentProcessPage')),
+  'development-record': lazy(() => import('./development/DevelopmentRecordPage')),
 };
 
 export const PendingPage = lazy(() => import('./pending/PendingPage'));

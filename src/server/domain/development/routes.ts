@@ -12,6 +12,7 @@ import { currentUser, perm } from '../../core/auth/guard.js';
 import { likeContains, parsePaging } from '../../core/paging.js';
 import { streamXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
+import { exportCell } from '../../runtime/cells.js';
 
 const STAGES: [string, string][] = [['1', '入党申请人'], ['2', '入党积极分子'], ['3', '发展对象'], ['4', '预备党员'], ['5', '正式党员']];
 const ENDED = [-2, -3];
@@ -86,8 +87,18 @@ export async function developmentRoutes(app: FastifyInstance): Promise<void> {
     const others = await sql<{ id: number; state: number; applyDate: string | null; orgId: number | null }>`
       SELECT id, state, apply_date AS "applyDate", org_id AS "orgId" FROM m_development WHERE id_card = ${record.idCard as string} ORDER BY id`.execute(db);
     const names = await runtime.ctx.refNames('org', [...new Set(others.rows.map((r) => r.orgId).filter((x): x is number => x !== null))]);
+    // Every field as the printed record reads it: title and text (labels, names, 是/否), files by name and address.
+    const fields = Object.fromEntries(
+      [...m.fields.values()].map((f) => {
+        const value = exportCell(f, record);
+        const file = (f.schema.format === 'file' || f.schema.format === 'image') && typeof record[f.name] === 'string' ? (record[f.name] as string) : undefined;
+        const text = value === null || value === undefined ? '' : value instanceof Date ? value.toISOString().slice(0, 10) : String(value);
+        return [f.name, { title: f.title, text: file ? decodeURIComponent(/[?&]name=([^&]*)/.exec(file)?.[1] ?? '附件') : text, ...(file && { url: file }) }];
+      }),
+    );
     return {
       record,
+      fields,
       approvals,
       applications: others.rows.map((r) => ({ ...r, stateLabel: wf.stateTitle(r.state), orgIdName: r.orgId === null ? null : (names.get(r.orgId) ?? null), current: r.id === id })),
     };

@@ -7,8 +7,9 @@ import { ExclamationCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Modal, Result, Skeleton, Typography } from 'antd';
 import type { AxiosError } from 'axios';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
+import { recordFormSchema } from '../../../shared/module-schema/workflow';
 import { errorText } from '../../core/request/request';
 import { moduleApi, moduleKeys, type ModuleRecord } from '../api';
 import { displayText, toFormData, toWriteBody } from '../model';
@@ -73,6 +74,8 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
   });
   const record = editing ? recordQuery.data : undefined;
   const title = `${editing ? '编辑' : '新增'}${schema.title}`;
+  // A workflow record's steps fill in their own fields: the record form leaves them out.
+  const formModule = useMemo(() => recordFormSchema(schema), [schema]);
 
   const save = async () => {
     const values = form.current?.validate();
@@ -116,12 +119,12 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
   const body = () => {
     if (editing && recordQuery.isError) return <Result status="error" title="记录加载失败" subTitle="该记录可能已被删除，或您没有查看权限。" />;
     if (editing && !record) return <Skeleton active paragraph={{ rows: 8 }} />;
-    const initial = record ? toFormData(schema, record) : { ...preset };
+    const initial = record ? toFormData(formModule, record) : { ...preset };
     return (
       <RecordForm
         key={`${record?.id ?? 'new'}-${record?.version ?? 0}-${generation}`}
         ref={form}
-        schema={schema}
+        schema={formModule}
         initialValues={initial}
         refNames={record ? refNamesOf(schema, record) : presetNames}
         fixed={fixed}

@@ -64,6 +64,7 @@ function filterInput(spec: FilterSpec): ReactNode {
       return <LazyRangePicker style={{ width: '100%' }} allowEmpty={[true, true]} placeholder={['开始日期', '结束日期']} />;
     return <NumberRange />;
   }
+  if (spec.options) return <Select allowClear mode={many ? 'multiple' : undefined} maxTagCount="responsive" placeholder={choose} options={spec.options} />;
   if (f['x-dict']) return <DictSelect code={f['x-dict']} multiple={many} placeholder={choose} />;
   if (f['x-ref']) return <RefPicker module={f['x-ref']} tree={f['x-widget'] === 'org-tree'} multiple={many} placeholder={choose} />;
   const values = f.enum ?? f.items?.enum;
