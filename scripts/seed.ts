@@ -1,9 +1,10 @@
 /**
- * `npm run seed -- --members N [--applicants A] [--seed S] [--dues]`: loads a generated university with N party
- * members (and A applications for membership in every step of the development workflow) into the
- * configured database (DATA_DIR or DATABASE_URL), e.g. for benchmarks; `--dues` adds a year of party dues
- * (standards, 12 monthly batches with payments, src/server/seed/dues.ts). Refuses when organisations exist
- * unless `--force`, which first empties the base modules, the applications and the dues.
+ * `npm run seed -- --members N [--applicants A] [--transfers T] [--seed S] [--dues]`: loads a generated
+ * university with N party members (and A applications for membership in every step of the development
+ * workflow, T records per transfer process in every state) into the configured database (DATA_DIR or
+ * DATABASE_URL), e.g. for benchmarks; `--dues` adds a year of party dues (standards, 12 monthly batches
+ * with payments, src/server/seed/dues.ts). Refuses when organisations exist unless `--force`, which first
+ * empties the base modules, the applications, the transfers and the dues.
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -16,8 +17,10 @@ import { seedDevelopment } from '../src/server/seed/development.js';
 import { seedDues } from '../src/server/seed/dues.js';
 import { seedUniversity } from '../src/server/seed/university/seed.js';
 import { generateUniversity } from '../src/server/seed/university/university.js';
+import { seedTransfers } from '../src/server/seed/transfers.js';
+import { SCHEMAS_DIR } from '../src/server/paths.js';
 
-const { values } = parseArgs({ options: { members: { type: 'string', default: '3000' }, applicants: { type: 'string', default: '0' }, seed: { type: 'string' }, force: { type: 'boolean', default: false }, dues: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { members: { type: 'string', default: '3000' }, applicants: { type: 'string', default: '0' }, transfers: { type: 'string', default: '0' }, seed: { type: 'string' }, force: { type: 'boolean', default: false }, dues: { type: 'boolean', default: false } } });
 const members = Number(values.members);
 if (!Number.isInteger(members) || members < 1) {
   console.error('--members must be a positive whole number');
@@ -40,7 +43,8 @@ if (n > 0 && !values.force) {
   process.exit(1);
 }
 if (n > 0) {
-  await sql`TRUNCATE m_member, m_student, m_teacher, m_class, m_org, m_unit, m_dues_standard, dues_batch, dues_payment, dues_payment_line, m_development, m_development_book_range, development_book_numbers RESTART IDENTITY CASCADE`.execute(database.db);
+  await sql`TRUNCATE m_member, m_student, m_teacher, m_class, m_org, m_unit, m_dues_standard, dues_batch, dues_payment, dues_payment_line, m_development, m_development_book_range, development_book_numbers,
+    m_transfer_internal, m_transfer_out, m_transfer_in, m_floating, m_member_contact, transfer_letters, transfer_letter_serial, party_status_decisions RESTART IDENTITY CASCADE`.execute(database.db);
   // The approval log is append-only (a trigger refuses DELETE); TRUNCATE empties it with the applications.
   await sql`TRUNCATE workflow_log, workflow_reminders`.execute(database.db);
 }
@@ -59,5 +63,11 @@ if (applicants > 0) {
   const t0 = performance.now();
   const development = await seedDevelopment(database, { count: applicants, school: config.school, seed: values.seed ? Number(values.seed) : undefined });
   console.log(`Applications seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s:`, development);
+}
+const transfers = Number(values.transfers);
+if (transfers > 0) {
+  const t0 = performance.now();
+  const seeded = await seedTransfers(database, { school: config.school, schemasDir: SCHEMAS_DIR, count: transfers, seed: values.seed ? Number(values.seed) : undefined });
+  console.log(`Transfers seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s:`, seeded);
 }
 await app.close();

@@ -13,6 +13,7 @@ import { memberRosterRoutes } from './domain/member/roster.js';
 import { orgRoutes } from './domain/org/routes.js';
 import { duesRoutes } from './domain/dues/index.js';
 import { pschoolRoutes } from './domain/pschool/index.js';
+import { transferArea } from './domain/transfer/index.js';
 import { developmentArea } from './domain/development/index.js';
 import { sysConfigRoutes } from './core/sysconfig/routes.js';
 import { userRoutes } from './core/users/routes.js';
@@ -38,5 +39,6 @@ export const routePlugins: FastifyPluginAsync[] = [
   memberRosterRoutes,
   duesRoutes,
   pschoolRoutes,
+  transferArea,
   developmentArea,
 ];

@@ -70,6 +70,7 @@ export const CORE_PAGES = [
   'dues', 'dues-batch', 'dues-onsite', 'dues-report', 'dues-my',
   'pschool-class', 'pschool-questionnaire', 'pschool-exam-manage', 'pschool-seating',
   'pschool-study-center', 'pschool-training-center', 'pschool-online-exam', 'pschool-video', 'pschool-doc',
+  'transfer-lost-contact', 'transfer-stats',
   'development-process', 'development-record',
 ] as const;
 

@@ -33,8 +33,8 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect(new Set([dwzzb.join(), zbsj.join(), dy.join()]).size).toBe(3);
     // 组织部: every business area, no system administration.
     expect(trees.dwzzb.map((n) => n.id)).toEqual(FILE_TREE.map((n) => n.id).filter((id) => id !== 'system'));
-    // 支部书记: members, organisations, member development, party-school study, the branch's dues, organisational life, messages.
-    expect(trees.zbsj.map((n) => n.id)).toEqual(['party-member', 'party-org', 'development', 'party-school', 'party-dues', 'org-life', 'message-center']);
+    // 支部书记: members, organisations, member development, party-school study, the branch's dues, transfers, organisational life, messages.
+    expect(trees.zbsj.map((n) => n.id)).toEqual(['party-member', 'party-org', 'development', 'party-school', 'party-dues', 'transfer', 'org-life', 'message-center']);
     expect(zbsj).toContain('member-info');
     expect(zbsj).toContain('org-info');
     expect(zbsj).toContain('life-three-one');

@@ -9,8 +9,8 @@ import { runHooks, type Actor, type Origin, type WriteHookContext } from './hook
 import { SYSTEM_FIELDS, type ChildLink, type FieldInfo, type RuntimeModule } from './module.js';
 import { applyConditions, applyPaging, applySort, filterConditions, idIn, parseFilter, type Condition } from './query.js';
 import { pinyinKey } from './pinyin.js';
-import { applyScope, outOfScope, scopeCondition } from './scope.js';
-import { changesOf, dictSnapshot, recordChanges, type DictSnapshot, type TrailEntry } from './trail.js';
+import { applyScope, outOfScope, scopeCondition, type ScopeMode } from './scope.js';
+import { changesOf, dictSnapshot, recordChanges, type DictSnapshot, type TrailEntry, type TrailSource } from './trail.js';
 import { assertValid, readWriteInput, uniqueMessage, validateCandidates } from './validate.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
@@ -41,6 +41,8 @@ export interface ListInput {
 
 export interface WriteOptions {
   origin?: Origin;
+  /** The workflow record whose step makes this write (kept in the trail: the change's origin is that record). */
+  source?: TrailSource;
   /** Run inside this transaction (a domain service writing several things at once). */
   trx?: Kysely<DB>;
 }
@@ -53,6 +55,7 @@ export interface PreparedWrite {
   version?: number;
   /** USER_CREATE or USER_UPDATE by default. */
   origin?: Origin;
+  source?: TrailSource;
 }
 
 export interface WriteEvent {
@@ -91,7 +94,7 @@ export class RecordService<T = Record<string, unknown>> {
     const filters = parseFilter(m, input.filter);
     const paging = parsePaging(input.query, m.sortable, m.defaultOrder);
     const conditions = [...(await filterConditions(filters, this.ctx.orgTree)), ...(input.conditions ?? [])];
-    const base = applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope);
+    const base = applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope, 'read');
     const fields = input.allFields ? [...m.fields.values()] : m.listFields.map((n) => m.field(n)!);
     const system = input.allFields ? ALL_SYSTEM : LIST_SYSTEM;
     const rowsQuery = applyPaging(applySort(base.select(selection(columnsFor(m, fields), input.allFields ? ALL_SYSTEM_SELECT : LIST_SYSTEM)), paging.order), paging);
@@ -105,7 +108,7 @@ export class RecordService<T = Record<string, unknown>> {
   /** One record with every visible field; 404 when it does not exist or lies outside the actor's scope. */
   async get(id: number, actor: Actor, db: Kysely<DB> = this.ctx.db): Promise<ApiRecord<T>> {
     const row = await this.readRow(id, db);
-    if (!row || !(await this.inScope([row], actor, db))) throw new HttpError(404, `${this.module.title}记录不存在`);
+    if (!row || !(await this.inScope([row], actor, db, 'read'))) throw new HttpError(404, `${this.module.title}记录不存在`);
     return (await this.decorateOne(row, db)) as ApiRecord<T>;
   }
 
@@ -121,9 +124,9 @@ export class RecordService<T = Record<string, unknown>> {
     return record;
   }
 
-  /** Whether every one of these stored records lies in the actor's data scope. */
-  async inScope(rows: Record<string, unknown>[], actor: Actor, db: Kysely<DB> = this.ctx.db): Promise<boolean> {
-    return !(await outOfScope(this.ctx, this.module, rows, actor.scope, db)).some(Boolean);
+  /** Whether every one of these stored records lies in the actor's data scope (to change them, or with 'read' to read them). */
+  async inScope(rows: Record<string, unknown>[], actor: Actor, db: Kysely<DB> = this.ctx.db, mode: ScopeMode = 'write'): Promise<boolean> {
+    return !(await outOfScope(this.ctx, this.module, rows, actor.scope, db, mode)).some(Boolean);
   }
 
   // ------------------------------------------------------------------ writing
@@ -152,7 +155,7 @@ export class RecordService<T = Record<string, unknown>> {
     assertValid(result, this.module.scopeField?.name);
     const origin = options.origin ?? ChangeRecordOrigin.USER_CREATE;
     const dicts = await dictSnapshot(this.ctx, this.module, db);
-    const [id] = await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, origin }], actor, dicts));
+    const [id] = await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, origin, source: options.source }], actor, dicts));
     this.emit({ module: this.module.id, action: 'create', ids: [id], origin });
     return this.get(id, actor, db);
   }
@@ -177,7 +180,7 @@ export class RecordService<T = Record<string, unknown>> {
     assertValid(result, this.module.scopeField?.name);
     const origin = options.origin ?? ChangeRecordOrigin.USER_UPDATE;
     const dicts = await dictSnapshot(this.ctx, m, db);
-    await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, current, origin, version: input.version as number }], actor, dicts));
+    await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, current, origin, version: input.version as number, source: options.source }], actor, dicts));
     this.emit({ module: m.id, action: 'update', ids: [id], origin });
     return this.get(id, actor, db);
   }
@@ -276,7 +279,7 @@ export class RecordService<T = Record<string, unknown>> {
     const entries: TrailEntry[] = [];
     for (const [i, h] of hooks.entries()) {
       const changes = await changesOf(this.ctx, trx, m, writes[i].current, writes[i].current ? { ...writes[i].current, ...h.record } : h.record, dicts);
-      entries.push({ recordId: h.id!, type: h.action === 'create' ? ChangeRecordType.ADD : ChangeRecordType.UPDATE, origin: h.origin, changes });
+      entries.push({ recordId: h.id!, type: h.action === 'create' ? ChangeRecordType.ADD : ChangeRecordType.UPDATE, origin: h.origin, changes, source: writes[i].source });
     }
     await recordChanges(trx, m, entries, actor);
     for (const h of hooks) await runHooks(m.hooks.afterWrite, h);
@@ -386,7 +389,7 @@ export class RecordService<T = Record<string, unknown>> {
     const filters = parseFilter(m, input.filter);
     const paging = parsePaging({ ...(input.query as object), page: 0, size: 1 }, m.sortable, m.defaultOrder);
     const conditions = [...(await filterConditions(filters, this.ctx.orgTree)), ...(input.conditions ?? [])];
-    const q = applySort(applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope).select('id'), paging.order);
+    const q = applySort(applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope, 'read').select('id'), paging.order);
     // One array value instead of a row per id: 100,000 result rows cost the embedded engine ~40 MB of
     // memory at once. The aggregate takes the sorted subquery's rows in their order.
     const { ids } = await this.db.selectFrom(q.as('matching')).select(sql<number[] | null>`array_agg(matching.id)`.as('ids')).executeTakeFirstOrThrow();
@@ -439,8 +442,8 @@ export class RecordService<T = Record<string, unknown>> {
     return ids;
   }
 
-  /** The scope condition for other queries over this module (children lists, pickers). */
+  /** The scope condition for other queries over this module (children lists, pickers): what the actor may read. */
   scopeCondition(actor: Actor) {
-    return scopeCondition(this.module, actor.scope);
+    return scopeCondition(this.module, actor.scope, 'read');
   }
 }

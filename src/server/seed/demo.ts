@@ -3,12 +3,14 @@ import { hashPassword } from '../core/passwords.js';
 import { seedDemoDues } from './demo-dues.js';
 import { seedPschool } from './pschool/seed.js';
 import { seedDevelopment, seedWorkflowTodos } from './development.js';
+import { seedTransfers } from './transfers.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
 import { MenuService } from '../core/menus/service.js';
 import type { DataScopeKind } from '../core/tables.js';
 import { collectPermissions, flattenMenus, type MenuNode } from '../../shared/menus.js';
 import type { SeedContext } from './index.js';
+import { SCHEMAS_DIR } from '../paths.js';
 
 /** The password of every demo account except `admin` (listed in the README and printed at start). */
 export const DEMO_USER_PASSWORD = 'Dangjian@2026';
@@ -48,10 +50,10 @@ export const DEMO_ROLES: DemoRole[] = [
     permissions: (tree) => collectPermissions(tree.filter((n) => n.id !== 'system')).filter((p) => !SYSTEM_PERMISSION.test(p)),
   },
   {
-    code: 'zbsj', name: '支部书记', description: '本支部党员、发展党员、组织生活、党费收缴、党校学习与消息', level: 3, dataScope: 'own',
+    code: 'zbsj', name: '支部书记', description: '本支部党员、发展党员、组织关系转接、组织生活、党费收缴、党校学习与消息', level: 3, dataScope: 'own',
     permissions: (tree) => [
       'member:list', 'member:view', 'member:edit', 'member:export', 'org:list',
-      ...permissionsUnder(tree, 'development', 'org-life', 'pschool-study', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)),
+      ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'pschool-study', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)),
       // Dues: the branch's standards (confirm), its batch (report, deferrals), on-site payment and reports.
       'dues:list', 'dues:edit', 'dues:export', 'dues:confirm', 'dues-batch:list', 'dues-batch:report', 'dues-batch:defer',
       ...permissionsUnder(tree, 'dues-onsite', 'dues-report', 'dues-my'),
@@ -59,8 +61,8 @@ export const DEMO_ROLES: DemoRole[] = [
   },
   {
     // The level between branch and organisation department: the college's committee (workflow level "committee").
-    code: 'ejdw', name: '二级党委组织员', description: '本院党委（党总支）所属支部的党员、发展党员审批与消息', level: 3, dataScope: 'own',
-    permissions: (tree) => ['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'development', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p))],
+    code: 'ejdw', name: '二级党委组织员', description: '本院党委（党总支）所属支部的党员、发展党员与组织关系转接审批、消息', level: 3, dataScope: 'own',
+    permissions: (tree) => ['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'development', 'transfer', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p))],
   },
   {
     code: 'dy', name: '党员', description: '党校学习、我的党费、消息与规章制度', level: 4, dataScope: 'own',
@@ -78,6 +80,8 @@ export interface DemoSeeder {
 export const DEMO_MEMBER_COUNT = 3000;
 /** Applications for membership in the demo university (DEMO_APPLICANTS overrides). */
 export const DEMO_APPLICANT_COUNT = 400;
+/** Records per transfer process in the demo university (DEMO_TRANSFERS overrides). */
+export const DEMO_TRANSFER_COUNT = 60;
 
 export const demoSeeders: DemoSeeder[] = [
   {
@@ -149,6 +153,25 @@ export const demoSeeders: DemoSeeder[] = [
       });
       log.info(counts, 'demo applications seeded');
       if (app) log.info({ todos: await seedWorkflowTodos(app, 'development') }, 'demo to-dos seeded');
+    },
+  },
+  {
+    // Transfers in, out and within the school and floating members in every state; the demo branch holds one of each.
+    name: 'demo-transfers',
+    async run({ database, config, log, app }) {
+      const branch = await database.db.selectFrom('users').select('org_id').where('username', '=', 'zbsj').executeTakeFirst();
+      const counts = await seedTransfers(database, {
+        school: config.school,
+        schemasDir: SCHEMAS_DIR,
+        count: Number(process.env.DEMO_TRANSFERS ?? DEMO_TRANSFER_COUNT),
+        focusBranchIds: branch?.org_id ? [branch.org_id] : [],
+      });
+      log.info(counts, 'demo transfers seeded');
+      if (app) {
+        let todos = 0;
+        for (const module of ['transfer-internal', 'transfer-out', 'transfer-in', 'floating']) todos += await seedWorkflowTodos(app, module);
+        log.info({ todos }, 'demo transfer to-dos seeded');
+      }
     },
   },
 ];

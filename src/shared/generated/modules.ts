@@ -576,6 +576,114 @@ export interface ExamRecord {
 }
 
 /**
+ * 流动党员
+ */
+export interface FloatingRecord {
+  /**
+   * 流动类型
+   */
+  type: string;
+  /**
+   * 党员: 外出流动：本校党员；流入：如已建档可选择
+   */
+  memberId?: number;
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 身份证号
+   */
+  idCard?: string;
+  /**
+   * 联系电话
+   */
+  phone?: string;
+  /**
+   * 管理党支部: 外出流动：党员所在党支部；流入：参加组织生活的党支部
+   */
+  orgId: number;
+  /**
+   * 外出（流入）日期
+   */
+  leaveDate: string;
+  /**
+   * 预计返回日期
+   */
+  expectedReturnDate?: string;
+  /**
+   * 外出地点（流出地）
+   */
+  destination: string;
+  /**
+   * 流动原因
+   */
+  reason?: "务工经商" | "学习进修" | "挂职锻炼" | "实习" | "随迁" | "其他";
+  /**
+   * 流入地（流出地）党组织
+   */
+  floatingOrgName?: string;
+  /**
+   * 对方党组织联系人及电话
+   */
+  floatingOrgContact?: string;
+  /**
+   * 流动党员活动证号
+   */
+  certificateNo?: string;
+  /**
+   * 返回日期
+   */
+  returnDate?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 党员联系记录
+ */
+export interface MemberContactRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 所在党支部: 党员当前所在党支部，保存时按所选党员填写
+   */
+  orgId?: number;
+  /**
+   * 联系日期
+   */
+  contactDate: string;
+  /**
+   * 联系方式
+   */
+  way: "面谈" | "电话" | "微信" | "短信" | "信函" | "其他";
+  /**
+   * 是否外出
+   */
+  away?: boolean;
+  /**
+   * 外出日期
+   */
+  awaySince?: string;
+  /**
+   * 所在地
+   */
+  place?: string;
+  /**
+   * 联系情况
+   */
+  note?: string;
+}
+
+/**
  * 党员基本信息
  */
 export interface MemberRecord {
@@ -1241,6 +1349,256 @@ export interface TeacherRecord {
 }
 
 /**
+ * 组织关系转入
+ */
+export interface TransferInRecord {
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 性别
+   */
+  gender: string;
+  /**
+   * 身份证号
+   */
+  idCard: string;
+  /**
+   * 民族
+   */
+  ethnicity?: string;
+  /**
+   * 人员类别
+   */
+  category: string;
+  /**
+   * 手机号码
+   */
+  phone?: string;
+  /**
+   * 党员类型
+   */
+  memberType: string;
+  /**
+   * 入党日期（预备）
+   */
+  joinDate: string;
+  /**
+   * 转正日期
+   */
+  fullDate?: string;
+  /**
+   * 预备期满日期
+   */
+  probationEnd?: string;
+  /**
+   * 原所在党组织
+   */
+  fromOrgName: string;
+  /**
+   * 介绍信编号
+   */
+  letterNo: string;
+  /**
+   * 开具日期
+   */
+  issueDate: string;
+  /**
+   * 有效天数
+   */
+  validDays: number;
+  /**
+   * 有效期至
+   */
+  expiryDate?: string;
+  /**
+   * 党费交至
+   */
+  duesPaidTo?: string;
+  /**
+   * 接收党组织: 登记时可先选二级党委，由二级党委分配到党支部
+   */
+  toOrgId: number;
+  /**
+   * 登记日期
+   */
+  registerDate?: string;
+  /**
+   * 转入日期
+   */
+  arriveDate?: string;
+  /**
+   * 党员档案
+   */
+  memberId?: number;
+  /**
+   * 回执日期
+   */
+  receiptDate?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 校内组织关系转接
+ */
+export interface TransferInternalRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 转出党支部: 党员当前所在党支部，保存时按所选党员填写
+   */
+  fromOrgId?: number;
+  /**
+   * 转入党支部
+   */
+  toOrgId: number;
+  /**
+   * 申请日期
+   */
+  applyDate?: string;
+  /**
+   * 转接原因
+   */
+  reason?: string;
+  /**
+   * 党员类型
+   */
+  memberType?: string;
+  /**
+   * 入党日期
+   */
+  joinDate?: string;
+  /**
+   * 预备期满日期
+   */
+  probationEnd?: string;
+  /**
+   * 转接完成日期
+   */
+  completeDate?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 组织关系转出
+ */
+export interface TransferOutRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在党支部: 党员当前所在党支部，保存时按所选党员填写
+   */
+  orgId?: number;
+  /**
+   * 介绍信类别
+   */
+  kind: "正式组织关系" | "临时组织关系";
+  /**
+   * 转入党组织: 介绍信抬头：接收组织关系的党组织全称
+   */
+  toOrgName: string;
+  /**
+   * 转往单位: 党员去往的单位（学校、工作单位等）
+   */
+  destination?: string;
+  /**
+   * 转出原因
+   */
+  reason?: "毕业" | "工作调动" | "升学" | "出国（境）" | "外出学习" | "其他";
+  /**
+   * 申请日期
+   */
+  applyDate?: string;
+  /**
+   * 党员联系电话
+   */
+  memberPhone?: string;
+  /**
+   * 临时组织关系截止日期
+   */
+  endDate?: string;
+  /**
+   * 党员类型
+   */
+  memberType?: string;
+  /**
+   * 入党日期
+   */
+  joinDate?: string;
+  /**
+   * 预备期满日期
+   */
+  probationEnd?: string;
+  /**
+   * 介绍信编号
+   */
+  letterNo?: string;
+  /**
+   * 开具日期
+   */
+  issueDate?: string;
+  /**
+   * 有效天数
+   */
+  validDays?: number;
+  /**
+   * 有效期至
+   */
+  expiryDate?: string;
+  /**
+   * 党费交至
+   */
+  duesPaidTo?: string;
+  /**
+   * 转出日期
+   */
+  leaveDate?: string;
+  /**
+   * 回执日期
+   */
+  receiptDate?: string;
+  /**
+   * 回执说明
+   */
+  receiptNote?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 单位信息库
  */
 export interface UnitRecord {
@@ -1286,7 +1644,7 @@ export interface UnitRecord {
   remark?: string;
 }
 
-export type ModuleId = 'class' | 'course-node' | 'course' | 'development-book-range' | 'development' | 'dues-standard' | 'exam-rule' | 'exam' | 'member' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'student' | 'teacher' | 'unit';
+export type ModuleId = 'class' | 'course-node' | 'course' | 'development-book-range' | 'development' | 'dues-standard' | 'exam-rule' | 'exam' | 'floating' | 'member-contact' | 'member' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
 
 export interface ModuleRecords {
   'class': ClassRecord;
@@ -1297,6 +1655,8 @@ export interface ModuleRecords {
   'dues-standard': DuesStandardRecord;
   'exam-rule': ExamRuleRecord;
   'exam': ExamRecord;
+  'floating': FloatingRecord;
+  'member-contact': MemberContactRecord;
   'member': MemberRecord;
   'org': OrgRecord;
   'pschool-batch': PschoolBatchRecord;
@@ -1308,5 +1668,8 @@ export interface ModuleRecords {
   'regulation': RegulationRecord;
   'student': StudentRecord;
   'teacher': TeacherRecord;
+  'transfer-in': TransferInRecord;
+  'transfer-internal': TransferInternalRecord;
+  'transfer-out': TransferOutRecord;
   'unit': UnitRecord;
 }

@@ -35,6 +35,8 @@ export interface ChangeRecord {
   username: string;
   /** ISO date-time. */
   at: string;
+  /** The workflow record whose step made this change (a transfer moving a member), else null. */
+  source?: { module: string; title: string; recordId: number } | null;
 }
 
 /** `partial` imports the good rows; `all` imports nothing unless every row is good. */

@@ -49,6 +49,8 @@ export interface ModuleSchema {
   'x-scope'?: string;
   'x-name-field'?: string;
   'x-workflow'?: WorkflowSchema;
+  /** Pages about one record, offered on its detail (`{id}` in `path` is the record's id): a printable letter. */
+  'x-links'?: { title: string; path: string; 'x-show-if'?: { field: string; in?: unknown[] } }[];
 }
 
 /** The actions of a module, each guarded by a permission (x-permissions, default `<id>:<action>`). */

@@ -4,7 +4,7 @@
  * the app refuse a workflow that points nowhere (one line per problem).
  */
 import type { ModuleSchema } from './types.js';
-import { WORKFLOW_RESERVED_FIELDS, declaredLevels } from './workflow.js';
+import { OTHER_SIDE_LEVELS, WORKFLOW_RESERVED_FIELDS, declaredLevels } from './workflow.js';
 
 export function checkWorkflow(module: ModuleSchema): string[] {
   const wf = module['x-workflow'];
@@ -32,7 +32,18 @@ export function checkWorkflow(module: ModuleSchema): string[] {
   userField('selfField', 'user');
   userField('otherField', 'org');
 
-  const ids = new Set(Object.keys(wf.transitions));
+  // Transitions sharing an id are one step at successive levels: never open from the same state.
+  const fromById = new Map<string, Map<number, string>>();
+  for (const [key, t] of Object.entries(wf.transitions)) {
+    const id = t.id ?? key;
+    const seen = fromById.get(id) ?? new Map<number, string>();
+    for (const from of t.from) {
+      if (seen.has(from)) problems.push(`${where}.transitions.${key}: step "${id}" is also open from state ${from} in transition "${seen.get(from)}"`);
+      else seen.set(from, key);
+    }
+    fromById.set(id, seen);
+  }
+  const named = (step: string) => Object.entries(wf.transitions).filter(([key, x]) => key === step || (x.id ?? key) === step).map(([, x]) => x);
   for (const [id, t] of Object.entries(wf.transitions)) {
     const at = `${where}.transitions.${id}`;
     for (const from of t.from) if (!codes.has(String(from))) problems.push(`${at}.from names undeclared state ${from}`);
@@ -42,7 +53,7 @@ export function checkWorkflow(module: ModuleSchema): string[] {
       if ((t.result ?? 'pass') === 'pass') problems.push(`${at}.level "next" is for return, reject and withdraw steps`);
     } else {
       if (levels.includes('self') && !wf.selfField) problems.push(`${at}: level "self" needs x-workflow.selfField`);
-      if (levels.includes('other') && !wf.otherField) problems.push(`${at}: level "other" needs x-workflow.otherField`);
+      for (const level of OTHER_SIDE_LEVELS) if (levels.includes(level) && !wf.otherField) problems.push(`${at}: level "${level}" needs x-workflow.otherField`);
       if ((levels.includes('branch') || levels.includes('committee')) && !module['x-scope']) problems.push(`${at}: levels "branch" and "committee" need x-scope (the record's organisation)`);
     }
     const own = new Set(Object.keys(t.stepFields ?? {}));
@@ -57,9 +68,9 @@ export function checkWorkflow(module: ModuleSchema): string[] {
       else if (!(t.fields ?? []).includes(t.doneField)) problems.push(`${at}.doneField "${t.doneField}" must be one of the step's fields`);
     }
     for (const todo of t.todos ?? []) {
-      const next = wf.transitions[todo.step];
-      if (!ids.has(todo.step)) problems.push(`${at}.todos names unknown transition "${todo.step}"`);
-      else if (typeof t.to === 'number' && !next.from.includes(t.to)) problems.push(`${at}.todos: "${todo.step}" is not open from state ${t.to}`);
+      const next = named(todo.step);
+      if (!next.length) problems.push(`${at}.todos names unknown transition "${todo.step}"`);
+      else if (typeof t.to === 'number' && !next.some((x) => x.from.includes(t.to as number))) problems.push(`${at}.todos: "${todo.step}" is not open from state ${t.to}`);
     }
   }
   return problems;

@@ -5,8 +5,12 @@
  */
 import type { FieldSchema, ModuleSchema } from './types.js';
 
-/** Who acts at a step: the applicant, the branch, the committee above it, the organisation department, or the other party. */
-export const WORKFLOW_LEVELS = ['self', 'branch', 'committee', 'orgdept', 'other'] as const;
+/**
+ * Who acts at a step: the applicant, the branch, the committee above it, the organisation department, or
+ * the other party of a two-sided process (any level of it, or precisely its branch or its committee:
+ * a transfer's receiving branch and receiving committee).
+ */
+export const WORKFLOW_LEVELS = ['self', 'branch', 'committee', 'orgdept', 'other', 'otherBranch', 'otherCommittee'] as const;
 export type WorkflowLevel = (typeof WORKFLOW_LEVELS)[number];
 
 export const LEVEL_TITLES: Readonly<Record<WorkflowLevel, string>> = {
@@ -15,7 +19,12 @@ export const LEVEL_TITLES: Readonly<Record<WorkflowLevel, string>> = {
   committee: '二级党委（党总支）',
   orgdept: '党委组织部',
   other: '对方党组织',
+  otherBranch: '对方党支部',
+  otherCommittee: '对方二级党委（党总支）',
 };
+
+/** The levels acting for the organisation in `otherField` rather than the record's own. */
+export const OTHER_SIDE_LEVELS: readonly WorkflowLevel[] = ['other', 'otherBranch', 'otherCommittee'];
 
 /** What a step does to the application: approves it on, sends it back, refuses it, or the applicant takes it back. */
 export const WORKFLOW_RESULTS = ['pass', 'return', 'reject', 'withdraw'] as const;
@@ -39,6 +48,13 @@ export interface WorkflowTodo {
 }
 
 export interface WorkflowTransition {
+  /**
+   * The step's id in the API, the log and permissions; default the transition's key. Several transitions
+   * may share one id when they start from different states: the same step taken at successive levels
+   * (`approve` by the sending committee, then by the receiving one), each with its own level, target
+   * state and fields. A school override drops one level by deleting its transition (`null`).
+   */
+  id?: string;
   title: string;
   description?: string;
   /** States the step may start from. */
@@ -96,6 +112,8 @@ export interface WorkflowSchema {
 /** A transition with its id and its defaults applied. */
 export interface TransitionInfo extends WorkflowTransition {
   id: string;
+  /** The transition's key in `transitions` (unique; the id may be shared). */
+  key: string;
   permission: string;
   result: WorkflowResult;
   fields: string[];
@@ -109,10 +127,12 @@ export interface TransitionInfo extends WorkflowTransition {
 /** `activistFile` → `activist-file`. */
 export const kebabCase = (id: string) => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-export function transitionInfo(moduleId: string, id: string, t: WorkflowTransition): TransitionInfo {
+export function transitionInfo(moduleId: string, key: string, t: WorkflowTransition): TransitionInfo {
+  const id = t.id ?? key;
   return {
     ...t,
     id,
+    key,
     permission: t.permission ?? `${moduleId}:${kebabCase(id)}`,
     result: t.result ?? 'pass',
     fields: t.fields ?? [],
@@ -126,7 +146,17 @@ export function transitionInfo(moduleId: string, id: string, t: WorkflowTransiti
 
 /** The transitions of a workflow in declaration order, defaults applied. */
 export function transitionsOf(moduleId: string, wf: WorkflowSchema): TransitionInfo[] {
-  return Object.entries(wf.transitions).map(([id, t]) => transitionInfo(moduleId, id, t));
+  return Object.entries(wf.transitions).map(([key, t]) => transitionInfo(moduleId, key, t));
+}
+
+/**
+ * The key of the transition a step id means for a record in `state`: the transition of that key, or
+ * among those sharing the id the one open from the state (else the first of them).
+ */
+export function transitionKey(wf: WorkflowSchema, id: string, state?: number | null): string | undefined {
+  const named = Object.entries(wf.transitions).filter(([key, t]) => (t.id ?? key) === id);
+  const open = state === undefined || state === null ? undefined : named.find(([, t]) => t.from.includes(state));
+  return (open ?? named.find(([key]) => key === id) ?? named[0])?.[0];
 }
 
 /** State codes in display order: the progression (0, 1, 2, ...) first, then the negative ones. */
@@ -182,9 +212,10 @@ export const WORKFLOW_RESERVED_FIELDS = ['warnings'];
  * writable: filling them in is what the step is for) and the fields it requires. The web dialog and
  * the build's precompiled validators use the same schema, so they agree on its hash.
  */
-export function stepSchema(module: ModuleSchema, transitionId: string): ModuleSchema {
+export function stepSchema(module: ModuleSchema, transitionId: string, state?: number | null): ModuleSchema {
   const wf = module['x-workflow']!;
-  const t = transitionInfo(module['x-id'], transitionId, wf.transitions[transitionId]);
+  const key = transitionKey(wf, transitionId, state) ?? transitionId;
+  const t = transitionInfo(module['x-id'], key, wf.transitions[key]);
   const properties: Record<string, FieldSchema> = {};
   for (const name of t.fields) {
     const f = module.properties[name];

@@ -39,6 +39,9 @@ export const corePages: Record<string, Page> = {
   'dues-onsite': lazy(() => import('./dues/OnsitePage')),
   'dues-report': lazy(() => import('./dues/ReportPage')),
   'dues-my': lazy(() => import('./dues/MyDuesPage')),
+  'transfer-lost-contact': lazy(() => import('./transfer/LostContactPage')),
+  'transfer-stats': lazy(() => import('./transfer/TransferStatsPage')),
+  'transfer-letter': lazy(() => import('./transfer/LetterPrintPage')),
   'development-process': lazy(() => import('./development/DevelopmentProcessPage')),
   'development-record': lazy(() => import('./development/DevelopmentRecordPage')),
 };
@@ -59,5 +62,6 @@ export const constantLayoutRoutes: ConstantLayoutRoute[] = [
   { path: '/pschool/exam/center', name: 'PschoolExam', page: 'pschool-online-exam', title: '在线考试', hidden: true, noCache: true },
   { path: '/pschool/survey/:token', name: 'PschoolSurvey', page: 'pschool-survey', title: '问卷调查', hidden: true, noCache: true },
   { path: '/pschool/certificate/:id', name: 'PschoolCertificate', page: 'pschool-certificate', title: '结业证书', hidden: true, noCache: true },
+  { path: '/transfer/letter/:id', name: 'TransferLetter', page: 'transfer-letter', title: '组织关系介绍信', hidden: true, noCache: true },
   { path: '/pschool/:navigation', name: 'PschoolNavigation', page: 'pschool-study-center', title: '党校', hidden: true, noCache: true },
 ];

@@ -113,7 +113,7 @@ export class WorkflowEngine {
   private async visibleRow(m: RuntimeModule, id: number, actor: Actor): Promise<Record<string, unknown>> {
     const service = this.deps.records(m.id);
     const row = Number.isSafeInteger(id) && id > 0 ? await service.readRow(id) : undefined;
-    if (!row || !(this.isSelf(m, row, actor) || (await service.inScope([row], actor)))) throw new HttpError(404, `${m.title}记录不存在`);
+    if (!row || !(this.isSelf(m, row, actor) || (await service.inScope([row], actor, this.ctx.db, 'read')))) throw new HttpError(404, `${m.title}记录不存在`);
     return row;
   }
 
@@ -154,6 +154,7 @@ export class WorkflowEngine {
       params: m.workflow!.params,
       today: localToday(),
       records: (id) => this.deps.records(id),
+      source: { module: m.id, recordId: record.id as number },
     };
   }
 
@@ -246,11 +247,13 @@ export class WorkflowEngine {
 
   // ------------------------------------------------------------------ taking steps
 
-  private stepOf(m: RuntimeModule, transitionId: string, user: SessionUser): Step {
-    const t = m.workflow!.transitions.get(transitionId);
-    if (!t) throw new HttpError(404, `${m.title}没有“${transitionId}”这一办理步骤`);
-    if (!hasAnyPermission(user, [t.permission])) throw new HttpError(403, `没有办理“${t.title}”的权限`);
-    return t;
+  /** The transitions of a step id (one per level when several share it), which the caller may take. */
+  private stepOf(m: RuntimeModule, transitionId: string, user: SessionUser): Step[] {
+    const named = m.workflow!.stepsNamed(transitionId);
+    if (!named.length) throw new HttpError(404, `${m.title}没有“${transitionId}”这一办理步骤`);
+    const allowed = named.filter((t) => hasAnyPermission(user, [t.permission]));
+    if (!allowed.length) throw new HttpError(403, `没有办理“${named[0].title}”的权限`);
+    return allowed;
   }
 
   /** One step on one record; answers the record as it is now, with the guards' warnings. */
@@ -296,12 +299,14 @@ export class WorkflowEngine {
     throw new HttpError(409, STATUS_MESSAGES[409], { current: await service.decorateOne(row, db) });
   }
 
-  private async takeAs(m: RuntimeModule, t: Step, id: number, input: StepInput, actor: Actor, p: Participant, ip: string | null, directory: Directory): Promise<{ warnings: string[] }> {
+  private async takeAs(m: RuntimeModule, named: Step[], id: number, input: StepInput, actor: Actor, p: Participant, ip: string | null, directory: Directory): Promise<{ warnings: string[] }> {
     const wf = m.workflow!;
     const service = this.deps.records(m.id);
     const record = await this.visibleRow(m, id, actor);
     if (input.version !== undefined && record.version !== input.version) await this.conflict(m, id, this.ctx.db);
     const from = record[wf.stateField.name] as number;
+    // The step at this record's level: the transition of the id open from its state.
+    const t = named.find((x) => x.from.includes(from)) ?? named[0];
     if (!t.from.includes(from)) throw new HttpError(400, `当前状态为“${wf.stateTitle(from)}”，不能办理“${t.title}”`);
     if (t.doneField && !isBlank(record[t.doneField])) throw new HttpError(400, `“${t.title}”已办理`);
     const acting = await this.acting(m, t, record, p);
@@ -381,13 +386,13 @@ export class WorkflowEngine {
     const moved = to !== from;
     if (moved) await todos.complete({ module: m.id, refIdPrefix: `${id}:` });
     else await todos.complete({ module: m.id, refIds: [`${id}:${t.id}`] });
-    const wanted = t.todos ?? (moved ? wf.waitingSteps().map((w) => ({ step: w.id, title: undefined })) : []);
+    const wanted = t.todos ?? (moved ? wf.waitingSteps().map((w) => ({ step: w.key, title: undefined })) : []);
     const name = m.nameField ? String(record[m.nameField.name] ?? '') : String(id);
     const add: NewTodo[] = [];
     for (const want of wanted) {
-      const next = wf.transitions.get(want.step);
+      const next = wf.stepFor(want.step, to) ?? wf.transitions.get(want.step);
       if (!next || !isWaitingStep(next) || !wf.isOpen(next, record)) continue;
-      const toUserIds = await this.actorsOf(m, next.id, record, directory, todos.trx);
+      const toUserIds = await this.actorsOf(m, next.key, record, directory, todos.trx);
       if (!toUserIds.length) continue;
       const title = (want.title ?? '{step}：{name}').replaceAll('{name}', name).replaceAll('{module}', m.title).replaceAll('{step}', next.title);
       add.push({ toUserIds, title, content: `${m.title}：${name}，当前状态“${wf.stateTitle(to)}”，待办理“${next.title}”。`, link: link?.replaceAll('{id}', String(id)) ?? null, module: m.id, refId: `${id}:${next.id}`, createdBy: actor.id });
@@ -397,11 +402,12 @@ export class WorkflowEngine {
 
   /**
    * Who would take a step on a record now: holders of its permission acting at its level for the
-   * record's organisations (superusers excluded). Reminders and to-dos go to them.
+   * record's organisations (superusers excluded). Reminders and to-dos go to them. `stepId`: a step id
+   * (the transition of that id open from the record's state) or a transition key.
    */
   async actorsOf(m: RuntimeModule, stepId: string, record: Record<string, unknown>, directory: Directory = this.directory(), db: Kysely<DB> = this.ctx.db): Promise<number[]> {
     const wf = m.workflow!;
-    const step = wf.transitions.get(stepId);
+    const step = wf.stepFor(stepId, record[wf.stateField.name] as number) ?? wf.transitions.get(stepId);
     if (!step) return [];
     const orgId = m.scopeField ? ((record[m.scopeField.name] as number | null) ?? null) : null;
     const other = wf.otherField ? ((record[wf.otherField.name] as number | null) ?? null) : null;
@@ -452,6 +458,7 @@ export class WorkflowEngine {
     const wf = m.workflow!;
     if (p.isSuper) return true;
     const orgCol = m.scopeField?.column;
+    const otherCol = wf.otherField?.column;
     const within = (column: string | null | undefined, ids: number[] | 'all'): Condition | boolean => {
       if (!column) return false;
       if (ids === 'all') return true;
@@ -461,11 +468,15 @@ export class WorkflowEngine {
       case 'self':
         return wf.selfField ? (eb) => eb(wf.selfField!.column!, '=', p.userId) : false;
       case 'branch':
-        return p.level === 'branch' ? within(orgCol, p.scope) : false;
+      case 'otherBranch':
+        return p.level === 'branch' ? within(level === 'branch' ? orgCol : otherCol, p.scope) : false;
       case 'committee':
-        if (p.level === 'committee') return within(orgCol, p.scope === 'all' ? 'all' : await this.levels.committeeOrgs(p.scope));
-        if (p.level === 'orgdept') return within(orgCol, await this.levels.orgsUnderTopCommittee());
+      case 'otherCommittee': {
+        const col = level === 'committee' ? orgCol : otherCol;
+        if (p.level === 'committee') return within(col, p.scope === 'all' ? 'all' : await this.levels.committeeOrgs(p.scope));
+        if (p.level === 'orgdept') return within(col, await this.levels.orgsUnderTopCommittee());
         return false;
+      }
       case 'orgdept':
         return p.level === 'orgdept';
       case 'other':

@@ -7,6 +7,7 @@ import type { DB } from '../../db/types.js';
 import type { Actor } from '../hooks.js';
 import type { RuntimeModule } from '../module.js';
 import type { RecordService } from '../records.js';
+import type { TrailSource } from '../trail.js';
 import type { TransitionInfo, WorkflowLevel } from '../../../shared/module-schema/workflow.js';
 
 export interface StepContext {
@@ -30,6 +31,8 @@ export interface StepContext {
   today: string;
   /** The record service of any module (effects write other modules through it). */
   records(module: string): RecordService;
+  /** Pass as `source` to writes of other modules: their trail then names this record as the change's origin. */
+  source: TrailSource;
 }
 
 export interface GuardContext extends StepContext {

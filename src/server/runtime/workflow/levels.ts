@@ -11,8 +11,9 @@
  * - committee: the nearest 党委/党总支 above (or at) the record's organisation, below the top; when there is
  *   none, the top organisation, and the organisation department acts as the committee;
  * - orgdept: the top organisation; self: nobody (the record's `selfField` user); other: the organisation in
- *   the record's `otherField` (a branch or committee user of it acts; records of such a module are in the
- *   data scope of both sides).
+ *   the record's `otherField` (a branch or committee user of it acts; both sides read the record, see
+ *   runtime/scope.ts); otherBranch and otherCommittee: that organisation as a branch, and its committee
+ *   (found as for `committee`): the receiving branch and committee of a transfer.
  * A user acts at a level when their own level is that level and the acting organisation is in their data
  * scope. Superusers act at every level.
  */
@@ -91,7 +92,10 @@ export class OrgLevels {
       case 'orgdept':
         return (await this.path(orgId))[0]?.id ?? null;
       case 'other':
+      case 'otherBranch':
         return otherOrgId;
+      case 'otherCommittee':
+        return this.committeeOf(otherOrgId);
     }
   }
 
@@ -102,8 +106,10 @@ export class OrgLevels {
       case 'self':
         return selfUserId === p.userId;
       case 'branch':
+      case 'otherBranch':
         return p.level === 'branch' && inScope(p, actingOrgId);
       case 'committee':
+      case 'otherCommittee':
         return (p.level === 'committee' && inScope(p, actingOrgId)) || (p.level === 'orgdept' && (await this.isTop(actingOrgId)));
       case 'orgdept':
         return p.level === 'orgdept';

@@ -28,6 +28,7 @@ export interface Step extends TransitionInfo {
 const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 
 export class Workflow {
+  /** Keyed by the transition's key (several may share a step id, see `stepFor`). */
   readonly transitions = new Map<string, Step>();
   readonly stateField: FieldInfo;
   readonly selfField?: FieldInfo;
@@ -53,7 +54,7 @@ export class Workflow {
         ...t.fields.map((name) => fields.get(name)!).filter(Boolean),
         ...Object.entries(t.stepFields).map(([name, f]) => ({ ...makeField(name, f), column: null, storage: null })),
       ];
-      this.transitions.set(t.id, { ...t, inputs });
+      this.transitions.set(t.key, { ...t, inputs });
     }
   }
 
@@ -72,6 +73,17 @@ export class Workflow {
   /** State code → title, for labels in answers and exports. */
   stateLabels(): Map<string, string> {
     return new Map(Object.entries(this.schema.states).map(([code, s]) => [code, s.title]));
+  }
+
+  /** The transitions a step id names (one, or one per level when several share the id). */
+  stepsNamed(id: string): Step[] {
+    return [...this.transitions.values()].filter((t) => t.id === id);
+  }
+
+  /** The transition a step id means for a record in `state`: the one open from it, else the first of that id. */
+  stepFor(id: string, state?: number | null): Step | undefined {
+    const named = this.stepsNamed(id);
+    return (state !== undefined && state !== null ? named.find((t) => t.from.includes(state)) : undefined) ?? named.find((t) => t.key === id) ?? named[0];
   }
 
   /** Steps that make a record wait for someone: state-changing approvals and open filings. */
@@ -96,11 +108,11 @@ export class Workflow {
    * messages in Chinese, as for writes. Values must be the blank-free input.
    */
   validate(t: Step, values: Record<string, unknown>): FieldError[] {
-    let validator = this.validators.get(t.id);
+    let validator = this.validators.get(t.key);
     if (!validator) {
       const properties = Object.fromEntries(t.inputs.map((f) => [f.name, stripForStep(f.schema)]));
       validator = this.ajv.compile({ type: 'object', additionalProperties: false, properties, required: t.required });
-      this.validators.set(t.id, validator);
+      this.validators.set(t.key, validator);
     }
     if (validator(values)) return [];
     const titleOf = (name: string) => t.inputs.find((f) => f.name === name.split('.')[0])?.title;

@@ -2,10 +2,11 @@
  * The detail of a record in a drawer: every field with its label (in the form's sections), then a tab
  * per child module (x-children) and the modification trail (x-trail).
  */
-import { EditOutlined } from '@ant-design/icons';
+import { EditOutlined, LinkOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Descriptions, Drawer, Result, Skeleton, Space, Tabs } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { modulePermissions, nameFieldOf } from '../../../shared/module-schema/fields';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { Permission } from '../../core/Permission';
@@ -126,11 +127,20 @@ export function DetailDrawer({
       className="rf-drawer"
       extra={
         data && (
-          <Permission roles={[perms.edit]}>
-            <Button type={workflow ? 'default' : 'primary'} icon={<EditOutlined />} onClick={() => onEdit(data)}>
-              编辑
-            </Button>
-          </Permission>
+          <Space>
+            {(schema['x-links'] ?? [])
+              .filter((l) => !l['x-show-if'] || showIfMatches(l['x-show-if'], data[l['x-show-if'].field]))
+              .map((l) => (
+                <Link key={l.path} to={l.path.replaceAll('{id}', String(data.id))} onClick={onClose} className="rf-record-link">
+                  <Button icon={<LinkOutlined />}>{l.title}</Button>
+                </Link>
+              ))}
+            <Permission roles={[perms.edit]}>
+              <Button type={workflow ? 'default' : 'primary'} icon={<EditOutlined />} onClick={() => onEdit(data)}>
+                编辑
+              </Button>
+            </Permission>
+          </Space>
         )
       }
     >
