@@ -26,6 +26,7 @@ import { ConfigStore } from './core/sysconfig/store.js';
 import { HttpError, STATUS_MESSAGES, requestValidationErrors } from './errors.js';
 import { SCHEMAS_DIR, WEB_DIST_DIR } from './paths.js';
 import { routePlugins } from './routes.js';
+import { wireAreaSeams } from './seams.js';
 import { Runtime } from './runtime/index.js';
 import { installOrgTree } from './domain/org/index.js';
 
@@ -151,6 +152,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('runtime', runtime);
   await app.register(authGuard, { sessions: services.sessions });
 
+  wireAreaSeams();
   for (const plugin of routePlugins) await app.register(plugin);
 
   app.get('/api/health', { config: PUBLIC }, async (_req, reply) => {
