@@ -7,6 +7,13 @@ import { ensureServerBuilt } from '../src/server/server-build.js';
 
 if (process.argv.includes('--web')) {
   const { ensureWebBuilt } = await import('../src/server/web-build.js');
-  await ensureWebBuilt();
+  const { SchemaLoadError } = await import('../src/server/runtime/registry.js');
+  try {
+    await ensureWebBuilt();
+  } catch (error) {
+    if (!(error instanceof SchemaLoadError)) throw error;
+    console.error(`Start failed: ${error.message}`);
+    process.exit(1);
+  }
 }
 await ensureServerBuilt();

@@ -23,7 +23,8 @@ if (typecheck.status !== 0) console.error('Type check failed (npm run typecheck)
 await ensureWebBuilt();
 await ensureServerBuilt();
 
-const reportFile = path.resolve('.tmp/vitest-report.json');
+// One report per run: two runs in one checkout do not read each other's.
+const reportFile = path.resolve(`.tmp/vitest-report-${process.pid}.json`);
 fs.mkdirSync(path.dirname(reportFile), { recursive: true });
 fs.rmSync(reportFile, { force: true });
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...process.argv.slice(2)];
@@ -39,6 +40,7 @@ if (fs.existsSync(reportFile)) {
   passed = report.numPassedTests;
   failed = report.numFailedTests + (report.numFailedTests === 0 && run.status !== 0 ? Math.max(report.numFailedTestSuites, 1) : 0);
   skipped = report.numPendingTests + report.numTodoTests;
+  fs.rmSync(reportFile, { force: true });
 } else if (run.status !== 0) {
   failed = 1;
 }

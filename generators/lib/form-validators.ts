@@ -18,6 +18,7 @@ import { Ajv2020 } from '../../src/shared/module-schema/ajv.js';
 import { RECORD_FORMATS } from '../../src/shared/module-schema/formats.js';
 import type { ModuleSchema } from '../../src/shared/module-schema/types.js';
 import { SCHOOL_CODES } from '../../src/shared/schools.js';
+import { recordFormSchema, stepSchema } from '../../src/shared/module-schema/workflow.js';
 import { formSchema } from '../../src/web/renderer/form/ui-schema.js';
 
 // import.meta.url, not import.meta.dirname: Vite rewrites it to this file's own location when it bundles its config.
@@ -32,7 +33,11 @@ export function allFormSchemas(schemasDir: string): RJSFSchema[] {
     for (const m of ModuleRegistry.load(schemasDir, school).list()) {
       // As the browser receives it: through JSON.
       const served = JSON.parse(JSON.stringify(m.schema)) as ModuleSchema;
-      for (const [hash, schema] of Object.entries(schemaParser(formSchema(served)))) byHash.set(hash, schema);
+      // A workflow module's record form leaves out what its steps fill in; the steps have forms of their own.
+      const steps = Object.keys(served['x-workflow']?.transitions ?? {}).map((id) => stepSchema(served, id));
+      for (const form of [served, recordFormSchema(served), ...steps]) {
+        for (const [hash, schema] of Object.entries(schemaParser(formSchema(form)))) byHash.set(hash, schema);
+      }
     }
   }
   return [...byHash.values()];

@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { checkModuleSchema } from '../../src/shared/module-schema/check.js';
 import type { ModuleSchema } from '../../src/shared/module-schema/types.js';
+import { SCHOOL_CODES } from '../../src/shared/schools.js';
+import { deploymentProblems } from '../../src/server/runtime/registry.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCHEMAS_DIR = path.join(ROOT, 'schemas');
 export const GENERATED_TYPES_FILE = path.join(ROOT, 'src/shared/generated/modules.ts');
-const CORE_REFS = new Set(['org', 'member', 'user', 'unit']);
 
 export interface LoadedModule {
   file: string;
@@ -27,12 +28,13 @@ export function moduleFiles(schemasDir = SCHEMAS_DIR): string[] {
 }
 
 /**
- * Validates every module schema under `schemasDir` against the meta-schema and checks what crosses
- * modules (children and references point at modules that exist). Returns "file: problem" lines.
+ * Validates every module schema under `schemasDir` against the meta-schema, then loads the modules of
+ * every school deployment exactly as the server does (the school's overrides merged, children,
+ * references and dictionaries checked: `deploymentProblems`). Returns "file: problem" lines for the files and
+ * the server's own one-line start errors for the rest.
  */
 export function checkSchemasDir(schemasDir = SCHEMAS_DIR): string[] {
   const problems: string[] = [];
-  const modules: LoadedModule[] = [];
   for (const file of moduleFiles(schemasDir)) {
     const rel = path.relative(schemasDir, file);
     let json: unknown;
@@ -42,26 +44,10 @@ export function checkSchemasDir(schemasDir = SCHEMAS_DIR): string[] {
       problems.push(`${rel}: not valid JSON: ${(error as Error).message}`);
       continue;
     }
-    const own = checkModuleSchema(json, path.basename(file, '.json'));
-    problems.push(...own.map((p) => `${rel}: ${p}`));
-    if (own.length === 0) modules.push({ file, schema: json as ModuleSchema });
+    problems.push(...checkModuleSchema(json, path.basename(file, '.json')).map((p) => `${rel}: ${p}`));
   }
-  const byId = new Map(modules.map((m) => [m.schema['x-id'], m.schema]));
-  for (const { file, schema } of modules) {
-    const rel = path.relative(schemasDir, file);
-    for (const child of schema['x-children'] ?? []) {
-      const target = byId.get(child.module);
-      if (!target) problems.push(`${rel}: x-children names unknown module "${child.module}"`);
-      else if (!target.properties[child.foreignKey]) {
-        problems.push(`${rel}: x-children foreign key "${child.foreignKey}" is not a field of "${child.module}"`);
-      }
-    }
-    for (const [name, field] of Object.entries(schema.properties)) {
-      const ref = field['x-ref'];
-      if (ref && !CORE_REFS.has(ref) && !byId.has(ref)) problems.push(`${rel}: ${name}.x-ref names unknown module "${ref}"`);
-    }
-  }
-  return problems;
+  // The deployments only once every file is valid on its own (else each school repeats the file's problem).
+  return problems.length ? problems : deploymentProblems(schemasDir, SCHOOL_CODES);
 }
 
 function pascal(id: string): string {

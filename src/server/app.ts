@@ -19,10 +19,14 @@ import type { FileTables } from './core/files/tables.js';
 import type { MenuTables } from './core/menus/tables.js';
 import type { MessageTables } from './core/messages/tables.js';
 import type { RuntimeTables } from './runtime/tables.js';
+import type { PschoolTables } from './domain/pschool/tables.js';
+import type { WorkflowTables } from './runtime/workflow/tables.js';
+import type { TransferTables } from './domain/transfer/tables.js';
 import { ConfigStore } from './core/sysconfig/store.js';
 import { HttpError, STATUS_MESSAGES, requestValidationErrors } from './errors.js';
 import { SCHEMAS_DIR, WEB_DIST_DIR } from './paths.js';
 import { routePlugins } from './routes.js';
+import { wireAreaSeams } from './seams.js';
 import { Runtime } from './runtime/index.js';
 import { installOrgTree } from './domain/org/index.js';
 
@@ -30,7 +34,7 @@ import { registerWebApp } from './web-static.js';
 
 /** The whole database as Kysely sees it: each area's tables, joined here (add an area's interface to the list). */
 declare module './db/types.js' {
-  interface DB extends CoreTables, DictTables, MenuTables, MessageTables, FileTables, RuntimeTables {}
+  interface DB extends CoreTables, DictTables, MenuTables, MessageTables, FileTables, RuntimeTables, WorkflowTables, PschoolTables, TransferTables {}
 }
 
 declare module 'fastify' {
@@ -135,7 +139,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     listPermissionOf: (moduleId) => runtime.module(moduleId)?.permissions.list ?? `${moduleId}:list`,
   };
   // The runtime reads the core services it uses on each call: the organisation tree is replaced below.
-  const runtime = new Runtime({ database: options.database, schemasDir: options.schemasDir ?? SCHEMAS_DIR, school: options.config.school, dicts: () => services.dicts, orgTree: () => services.orgTree, log: app.log });
+  const runtime = new Runtime({ database: options.database, schemasDir: options.schemasDir ?? SCHEMAS_DIR, school: options.config.school, dicts: () => services.dicts, orgTree: () => services.orgTree, log: app.log, messages: () => services.messages });
   // Dictionaries the shipped files add since the last start (administrators' edits are kept).
   await services.dicts.syncFromFiles(options.schemasDir ?? SCHEMAS_DIR);
   // The shipped menu tree likewise (nodes administrators edited, created or deleted stay as they are).
@@ -148,6 +152,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('runtime', runtime);
   await app.register(authGuard, { sessions: services.sessions });
 
+  wireAreaSeams();
   for (const plugin of routePlugins) await app.register(plugin);
 
   app.get('/api/health', { config: PUBLIC }, async (_req, reply) => {

@@ -5,3 +5,5 @@ import { fileURLToPath } from 'node:url';
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const WEB_DIST_DIR = path.join(ROOT_DIR, 'dist', 'web');
 export const SCHEMAS_DIR = path.join(ROOT_DIR, 'schemas');
+/** Files the server ships beside its code: fonts and demo media (assets/pschool). */
+export const ASSETS_DIR = path.join(ROOT_DIR, 'assets');

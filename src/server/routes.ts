@@ -11,6 +11,10 @@ import { memberAnalysisRoutes } from './domain/member/analysis.js';
 import { memberLookupRoutes } from './domain/member/lookups.js';
 import { memberRosterRoutes } from './domain/member/roster.js';
 import { orgRoutes } from './domain/org/routes.js';
+import { duesRoutes } from './domain/dues/index.js';
+import { pschoolRoutes } from './domain/pschool/index.js';
+import { transferArea } from './domain/transfer/index.js';
+import { developmentArea } from './domain/development/index.js';
 import { sysConfigRoutes } from './core/sysconfig/routes.js';
 import { userRoutes } from './core/users/routes.js';
 
@@ -33,4 +37,8 @@ export const routePlugins: FastifyPluginAsync[] = [
   memberLookupRoutes,
   memberAnalysisRoutes,
   memberRosterRoutes,
+  duesRoutes,
+  pschoolRoutes,
+  transferArea,
+  developmentArea,
 ];

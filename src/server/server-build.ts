@@ -52,9 +52,27 @@ export async function buildServer(options: ServerBuildOptions = {}): Promise<voi
   });
   fs.cpSync(MIGRATIONS_SOURCE, path.join(outdir, 'migrations'), { recursive: true });
   fs.writeFileSync(path.join(outdir, META_FILE), JSON.stringify(result.metafile));
-  const old = `${outdir}.old`;
-  if (fs.existsSync(target)) fs.renameSync(target, old);
-  fs.renameSync(outdir, target);
+  swapInDirectory(outdir, target);
+}
+
+/**
+ * Puts a finished build in place of `target` by renames, so whoever reads `target` meanwhile finds a
+ * whole build. When another build of the same sources got there first, its build is kept.
+ */
+export function swapInDirectory(fresh: string, target: string): void {
+  const old = `${fresh}.old`;
+  try {
+    fs.renameSync(target, old);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  try {
+    fs.renameSync(fresh, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+    fs.rmSync(fresh, { recursive: true, force: true });
+  }
   fs.rmSync(old, { recursive: true, force: true });
 }
 

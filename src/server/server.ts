@@ -20,7 +20,9 @@ export async function startServer(config: AppConfig, extra: Partial<BuildOptions
   try {
     const migrationsApplied = await migrate(database);
     app = await buildApp({ config, database, ...extra });
-    const initialised = await initialiseDatabase({ database, config, log: app.log });
+    const initialised = await initialiseDatabase({ database, config, log: app.log, app });
+    // Demo data is written around the runtime: give its names their sort keys.
+    if (initialised) await app.runtime.fillSortKeys();
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

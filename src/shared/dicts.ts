@@ -15,3 +15,40 @@ export interface Dict {
   description?: string;
   entries: DictEntry[];
 }
+
+/** An entry as the dictionary API answers it (`GET api/dictDetail`, `/cache`, `/map`). */
+export interface DictDetail {
+  id: number;
+  value: string;
+  label: string;
+  dictSort: number;
+  parent: string | null;
+  disabled: boolean;
+}
+
+/** An entry as `POST api/dictDetail` takes it (with `dictName`) and `PUT` (with `id`). */
+export interface DictDetailInput {
+  value: string;
+  label: string;
+  dictSort?: number;
+  parent?: string | null;
+  disabled?: boolean;
+}
+
+/** A dictionary as `GET api/dict` lists it. */
+export interface DictDto {
+  id: number;
+  code: string;
+  name: string;
+  description: string;
+  entryCount: number;
+  createTime: string;
+  updateTime: string;
+}
+
+/** A dictionary as `POST api/dict` takes it (and `PUT`, with `id`; the code is fixed once created). */
+export interface DictInput {
+  code: string;
+  name: string;
+  description?: string;
+}

@@ -67,6 +67,11 @@ export interface MenuRoutes {
 export const CORE_PAGES = [
   'users', 'roles', 'menus', 'dicts', 'sysconfig', 'online', 'sms-outbox',
   'msginfo', 'member-roster', 'member-analysis', 'org-trail',
+  'dues', 'dues-batch', 'dues-onsite', 'dues-report', 'dues-my',
+  'pschool-class', 'pschool-questionnaire', 'pschool-exam-manage', 'pschool-seating',
+  'pschool-study-center', 'pschool-training-center', 'pschool-online-exam', 'pschool-video', 'pschool-doc',
+  'transfer-lost-contact', 'transfer-stats',
+  'development-process', 'development-record',
 ] as const;
 
 /** Modules whose schema is being written; `module:<id>` may name them before schemas/modules/<id>.json exists. */
@@ -221,6 +226,25 @@ export function menuPaths(tree: MenuNode[], parentPath = ''): { id: string; path
       const path = joinPath(parentPath, n.path);
       return [{ id: n.id, path }, ...menuPaths(n.children ?? [], path)];
     });
+}
+
+/** A menu node as `POST api/menus` takes it (and `PUT`, with `id`): the editable fields; null clears one. */
+export interface MenuInput {
+  parentId?: number | null;
+  type?: MenuNodeType;
+  title?: string;
+  path?: string | null;
+  icon?: string | null;
+  component?: string | null;
+  permission?: string | null;
+  sort?: number;
+  hidden?: boolean | null;
+  noCache?: boolean | null;
+  affix?: boolean | null;
+  alwaysShow?: boolean | null;
+  breadcrumb?: boolean | null;
+  redirect?: string | null;
+  feature?: string | null;
 }
 
 /** A node of the administration tree (`GET api/menus/tree`). */

@@ -97,7 +97,12 @@ export function checkPin(value: string): string | undefined {
 }
 
 /** The Chinese message of each custom string format, for server and form validation alike. */
-export const FORMAT_MESSAGES: Readonly<Record<string, string>> = { 'id-card': ID_CARD_MESSAGE, mobile: MOBILE_MESSAGE, email: EMAIL_MESSAGE };
+/** An amount in yuan: digits with at most two decimals, as the dues area stores money (src/shared/dues/money.ts). */
+export const MONEY_PATTERN = /^\d{1,8}(\.\d{1,2})?$/;
+export const MONEY_MESSAGE = '请输入金额（元），最多两位小数';
+export const isMoney = (value: string) => MONEY_PATTERN.test(value);
+
+export const FORMAT_MESSAGES: Readonly<Record<string, string>> = { 'id-card': ID_CARD_MESSAGE, mobile: MOBILE_MESSAGE, email: EMAIL_MESSAGE, money: MONEY_MESSAGE };
 
 /** Login names: letters, digits, underscore, dot and hyphen, 2 to 32 characters. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]+$/;

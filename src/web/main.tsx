@@ -16,10 +16,11 @@ async function bootstrap() {
 
   setRequestHooks({
     onExpired: async () => {
-      await useSession.getState().logout(false);
-      (await import('./core/stores/permission')).usePermission.getState().reset();
       const here = window.location.pathname.replace(/^\/web/, '') + window.location.search;
+      await useSession.getState().logout(false);
       await router.navigate(`/login?redirect=${encodeURIComponent(here)}`, { replace: true });
+      // Only once the layout is left: with no menus it would send the page to the root first.
+      (await import('./core/stores/permission')).usePermission.getState().reset();
     },
     onForbidden: () => void router.navigate('/401'),
   });

@@ -33,15 +33,18 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect(new Set([dwzzb.join(), zbsj.join(), dy.join()]).size).toBe(3);
     // 组织部: every business area, no system administration.
     expect(trees.dwzzb.map((n) => n.id)).toEqual(FILE_TREE.map((n) => n.id).filter((id) => id !== 'system'));
-    // 支部书记: members, organisations, organisational life, party-school study, messages.
-    expect(trees.zbsj.map((n) => n.id)).toEqual(['party-member', 'party-org', 'party-school', 'org-life', 'message-center']);
+    // 支部书记: members, organisations, member development, party-school study, the branch's dues, transfers, organisational life, messages.
+    expect(trees.zbsj.map((n) => n.id)).toEqual(['party-member', 'party-org', 'development', 'party-school', 'party-dues', 'transfer', 'org-life', 'message-center']);
     expect(zbsj).toContain('member-info');
     expect(zbsj).toContain('org-info');
     expect(zbsj).toContain('life-three-one');
     expect(zbsj).not.toContain('member-roster');
     expect(zbsj).not.toContain('pschool-batch');
-    // 党员: the learner pages, messages and regulations only.
-    expect(trees.dy.map((n) => n.id)).toEqual(['party-school', 'message-center', 'service']);
+    expect(zbsj).toEqual(expect.arrayContaining(['dues', 'dues-batch', 'dues-onsite', 'dues-report', 'dues-my']));
+    // 党员: the learner pages, their own dues, messages and regulations only.
+    expect(trees.dy.map((n) => n.id)).toEqual(['party-school', 'party-dues', 'message-center', 'service']);
+    expect(dy).toContain('dues-my');
+    expect(dy).not.toContain('dues-batch');
     expect(dy).toEqual(expect.arrayContaining(['pschool-study-center', 'pschool-online-exam', 'msg-todo', 'msg-private', 'service-regulation']));
     expect(dy).not.toContain('member-info');
     expect(dy).not.toContain('pschool-admin');
@@ -59,19 +62,21 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect(dwzzb.permissions).toEqual(business);
     const zbsj = await roleOf('zbsj');
     expect(zbsj).toMatchObject({ name: '支部书记', data_scope: 'own' });
-    expect(zbsj.permissions).toEqual(expect.arrayContaining(['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', 'life-meeting:list', 'pschool-study:list', 'msginfo:list']));
+    expect(zbsj.permissions).toEqual(expect.arrayContaining(['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', 'life-meeting:list', 'pschool:study', 'msginfo:list']));
     expect(zbsj.permissions).not.toContain('member:delete');
     const dy = await roleOf('dy');
     expect(dy).toMatchObject({ name: '党员', data_scope: 'own' });
-    expect(dy.permissions).toEqual(['msg-remind:list', 'msginfo:list', 'pschool-doc:list', 'pschool-exam:list', 'pschool-study:list', 'pschool-training:list', 'pschool-video:list', 'regulation:list']);
+    // Every party-school learner page needs the one learner permission.
+    expect(dy.permissions).toEqual(['dues-my:list', 'msg-remind:list', 'msginfo:list', 'pschool:study', 'regulation:list']);
     const grants = await t.database.db
       .selectFrom('user_roles as ur')
       .innerJoin('users as u', 'u.id', 'ur.user_id')
       .innerJoin('roles as r', 'r.id', 'ur.role_id')
       .select(['u.username', 'r.code'])
+      .where('r.code', '<>', 'pschool_learner') // the party school's demo learners xy01.. (tests/api/pschool-demo.test.ts)
       .orderBy('u.username')
       .execute();
-    expect(grants).toEqual([{ username: 'admin', code: 'admin' }, { username: 'dwzzb', code: 'dwzzb' }, { username: 'dy', code: 'dy' }, { username: 'zbsj', code: 'zbsj' }]);
+    expect(grants).toEqual([{ username: 'admin', code: 'admin' }, { username: 'dwzzb', code: 'dwzzb' }, { username: 'dy', code: 'dy' }, { username: 'ejdw', code: 'ejdw' }, { username: 'zbsj', code: 'zbsj' }]);
   });
 
   it('the 支部书记 cannot reach user administration; 组织部 neither, the administrator can', async () => {
@@ -86,6 +91,7 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     const head = await t.app.inject({ url: '/api/menus/headMenu', headers: bearer(tokens.dy) });
     expect(head.json()).toEqual([
       { id: 'party-school', title: '党校管理', path: '/party-school', icon: expect.any(String), firstVisibleLeaf: '/pschool' },
+      { id: 'party-dues', title: '党费管理', path: '/party-dues', icon: expect.any(String), firstVisibleLeaf: '/party-dues/my' },
       { id: 'message-center', title: '消息中心', path: '/message-center', icon: expect.any(String), firstVisibleLeaf: '/message-center/remind' },
       { id: 'service', title: '综合服务', path: '/service', icon: expect.any(String), firstVisibleLeaf: '/service/info/regulation' },
     ]);
@@ -97,7 +103,8 @@ describe(`no demo data on ${TEST_DB}`, () => {
     const t = await createTestApp();
     try {
       expect(await t.database.db.selectFrom('users').select('username').execute()).toEqual([{ username: 'admin' }]);
-      expect((await t.database.db.selectFrom('roles').select('code').execute()).map((r) => r.code)).toEqual(['admin']);
+      // The party school's learner role is built in (migration 0080), like the superuser's.
+      expect((await t.database.db.selectFrom('roles').select('code').orderBy('code').execute()).map((r) => r.code)).toEqual(['admin', 'pschool_learner']);
     } finally {
       await t.app.close();
     }

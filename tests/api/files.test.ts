@@ -169,16 +169,16 @@ describe(`files API on ${TEST_DB}`, () => {
     expect(beyond.headers['content-range']).toBe('bytes */1000');
   });
 
-  it('a file is served to its uploader, file:all holders and <module>:list holders only; unknown ids are 404', async () => {
+  it('a file is served to its uploader, file:all holders and <module>:list holders only; to others it is not found (404, like an unknown id)', async () => {
     const own = (await upload(alice, form('私人.txt', 'mine'))).json().id;
     const member = (await upload(alice, form('党员材料.txt', 'shared', { moduleName: 'member' }))).json().id;
     for (const url of ['/api/file/download', '/api/file/view', '/api/file/play']) {
-      expect((await get(`${url}?id=${own}`, bob)).json(), url).toMatchObject({ status: 403, message: '无权查看该文件' });
+      expect((await get(`${url}?id=${own}`, bob)).json(), url).toMatchObject({ status: 404, message: '文件不存在或已被删除' });
       expect((await get(`${url}?id=${own}`)).statusCode, url).toBe(401);
     }
-    expect((await get(`/api/file/download?id=${own}`, reader)).statusCode).toBe(403);
+    expect((await get(`/api/file/download?id=${own}`, reader)).statusCode).toBe(404);
     expect((await get(`/api/file/download?id=${member}`, reader)).body).toBe('shared');
-    expect((await get(`/api/file/download?id=${member}`, bob)).statusCode).toBe(403);
+    expect((await get(`/api/file/download?id=${member}`, bob)).statusCode).toBe(404);
     expect((await get(`/api/file/download?id=${own}`, admin)).body).toBe('mine');
     expect((await get('/api/file/download?id=999999', alice)).json()).toMatchObject({ status: 404, message: '文件不存在或已被删除' });
     expect((await get('/api/file/view?id=abc', alice)).json()).toMatchObject({ status: 400, message: '请指定文件' });
@@ -267,7 +267,7 @@ describe(`files API on ${TEST_DB}`, () => {
     expect((await get('/api/localStorage', alice)).json().content.map((f: { id: number }) => f.id)).not.toContain(local.json().id);
 
     const stored = path.join(dataDir, 'files', (await fileRow(local.json().id)).storage_name);
-    expect((await t.app.inject({ method: 'DELETE', url: '/api/localStorage', headers: bearer(alice), payload: [local.json().id] })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/localStorage', headers: bearer(alice), payload: [local.json().id] })).json()).toMatchObject({ status: 404, message: '文件不存在或不是您上传的' });
     const del = await t.app.inject({ method: 'DELETE', url: '/api/localStorage', headers: bearer(bob), payload: [local.json().id] });
     expect(del.statusCode, del.body).toBe(200);
     expect(fs.existsSync(stored)).toBe(false);
@@ -280,7 +280,7 @@ describe(`files API on ${TEST_DB}`, () => {
     const res = await get(`/api/archivesShareFile/viewFile?fileId=${id}`, alice);
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('%PDF-archive');
-    expect((await get(`/api/archivesShareFile/viewFile?fileId=${id}`, bob)).statusCode).toBe(403);
+    expect((await get(`/api/archivesShareFile/viewFile?fileId=${id}`, bob)).statusCode).toBe(404);
   });
 
   it('[S7.F7l][S7.F7m] /druid and /doc.html are routed pages', async () => {

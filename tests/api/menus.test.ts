@@ -303,12 +303,12 @@ describe(`menus on ${TEST_DB}`, () => {
   it('custom menus: owners, menu:edit, sessions and bad bodies', async () => {
     const mine = `user-${ids.regonly}`;
     const other = `user-${ids.memberonly}-quick`;
-    // Someone else's tree: neither written nor read without menu rights.
-    expect((await send('POST', '/api/custommenu/putTrees', { id: other, tree: [] }, tokens.regonly)).json()).toMatchObject({ status: 403, message: '只能保存自己的菜单' });
-    expect((await get(`/api/custommenu/withTree/${other}`, tokens.regonly)).statusCode).toBe(403);
+    // Someone else's tree: neither written (a refusal with its reason) nor read (not found) without menu rights.
+    expect((await send('POST', '/api/custommenu/putTrees', { id: other, tree: [] }, tokens.regonly)).json()).toMatchObject({ status: 400, message: '只能保存自己的菜单' });
+    expect((await get(`/api/custommenu/withTree/${other}`, tokens.regonly)).json()).toMatchObject({ status: 404, message: '菜单不存在' });
     expect((await get(`/api/custommenu/withTree/${other}`, tokens.menuviewer)).json().tree).toHaveLength(1);
     // Not even the superuser writes a user's own tree.
-    expect((await send('POST', '/api/custommenu/putTrees', { id: other, tree: [] }, admin)).statusCode).toBe(403);
+    expect((await send('POST', '/api/custommenu/putTrees', { id: other, tree: [] }, admin)).statusCode).toBe(400);
     expect((await send('POST', '/api/custommenu/putTrees', { id: mine, tree: { title: '单个根' } }, tokens.regonly)).statusCode).toBe(200);
     expect((await get(`/api/custommenu/withTree/${mine}`, tokens.regonly)).json().tree).toEqual([{ title: '单个根' }]);
 

@@ -94,11 +94,12 @@ describe(`messages, to-dos and counters on ${TEST_DB}`, () => {
   it('[S3.E8b] a user sees only their own to-dos and cannot touch anyone else\'s', async () => {
     const [aliceTodo] = (await todosOf(alice)).content;
     expect((await todosOf(bob)).totalElements).toBe(0);
-    expect((await inject('POST', '/api/msgTodo/updateTodo', bob, { ids: [aliceTodo.id] })).statusCode).toBe(403);
-    expect((await inject('DELETE', '/api/msgTodo/', bob, [aliceTodo.id])).statusCode).toBe(403);
-    expect((await inject('PUT', '/api/msgTodo', bob, { id: aliceTodo.id, status: 1 })).statusCode).toBe(403);
-    // The recipient may tick it off but not reword it.
-    expect((await inject('PUT', '/api/msgTodo', alice, { id: aliceTodo.id, title: '改标题' })).json()).toMatchObject({ status: 403, message: '只能修改自己待办的状态' });
+    // Someone else's to-do is not found for them (404, not 403: 403 is a missing permission, which sends to /401).
+    expect((await inject('POST', '/api/msgTodo/updateTodo', bob, { ids: [aliceTodo.id] })).json()).toMatchObject({ status: 404, message: '待办不存在或已被删除' });
+    expect((await inject('DELETE', '/api/msgTodo/', bob, [aliceTodo.id])).json()).toMatchObject({ status: 404, message: '记录不存在或已被删除' });
+    expect((await inject('PUT', '/api/msgTodo', bob, { id: aliceTodo.id, status: 1 })).statusCode).toBe(404);
+    // The recipient may tick it off but not reword it: a refusal with its reason.
+    expect((await inject('PUT', '/api/msgTodo', alice, { id: aliceTodo.id, title: '改标题' })).json()).toMatchObject({ status: 400, message: '只能修改自己待办的状态' });
     expect((await todosOf(alice)).content[0]).toMatchObject({ title: '审核入党申请', status: 0 });
   });
 
@@ -195,7 +196,7 @@ describe(`messages, to-dos and counters on ${TEST_DB}`, () => {
     const res = await inject('PUT', '/api/msgPushHistory', alice, { id: msg.id, content: '改到下午四点' });
     expect(res.statusCode, res.body).toBe(200);
     expect((await messagesOf(bob, '/api/msgPushHistory?type=private')).content[0].content).toBe('改到下午四点');
-    expect((await inject('PUT', '/api/msgPushHistory', bob, { id: msg.id, content: '篡改' })).json()).toMatchObject({ status: 403, message: '只能修改自己发送的消息' });
+    expect((await inject('PUT', '/api/msgPushHistory', bob, { id: msg.id, content: '篡改' })).json()).toMatchObject({ status: 400, message: '只能修改自己发送的消息' });
     await t.database.db.updateTable('msg_push_history').set({ created_at: new Date(Date.now() - 3 * 60_000) } as never).where('id', '=', msg.id).execute();
     expect((await inject('PUT', '/api/msgPushHistory', alice, { id: msg.id, content: '再改' })).json()).toMatchObject({ status: 400, message: '消息发送超过2分钟，不能再修改' });
     // msg:send may still correct it; the recipient may mark it read.
@@ -209,7 +210,7 @@ describe(`messages, to-dos and counters on ${TEST_DB}`, () => {
     expect(await count(bob, 'msgPushHistory')).toEqual({ totalElements: 3 });
     const [newest] = (await messagesOf(bob, '/api/msgPushHistory/remind')).content;
     expect(newest.title).toBe('第三条');
-    expect((await inject('POST', '/api/msgPushHistory/updateRemind', alice, [newest.id])).statusCode).toBe(403);
+    expect((await inject('POST', '/api/msgPushHistory/updateRemind', alice, [newest.id])).json()).toMatchObject({ status: 404, message: '消息不存在或已被删除' });
     const res = await inject('POST', '/api/msgPushHistory/updateRemind', bob, [newest.id]);
     expect(res.statusCode, res.body).toBe(200);
     expect((await messagesOf(bob, '/api/msgPushHistory?read=true')).content.map((m) => m.id)).toEqual([newest.id]);
@@ -222,7 +223,7 @@ describe(`messages, to-dos and counters on ${TEST_DB}`, () => {
 
   it('[S7.MS2c] DELETE /api/msgPushHistory/ with a JSON body removes own messages only', async () => {
     const ids = (await messagesOf(bob)).content.map((m) => m.id);
-    expect((await inject('DELETE', '/api/msgPushHistory/', alice, { ids })).statusCode).toBe(403);
+    expect((await inject('DELETE', '/api/msgPushHistory/', alice, { ids })).json()).toMatchObject({ status: 404, message: '记录不存在或已被删除' });
     expect((await messagesOf(bob)).totalElements).toBe(ids.length);
     const res = await inject('DELETE', '/api/msgPushHistory/', bob, { ids });
     expect(res.statusCode, res.body).toBe(200);

@@ -48,6 +48,27 @@ describe(`organisations, units and members on ${TEST_DB}`, () => {
     expect((await t.app.inject('/api/dzzxx/buildtree')).statusCode).toBe(401);
   });
 
+  it('[issue 13.5] the tree, the roster, the analysis and the lookups count the same members of an organisation', async () => {
+    const ExcelJS = (await import('exceljs')).default;
+    const root = ((await get('/api/dzzxx/buildtree')).json() as TreeNode[])[0];
+    const college = root.children!.find((c) => c.memberCount > 0)!;
+    for (const node of [root, college]) {
+      const analysis = (await get(`/api/member/analysis?orgId=${node.id}`)).json();
+      const lookup = (await get(`/api/common/dyjbxx?orgId=${node.id}&size=1`)).json();
+      const list = await t.app.inject({ method: 'POST', url: '/api/m/member/list?size=1', headers: bearer(admin), payload: { orgId: node.id, partyStatus: '1' } });
+      const roster = new ExcelJS.Workbook();
+      await roster.xlsx.load((await get(`/api/member/roster/export?orgId=${node.id}&columns=name`)).rawPayload as never);
+      expect([analysis.total, lookup.totalElements, list.json().totalElements, roster.worksheets[0].rowCount - 2], node.name).toEqual(Array(4).fill(node.memberCount));
+    }
+    // The members are those in good standing; the status filter widens the choice where people choose.
+    const everyone = u.members.length;
+    expect(root.memberCount).toBeLessThan(everyone);
+    expect((await get('/api/member/analysis?partyStatus=all')).json().total).toBe(everyone);
+    expect((await get('/api/common/dyjbxx?partyStatus=all&size=1')).json().totalElements).toBe(everyone);
+    const lost = u.members.filter((m) => m.partyStatus === '2').length;
+    expect((await get('/api/member/analysis?partyStatus=2')).json().total).toBe(lost);
+  });
+
   it('shows the organisation rules as warnings on nodes and in the check list', async () => {
     const branch = [...orgIds.values()][5];
     await t.database.db.updateTable('m_org' as never).set({ term_end: '2020-01-01' } as never).where('id' as never, '=', branch as never).execute();
@@ -121,11 +142,14 @@ describe(`member data analysis on ${TEST_DB}`, () => {
     const res = await t.app.inject({ url: '/api/member/analysis', headers: bearer(admin) });
     expect(res.statusCode).toBe(200);
     const a = res.json() as { total: number; dimensions: { key: string; slices: { value: string; label: string; count: number }[] }[] };
-    expect(a.total).toBe(300);
+    // The members of the organisations: party status 正常 (src/shared/party-members.ts).
+    const normal = u.members.filter((m) => m.partyStatus === '1');
+    expect(a.total).toBe(normal.length);
     expect(a.dimensions.map((d) => d.key)).toEqual(['gender', 'ethnicity', 'education', 'category', 'partyStatus', 'ageBand', 'partyAgeBand', 'org']);
-    for (const d of a.dimensions.filter((x) => x.key !== 'org')) expect(d.slices.reduce((s, x) => s + x.count, 0), d.key).toBe(300);
+    for (const d of a.dimensions.filter((x) => x.key !== 'org')) expect(d.slices.reduce((s, x) => s + x.count, 0), d.key).toBe(normal.length);
     const gender = a.dimensions.find((d) => d.key === 'gender')!;
-    expect(gender.slices.find((s) => s.value === '1')).toMatchObject({ label: '男', count: u.members.filter((m) => m.gender === '1').length });
+    expect(gender.slices.find((s) => s.value === '1')).toMatchObject({ label: '男', count: normal.filter((m) => m.gender === '1').length });
+    expect((await t.app.inject({ url: '/api/member/analysis?partyStatus=all', headers: bearer(admin) })).json().total).toBe(300);
     const xlsx = await t.app.inject({ url: '/api/member/analysis/export', headers: bearer(admin) });
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.headers['content-disposition']).toContain(encodeURIComponent('党员数据分析.xlsx'));
@@ -135,9 +159,9 @@ describe(`member data analysis on ${TEST_DB}`, () => {
     const tree = (await t.app.inject({ url: '/api/dzzxx/buildtree', headers: bearer(admin) })).json();
     const college = tree[0].children.find((c: { memberCount: number }) => c.memberCount > 0);
     const a = (await t.app.inject({ url: `/api/member/analysis?orgId=${college.id}`, headers: bearer(admin) })).json();
-    // memberCount counts members in good standing; the analysis covers every party status.
-    expect(a.total).toBeGreaterThanOrEqual(college.memberCount);
-    expect(a.dimensions.find((d: { key: string }) => d.key === 'partyStatus').slices.find((s: { value: string }) => s.value === '1').count).toBe(college.memberCount);
+    // The same members as the tree counts.
+    expect(a.total).toBe(college.memberCount);
+    expect(a.dimensions.find((d: { key: string }) => d.key === 'partyStatus').slices).toEqual([expect.objectContaining({ value: '1', count: college.memberCount })]);
     expect(a.total).toBeLessThan(300);
   });
 });
@@ -157,7 +181,7 @@ describe(`the member roster and the organisation trail on ${TEST_DB}`, () => {
   it('[S1.F1b] exports the roster of an organisation subtree with the chosen columns as a real .xlsx', async () => {
     const ExcelJS = (await import('exceljs')).default;
     const college = u.orgs.find((o) => o.key.startsWith('org-college-'))!;
-    const inCollege = u.members.filter((m) => u.orgs.find((o) => o.key === m.orgKey)!.parentKey === college.key);
+    const inCollege = u.members.filter((m) => m.partyStatus === '1' && u.orgs.find((o) => o.key === m.orgKey)!.parentKey === college.key);
     const res = await t.app.inject({ url: `/api/member/roster/export?orgId=${orgIds.get(college.key)}&columns=name,gender,idCard,orgId,age`, headers: bearer(admin) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toContain(encodeURIComponent('党员花名册.xlsx'));

@@ -50,7 +50,7 @@ describe(`module runtime records on ${TEST_DB}`, () => {
     const token = await login(t.app);
     admin = clientOf(t.app, token);
     await userWithRole(t.app, token, { username: 'rtviewer', permissions: ['test-person:list'], password: PASS });
-    await userWithRole(t.app, token, { username: 'rtclerk', permissions: [...ALL, 'test-person-reward:list', 'test-person-reward:view', 'test-person-reward:add'], dataScope: 'own', orgId: 3, password: PASS });
+    await userWithRole(t.app, token, { username: 'rtclerk', permissions: ALL, dataScope: 'own', orgId: 3, password: PASS });
     await userWithRole(t.app, token, { username: 'rtnobody', permissions: ['user:list'], password: PASS });
     viewer = clientOf(t.app, await login(t.app, 'rtviewer', PASS));
     clerk = clientOf(t.app, await login(t.app, 'rtclerk', PASS));
@@ -68,7 +68,11 @@ describe(`module runtime records on ${TEST_DB}`, () => {
         { id: 'test-person', title: '测试人员', actions: ['list', 'view', 'add', 'edit', 'delete', 'export', 'import'] },
         { id: 'test-person-reward', title: '测试奖惩', actions: ['list', 'view', 'add', 'edit', 'delete', 'export', 'import'] },
       ]);
-      expect((await viewer('GET', '/api/m')).body).toEqual([{ id: 'test-person', title: '测试人员', actions: ['list', 'view'] }]);
+      // The child module follows its parent's permissions (issue 13 item 1).
+      expect((await viewer('GET', '/api/m')).body).toEqual([
+        { id: 'test-person', title: '测试人员', actions: ['list', 'view'] },
+        { id: 'test-person-reward', title: '测试奖惩', actions: ['list', 'view'] },
+      ]);
       expect((await nobody('GET', '/api/m')).body).toEqual([]);
     });
 
@@ -328,6 +332,22 @@ describe(`module runtime records on ${TEST_DB}`, () => {
     });
   });
 
+  describe('pinyin order', () => {
+    it('[issue 13.12] the name field sorts in pinyin order (阿 before 周), in lists and pickers, on both engines', async () => {
+      const names = ['周拼序', '阿拼序', '张拼序', '李拼序', '詹拼序', 'Bob拼序'];
+      for (const [i, name] of names.entries()) expect((await admin('POST', BASE, person(700 + i, { name }))).status).toBe(201);
+      const asc = (await admin('POST', `${BASE}/list?sort=name,asc&size=20`, { name: '拼序' })).body.content.map((r: { name: string }) => r.name);
+      expect(asc).toEqual(['阿拼序', 'Bob拼序', '李拼序', '詹拼序', '张拼序', '周拼序']);
+      const desc = (await admin('POST', `${BASE}/list?sort=name,desc&size=20`, { name: '拼序' })).body.content.map((r: { name: string }) => r.name);
+      expect(desc).toEqual([...asc].reverse());
+      expect((await admin('GET', `${BASE}/options?q=${encodeURIComponent('拼序')}`)).body.map((r: { name: string }) => r.name)).toEqual(asc);
+      // A renamed record moves to its new place.
+      const zhou = (await admin('POST', `${BASE}/list`, { name: '周拼序' })).body.content[0];
+      expect((await admin('PUT', BASE, { id: zhou.id, version: zhou.version, name: '艾拼序' })).status).toBe(200);
+      expect((await admin('POST', `${BASE}/list?sort=name,asc&size=2`, { name: '拼序' })).body.content.map((r: { name: string }) => r.name)).toEqual(['阿拼序', '艾拼序']);
+    });
+  });
+
   describe('children (x-children)', () => {
     it('the child list filters by the foreign key; a child needs an existing parent', async () => {
       const p1 = (await admin('POST', BASE, person(300))).body;
@@ -345,6 +365,30 @@ describe(`module runtime records on ${TEST_DB}`, () => {
       // The reference picker of the child's form lists parents by name.
       const options = await admin('GET', `${BASE}/options?q=${encodeURIComponent('人员30')}`);
       expect(options.body).toEqual([{ id: p1.id, name: '人员300' }, { id: p2.id, name: '人员301' }]);
+    });
+
+    it('[issue 13.1] children are governed by the parent: view it → list the children, edit it → add, edit and delete them', async () => {
+      const parent = (await admin('POST', BASE, person(302))).body;
+      const reward = (await admin('POST', '/api/m/test-person-reward', { personId: parent.id, kind: '奖励', awardedOn: '2024-05-01' })).body;
+      // test-person:list is the parent's view permission: the child list and record, nothing more.
+      expect((await viewer('POST', '/api/m/test-person-reward/list', { personId: parent.id })).body.totalElements).toBe(1);
+      expect((await viewer('GET', `/api/m/test-person-reward/${reward.id}`)).status).toBe(200);
+      expect((await viewer('POST', '/api/m/test-person-reward', { personId: parent.id, kind: '惩处', awardedOn: '2024-05-02' })).status).toBe(403);
+      expect((await viewer('DELETE', '/api/m/test-person-reward', [reward.id])).status).toBe(403);
+      // The served schema names the parent's permissions, so the web shows the buttons the server allows.
+      const meta = (await viewer('GET', '/api/m/test-person-reward/schema')).body;
+      expect(meta.actions).toEqual(['list', 'view']);
+      expect(meta.schema['x-permissions']).toEqual({
+        list: 'test-person:list', view: 'test-person:list', add: 'test-person:edit', edit: 'test-person:edit',
+        delete: 'test-person:edit', export: 'test-person:export', import: 'test-person:import',
+      });
+      // Every permission of the parent (and none of the child's own): the clerk adds, edits and deletes children.
+      const added = await clerk('POST', '/api/m/test-person-reward', { personId: parent.id, kind: '惩处', awardedOn: '2024-05-02' });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+      expect((await clerk('PUT', '/api/m/test-person-reward', { id: added.body.id, version: 1, content: '已改' })).status).toBe(200);
+      expect((await clerk('DELETE', '/api/m/test-person-reward', [added.body.id, reward.id])).status).toBe(200);
+      // Without the parent's permissions, nothing.
+      expect((await nobody('POST', '/api/m/test-person-reward/list', { personId: parent.id })).status).toBe(403);
     });
   });
 

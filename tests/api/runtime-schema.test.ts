@@ -187,6 +187,16 @@ describe(`schemas that stop the start on ${TEST_DB}`, () => {
     expect(error?.message).not.toContain('\n');
   });
 
+  it('[issue 13.3] a field naming a dictionary that does not exist stops the start with one line', async () => {
+    const dir = scratch();
+    const file = path.join(dir, 'schools', 'hnsoft.json');
+    const school = JSON.parse(fs.readFileSync(file, 'utf8'));
+    school.overrides['test-person'].properties.dormitory['x-dict'] = 'HNSOFT_NOPE';
+    fs.writeFileSync(file, JSON.stringify(school));
+    const error = await createRuntimeApp({ SCHOOL: 'hnsoft' }, undefined, { schemasDir: dir }).then(() => undefined, (e: Error) => e);
+    expect(error?.message).toBe('school hnsoft: module test-person: dormitory.x-dict names dictionary HNSOFT_NOPE, which does not exist (add schemas/dicts/HNSOFT_NOPE.json)');
+  });
+
   it('an override of a module that does not exist is refused', async () => {
     const dir = scratch();
     const file = path.join(dir, 'schools', 'hnsoft.json');

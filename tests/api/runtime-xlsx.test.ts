@@ -262,4 +262,82 @@ describe(`module runtime export, template and import on ${TEST_DB}`, () => {
       expect(noHeader).toMatchObject({ status: TaskStatus.ERROR, message: '未找到标题行，请使用导入模板填写' });
     });
   });
+
+  describe('[issue 13.6] export, change, import back', () => {
+    const REWARD = '/api/m/test-person-reward';
+
+    async function importInto(base: string, content: Buffer) {
+      const body = multipart({ mode: 'partial' }, { name: '导出.xlsx', content });
+      const res = await inject({ method: 'POST', url: `${base}/import`, headers: { ...bearer(token), ...body.headers }, payload: body.payload });
+      expect(res.statusCode, res.body).toBe(202);
+      for (let i = 0; i < 200; i++) {
+        const job = (await inject({ url: `${base}/import/${res.json().jobId}`, headers: bearer(token) })).json();
+        if (job.status === TaskStatus.SUCCESS || job.status === TaskStatus.ERROR) return job;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('import did not finish');
+    }
+    const exportOf = async (base: string, filter: object) =>
+      workbookOf((await inject({ url: `${base}/export?filter=${encodeURIComponent(JSON.stringify(filter))}`, headers: bearer(token) })).rawPayload);
+    const headerOf = (sheet: ExcelJS.Worksheet) => (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+    const personNamed = async (name: string) => (await inject({ method: 'POST', url: `${BASE}/list`, headers: bearer(token), payload: { name } })).json().content[0];
+    const rewardsOf = async (personId: number) =>
+      (await inject({ method: 'POST', url: `${REWARD}/list?size=50&sort=awardedOn,asc`, headers: bearer(token), payload: { personId } })).json().content as Record<string, unknown>[];
+
+    it('a module without x-unique: its exported file imported back updates the records (by 记录ID) and adds none', async () => {
+      const person = await personNamed('李四');
+      for (const [awardedOn, content] of [['2024-01-01', '初稿一'], ['2024-02-01', '初稿二']]) {
+        const res = await inject({ method: 'POST', url: REWARD, headers: bearer(token), payload: { personId: person.id, kind: '奖励', awardedOn, content } });
+        expect(res.statusCode, res.body).toBe(201);
+      }
+      const before = await rewardsOf(person.id);
+      const book = await exportOf(REWARD, { personId: person.id });
+      const sheet = book.worksheets[0];
+      const header = headerOf(sheet);
+      expect(header.at(-1)).toBe('记录ID');
+      const rows = [2, 3].map((r) => sheet.getRow(r));
+      expect(rows.map((r) => r.getCell(header.length).value).sort()).toEqual(before.map((r) => r.id).sort());
+      rows.forEach((r) => (r.getCell(header.indexOf('内容') + 1).value = `改过 ${r.getCell(header.indexOf('日期') + 1).value}`));
+      const job = await importInto(REWARD, Buffer.from(await book.xlsx.writeBuffer()));
+      expect(job).toMatchObject({ status: TaskStatus.SUCCESS, imported: 2, errors: [] });
+      const after = await rewardsOf(person.id);
+      expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
+      expect(after.map((r) => r.content)).toEqual(['改过 2024-01-01', '改过 2024-02-01']);
+      const trail = (await inject({ url: `${REWARD}/${after[0].id}/trail`, headers: bearer(token) })).json();
+      expect(trail.content[0]).toMatchObject({ origin: ChangeRecordOrigin.SYSTEM_IMPORT_UPDATE, changes: [expect.objectContaining({ field: 'content', after: '改过 2024-01-01' })] });
+      // A 记录ID that names no record is refused, not turned into a new record.
+      sheet.getRow(2).getCell(header.length).value = 999_999;
+      const stale = await importInto(REWARD, Buffer.from(await book.xlsx.writeBuffer()));
+      expect(stale.errors).toEqual([{ row: 2, column: '记录ID', message: '记录ID“999999”的测试奖惩记录不存在' }]);
+      expect(await rewardsOf(person.id)).toHaveLength(2);
+    });
+
+    it('child records go out on a sheet of their own and come back: changed rows update, new rows add', async () => {
+      const person = await personNamed('王五');
+      const first = await inject({ method: 'POST', url: REWARD, headers: bearer(token), payload: { personId: person.id, kind: '奖励', awardedOn: '2024-03-01', content: '先进个人' } });
+      expect(first.statusCode, first.body).toBe(201);
+      const book = await exportOf(BASE, { name: '王五' });
+      expect(book.worksheets.map((w) => w.name)).toEqual(['测试人员', '奖惩记录']);
+      const [people, children] = book.worksheets;
+      const ph = headerOf(people);
+      const ch = headerOf(children);
+      expect(people.getRow(2).getCell(ph.length).value).toBe(person.id);
+      expect(ch).toEqual(['人员', '类别', '日期', '内容', '记录ID']);
+      // The child's link to its parent is the parent's record id.
+      expect((children.getRow(2).values as unknown[]).slice(1)).toEqual([person.id, '奖励', '2024-03-01', '先进个人', first.json().id]);
+      people.getRow(2).getCell(ph.indexOf('积分') + 1).value = 77;
+      children.getRow(2).getCell(ch.indexOf('内容') + 1).value = '优秀党员';
+      children.getRow(3).values = [person.id, '惩处', '2024-04-01', '新增一条'];
+      children.getRow(4).values = [person.id, '奖励', '不是日期', '坏行'];
+      const job = await importInto(BASE, Buffer.from(await book.xlsx.writeBuffer()));
+      expect(job).toMatchObject({ status: TaskStatus.SUCCESS, total: 4, imported: 3 });
+      expect(job.errors).toEqual([{ sheet: '奖惩记录', row: 4, column: '日期', message: '日期的日期格式不正确，请填写如 2024-01-31' }]);
+      expect((await personNamed('王五')).id).toBe(person.id);
+      expect((await inject({ url: `${BASE}/${person.id}`, headers: bearer(token) })).json()).toMatchObject({ score: 77, version: person.version + 1 });
+      expect((await rewardsOf(person.id)).map((r) => [r.kind, r.awardedOn, r.content])).toEqual([
+        ['奖励', '2024-03-01', '优秀党员'],
+        ['惩处', '2024-04-01', '新增一条'],
+      ]);
+    });
+  });
 });

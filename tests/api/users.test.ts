@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, enc, login } from '../support/auth.js';
+import { bearer, enc, login, userWithRole } from '../support/auth.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 
 const INIT = 'Dj@123456';
@@ -29,6 +29,17 @@ describe(`the users API on ${TEST_DB}`, () => {
     expect((await call('POST', '/api/users', { username: 'bad mail', nickName: 'x', email: 'not-an-email' })).statusCode).toBe(400);
     expect((await call('DELETE', '/api/users', [listed.id])).statusCode).toBe(200);
     expect(await find('zhangsan')).toBeUndefined();
+  });
+
+  it('a non-superuser with user and role rights is refused the superuser role and the admin permission with a reason on the field (400, not 403: no /401 page)', async () => {
+    await userWithRole(t.app, admin, { username: 'deputy', permissions: ['user:list', 'user:add', 'user:edit', 'role:list', 'role:add', 'role:edit'], password: 'Deputy#2026' });
+    const token = await login(t.app, 'deputy', 'Deputy#2026');
+    const superRole = (await call('GET', '/api/roles/all')).json().find((r: { permissions: string[] }) => r.permissions.includes('admin'));
+    const res = await call('POST', '/api/users', { username: 'promoted', nickName: '提权', roles: [superRole.id] }, token);
+    expect(res.json()).toMatchObject({ status: 400, message: '只有超级管理员可以分配超级管理员角色', errors: [{ field: 'roles', message: '只有超级管理员可以分配超级管理员角色' }] });
+    expect(await find('promoted')).toBeUndefined();
+    const role = await call('POST', '/api/roles', { name: '全部权限', code: 'all_rights', permissions: ['admin'] }, token);
+    expect(role.json()).toMatchObject({ status: 400, message: '只有超级管理员可以授予全部权限', errors: [{ field: 'permissions' }] });
   });
 
   it('[S3.E2b] PUT api/users persists useUkey and auth/info reflects it; [S7.C2b] also sent as POST with X-HTTP-Method-Override', async () => {

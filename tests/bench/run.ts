@@ -4,8 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BenchResult } from './lib.js';
 import { apiSuite } from './suites/api.js';
+import { duesSuite } from './suites/dues.js';
 import { formSuite } from './suites/form.js';
 import { membersSuite } from './suites/members.js';
+import { pschoolSuite } from './suites/pschool.js';
 import { runtimeSuite } from './suites/runtime.js';
 import { serverSuite } from './suites/server.js';
 import { webSuite } from './suites/web.js';
@@ -17,6 +19,8 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   runtime: runtimeSuite,
   form: formSuite,
   api: apiSuite,
+  dues: duesSuite,
+  pschool: pschoolSuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
 import { api, apiLogin, apiToken, configValue, encrypted, menuPagePath, randomPhone, setConfigValue, uiLogin } from '../support/admin-e2e.js';
-import { launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { chooseMenuItem, launchBrowser, newPage, webUrl } from '../support/browser.js';
 
 /** The computed CSS width (the opening animation scales the box, so its client rectangle is not it). */
 const computedWidth = (el: Element) => parseFloat(getComputedStyle(el).width);
@@ -172,8 +172,7 @@ describe('user administration in Chromium', () => {
     const set = await api('POST', '/api/users/updatePassByAdmin', { username: name, newPass: await encrypted('Other@2026pw') }, adminToken);
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect((await apiLogin(name, initPassword)).status).toBe(400);
-    await row().getByRole('button', { name: /更多/ }).click();
-    await page.getByRole('menuitem', { name: '重置密码' }).click();
+    await chooseMenuItem(page, row().getByRole('button', { name: /更多/ }), '重置密码', 'click');
     await expect(page.locator('.ant-modal-confirm').textContent()).resolves.toContain('重置为初始密码');
     await confirm();
     await notice('密码已重置为初始密码').waitFor();
@@ -204,8 +203,7 @@ describe('user administration in Chromium', () => {
       // The web app reads system configuration at start.
       await page.reload();
       await search(name);
-      await row().getByRole('button', { name: /更多/ }).click();
-      await page.getByRole('menuitem', { name: '修改密码' }).click();
+      await chooseMenuItem(page, row().getByRole('button', { name: /更多/ }), '修改密码', 'click');
       box = dialog(`修改用户“${name}”的密码`);
       await box.waitFor();
     });

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
 import { api, apiLogin, setSysConfig } from '../support/api.js';
-import { launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { chooseMenuItem, launchBrowser, newPage, webUrl } from '../support/browser.js';
 
 const INIT_PASSWORD = 'Dj@123456';
 let browser: Browser;
@@ -108,7 +108,7 @@ describe('login pages and the guard', () => {
     await page.context().close();
   });
 
-  it('[S7.D4][S2.G6c] with the new-login setting on, the redirect goes to /newlogin; [S2.G1] titles end with htmlTitle; [S2.G8] isDead greys the login page', async () => {
+  it('[S7.D4][S2.G6c] with the new-login setting on, the redirect goes to /newlogin; [S2.G1] titles end with htmlTitle; [S2.G8] isDead greys the login page and the home page', async () => {
     const previous = {
       isNewLogin: await setSysConfig(admin, 'isNewLogin', 'true'),
       htmlTitle: await setSysConfig(admin, 'htmlTitle', '测试站'),
@@ -122,6 +122,12 @@ describe('login pages and the guard', () => {
       await expect.poll(() => page.title()).toMatch(/^登录.*测试站$/);
       expect(await page.locator('.login-page').getAttribute('class')).toContain('is-dead');
       await page.context().close();
+      const home = await newPage(browser);
+      await home.context().addCookies([{ name: TOKEN_KEY, value: admin, url: new URL(webUrl('/')).origin }]);
+      await home.goto(webUrl('/dashboard'));
+      await home.locator('.app-view[data-view="/dashboard"] .dashboard.is-dead').waitFor();
+      expect(await home.locator('.dashboard').evaluate((e) => getComputedStyle(e).filter)).toBe('grayscale(1)');
+      await home.context().close();
     } finally {
       for (const [key, value] of Object.entries(previous)) await setSysConfig(admin, key, value ?? 'false');
     }
@@ -130,6 +136,12 @@ describe('login pages and the guard', () => {
     await page.getByPlaceholder('用户名').waitFor();
     expect(await page.locator('.login-page').getAttribute('class')).not.toContain('is-dead');
     await page.context().close();
+    const home = await newPage(browser);
+    await home.context().addCookies([{ name: TOKEN_KEY, value: admin, url: new URL(webUrl('/')).origin }]);
+    await home.goto(webUrl('/dashboard'));
+    await home.locator('.app-view[data-view="/dashboard"] .dashboard').waitFor();
+    expect(await home.locator('.dashboard').getAttribute('class')).not.toContain('is-dead');
+    await home.context().close();
   });
 });
 
@@ -187,16 +199,11 @@ describe('logout and an expired session', () => {
     const page = await newPage(browser);
     await page.goto(webUrl('/login'));
     await loginThroughPage(page, 'admin', 'Dangjian@2026');
-    const userButton = page.getByText('系统管理员').first();
+    const userButton = page.locator('.user-button', { hasText: '系统管理员' });
     await userButton.waitFor();
     const openConfirm = async () => {
       const dialog = page.locator('.ant-modal-confirm');
-      // The menu opens on hover: on a loaded machine the pointer may leave it mid-animation, so try again.
-      for (let attempt = 0; attempt < 3 && !(await dialog.isVisible()); attempt++) {
-        await userButton.hover();
-        await page.getByRole('menuitem', { name: '退出登录' }).click();
-        await dialog.waitFor({ timeout: 5000 }).catch(() => undefined);
-      }
+      await chooseMenuItem(page, userButton, '退出登录');
       await dialog.waitFor();
       expect(await dialog.locator('.ant-modal-confirm-title').innerText()).toBe('提示');
       expect(await dialog.locator('.ant-modal-confirm-content').innerText()).toBe('确定注销并退出系统吗？');

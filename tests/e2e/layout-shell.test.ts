@@ -4,7 +4,7 @@ import { SCHOOL_CODES } from '../../src/shared/schools';
 import { getSchoolInfo } from '../../src/shared/school-branding';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
 import { api, apiLogin, setSysConfig, storedSysConfig } from '../support/api.js';
-import { launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { chooseMenuItem, launchBrowser, newPage, openMenu, webUrl } from '../support/browser.js';
 import { appPath, createUser, signedIn, unique, visibleView, POLL } from './layout-helpers.js';
 
 let browser: Browser;
@@ -123,8 +123,7 @@ describe('navbar controls', () => {
     await visibleView(page, '/system/users');
     expect(await cookie(page, 'size')).toBeUndefined();
     expect(await buttonHeight(page)).toBe(24); // antd small
-    await page.locator('.size-select').click();
-    await page.locator('.ant-dropdown:visible [data-size="mini"]').waitFor();
+    await openMenu(page, page.locator('.size-select'), 'click');
     expect(await page.locator('.ant-dropdown:visible [data-size]').evaluateAll((els) => els.map((e) => e.getAttribute('data-size')))).toEqual(['default', 'medium', 'small', 'mini']);
     expect(await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item-selected [data-size]').getAttribute('data-size')).toBe('small');
     await page.locator('.ant-dropdown:visible [data-size="mini"]').click();
@@ -135,8 +134,7 @@ describe('navbar controls', () => {
     await visibleView(page, '/system/users');
     expect(await buttonHeight(page)).toBeLessThan(24);
     for (const [size, height] of [['default', 40], ['medium', 32], ['small', 24]] as const) {
-      await page.locator('.size-select').click();
-      await page.locator(`.ant-dropdown:visible [data-size="${size}"]`).click();
+      await chooseMenuItem(page, page.locator('.size-select'), (menu) => menu.locator(`[data-size="${size}"]`), 'click');
       await expect.poll(() => buttonHeight(page), { ...POLL, message: size }).toBe(height);
     }
     await page.context().close();
@@ -314,8 +312,7 @@ describe('dialogs (spec §9)', () => {
     await page.context().close();
 
     const adminPage = await signedIn(browser, admin, '/dashboard');
-    await adminPage.locator('.user-button').click();
-    await adminPage.locator('.ant-dropdown:visible .ant-dropdown-menu-item', { hasText: '退出登录' }).click();
+    await chooseMenuItem(adminPage, adminPage.locator('.user-button'), '退出登录');
     const confirm = adminPage.locator('.ant-modal-confirm');
     await confirm.waitFor();
     await adminPage.keyboard.press('Escape');

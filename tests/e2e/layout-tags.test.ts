@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
 import { api, apiLogin } from '../support/api.js';
-import { launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { chooseMenuItem, launchBrowser, newPage, openMenu, webUrl } from '../support/browser.js';
 import { appPath, createUser, go, signedIn, unique, visibleView, POLL } from './layout-helpers.js';
 
 let browser: Browser;
@@ -20,11 +20,7 @@ const tag = (page: Page, path: string) => page.locator(`.tags-view-item[data-pat
 const field = (page: Page, path: string) => page.locator(`.app-view[data-view="${path}"] input.ant-input`).first();
 
 async function tagAction(page: Page, path: string, action: string) {
-  await expect.poll(() => page.locator('.ant-dropdown:visible').count(), POLL).toBe(0); // the last menu has gone
-  await tag(page, path).click({ button: 'right' });
-  const item = page.locator('.ant-dropdown:visible .ant-dropdown-menu-item', { hasText: new RegExp(`^${action}$`) });
-  await item.waitFor();
-  await item.click();
+  await chooseMenuItem(page, tag(page, path), new RegExp(`^${action}$`), 'right-click');
 }
 
 describe('the tags view (spec §2)', () => {
@@ -41,10 +37,8 @@ describe('the tags view (spec §2)', () => {
 
   it('[S2.L5b] the right-click menu offers exactly 刷新, 关闭, 关闭其他, 关闭全部', async () => {
     const page = await signedIn(browser, admin, '/system/users');
-    await tag(page, '/system/users').click({ button: 'right' });
-    const items = page.locator('.ant-dropdown:visible .ant-dropdown-menu-item');
-    await items.first().waitFor();
-    expect(await items.allInnerTexts()).toEqual(['刷新', '关闭', '关闭其他', '关闭全部']);
+    const menu = await openMenu(page, tag(page, '/system/users'), 'right-click');
+    expect(await menu.locator('.ant-dropdown-menu-item').allInnerTexts()).toEqual(['刷新', '关闭', '关闭其他', '关闭全部']);
     await page.context().close();
   });
 
@@ -99,8 +93,7 @@ describe('the tags view (spec §2)', () => {
     await tagAction(page, '/system/roles', '关闭');
     expect(await tagPaths(page)).toEqual(['/dashboard', '/system/users', '/system/dicts']);
 
-    await tag(page, '/dashboard').click({ button: 'right' });
-    const close = page.locator('.ant-dropdown:visible .ant-dropdown-menu-item', { hasText: /^关闭$/ });
+    const close = (await openMenu(page, tag(page, '/dashboard'), 'right-click')).locator('.ant-dropdown-menu-item', { hasText: /^关闭$/ });
     await expect.poll(() => close.getAttribute('aria-disabled'), POLL).toBe('true');
     await close.dispatchEvent('click'); // choosing it anyway changes nothing
     await page.locator('.app-breadcrumb li').last().click(); // a click outside closes the menu
@@ -136,10 +129,7 @@ describe('the user dropdown and its badges', () => {
     for (let i = 0; i < 4; i++) expect((await api('POST', '/api/msgTodo', { userId: user.id, title: `待办${i}` }, admin)).status).toBe(201);
   });
 
-  const openMenu = async (page: Page) => {
-    await page.locator('.user-button').click();
-    await page.locator('.ant-dropdown:visible .user-menu').waitFor();
-  };
+  const openUserMenu = (page: Page) => openMenu(page, page.locator('.user-button'));
   const item = (page: Page, text: string) => page.locator('.ant-dropdown:visible .ant-dropdown-menu-item', { hasText: text });
   const totalBadge = (page: Page) => page.locator('.user-badge .ant-badge-count').getAttribute('title');
 
@@ -161,15 +151,14 @@ describe('the user dropdown and its badges', () => {
   it('[S2.L2g][S2.L3a][S2.L3b][S2.L3c][S2.L3f] the dropdown: 个人中心, 私信 with the unread count, 我的待办 with the to-do count, 退出登录; the button shows their sum', async () => {
     const page = await signedIn(browser, user.token, '/dashboard');
     await expect.poll(() => totalBadge(page), POLL).toBe('7');
-    await openMenu(page);
+    await openUserMenu(page);
     expect(await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item').allInnerTexts().then((t) => t.map((s) => s.replace(/\d+/g, '').trim()))).toEqual(['个人中心', '私信', '我的待办', '退出登录']);
     expect(await item(page, '私信').locator('.ant-badge-count').getAttribute('title')).toBe('3');
     expect(await item(page, '我的待办').locator('.ant-badge-count').getAttribute('title')).toBe('4');
-    await item(page, '个人中心').click();
+    await chooseMenuItem(page, page.locator('.user-button'), '个人中心');
     await page.waitForURL(/\/web\/user\/center$/);
     for (const [label, tab] of [['私信', 'private'], ['我的待办', 'todo']]) {
-      await openMenu(page);
-      await item(page, label).click();
+      await chooseMenuItem(page, page.locator('.user-button'), label);
       await page.waitForURL((u) => u.pathname === '/web/message/msginfo' && u.searchParams.get('tab') === tab);
     }
     // A new to-do arrives over the push channel at once, without waiting for the next poll.
@@ -184,7 +173,7 @@ describe('the user dropdown and its badges', () => {
     await expect.poll(() => totalBadge(page), POLL).toBe('99');
     const shown = await page.locator('.user-badge .ant-badge-count').innerText();
     expect(Math.max(...(shown.match(/\d+/g) ?? ['0']).map(Number))).toBeLessThanOrEqual(99);
-    await openMenu(page);
+    await openUserMenu(page);
     expect(await item(page, '私信').locator('.ant-badge-count').getAttribute('title')).toBe('103');
     expect(await item(page, '私信').locator('.ant-badge-count').innerText()).toBe('99+');
     await page.context().close();
@@ -193,8 +182,7 @@ describe('the user dropdown and its badges', () => {
   it('[S2.L3d][S2.L3e] log out asks 提示 / 确定注销并退出系统吗？; cancel stays, confirm logs out and clears the token', async () => {
     const page = await signedIn(browser, user.token, '/dashboard');
     const confirmLogout = async () => {
-      await openMenu(page);
-      await item(page, '退出登录').click();
+      await chooseMenuItem(page, page.locator('.user-button'), '退出登录');
       await page.locator('.ant-modal-confirm').waitFor();
       expect(await page.locator('.ant-modal-confirm-title').innerText()).toBe('提示');
       expect(await page.locator('.ant-modal-confirm-content').innerText()).toBe('确定注销并退出系统吗？');

@@ -40,7 +40,7 @@ describe('members: analysis and roster in Chromium', () => {
   it('[S1.F1c] the analysis charts load; a click on a slice lists exactly those members', async () => {
     const page = await openAsAdmin(await menuPath('core:member-analysis'));
     const gender = page.locator('.analysis-card[data-dimension="gender"]');
-    await gender.locator('canvas').waitFor();
+    await gender.locator('.category-chart svg').waitFor();
     const female = gender.locator('.analysis-slice').filter({ hasText: '女' });
     const count = Number(/(\d+)人/.exec(await female.innerText())![1]);
     expect(count).toBeGreaterThan(0);
@@ -52,6 +52,39 @@ describe('members: analysis and roster in Chromium', () => {
     expect(genders.length).toBeGreaterThan(0);
     expect(new Set(genders)).toEqual(new Set(['女']));
     await page.context().close();
+  });
+
+  it('[issue 13.8] few categories make a pie, many a sorted bar chart; every label shows its whole number', async () => {
+    const page = await openAsAdmin(await menuPath('core:member-analysis'));
+    try {
+      const chartOf = (dimension: string) => page.locator(`.analysis-card[data-dimension="${dimension}"] .category-chart`);
+      await chartOf('org').locator('svg').waitFor();
+      await chartOf('gender').locator('svg text').first().waitFor();
+      expect(await chartOf('gender').getAttribute('data-chart')).toBe('pie');
+      expect(await chartOf('org').getAttribute('data-chart')).toBe('bar');
+      const analysis = (await api<{ dimensions: { key: string; slices: { label: string; count: number }[] }[] }>('GET', '/api/member/analysis', undefined, admin)).body;
+      for (const key of ['gender', 'org']) {
+        const slices = analysis.dimensions.find((d) => d.key === key)!.slices;
+        expect(slices.length > 6).toBe(key === 'org');
+        const texts = (await chartOf(key).locator('svg text').allTextContents()).join('\n');
+        // Each category's number is drawn whole (never "男 …").
+        for (const s of slices) expect(texts, `${key}: ${s.label}`).toContain(`${s.count}人`);
+        expect(texts).not.toMatch(/\d…|…\s*$/m);
+        // ... and inside the chart: no label runs off its edges.
+        const outside = await chartOf(key).locator('svg').evaluate((svg) => {
+          const frame = svg.getBoundingClientRect();
+          return [...svg.querySelectorAll('text')].map((t) => ({ text: t.textContent, box: t.getBoundingClientRect() })).filter(({ box }) => box.width > 0 && (box.left < frame.left - 1 || box.right > frame.right + 1)).map((t) => t.text);
+        });
+        expect(outside, key).toEqual([]);
+      }
+      // The bars run largest first, top to bottom.
+      const bars = await chartOf('org').locator('svg text').allTextContents();
+      const numbers = bars.filter((t) => /^\d+人$/.test(t)).map((t) => Number(t.slice(0, -1)));
+      expect(numbers.length).toBe(analysis.dimensions.find((d) => d.key === 'org')!.slices.length);
+    } finally {
+      await page.screenshot({ path: '.tmp/e2e-analysis-charts.png', fullPage: true });
+      await page.context().close();
+    }
   });
 
   it('[S1.F1b] the roster lists an organisation subtree and exports it as .xlsx', async () => {
@@ -83,7 +116,7 @@ describe('moving a member to another branch', () => {
     const orgCount = async (orgName: string) => {
       await page.goto(webUrl(await menuPath('core:member-analysis')));
       const card = page.locator('.analysis-card[data-dimension="org"]');
-      await card.locator('canvas').waitFor();
+      await card.locator('.category-chart svg').waitFor();
       const button = card.locator('.analysis-slice').filter({ hasText: orgName });
       return (await button.count()) ? Number(/(\d+)人$/.exec((await button.first().innerText()).trim())![1]) : 0;
     };

@@ -99,12 +99,15 @@ describe('module pages in Chromium', () => {
       await page.mouse.click(12, 790);
       await page.waitForTimeout(400);
       expect(await form.isVisible()).toBe(true);
-      expect(
-        await page
-          .locator('.rf-dialog .ant-modal-container, .rf-dialog .ant-modal-content')
-          .first()
-          .evaluate((e) => e.getBoundingClientRect().width),
-      ).toBe(700);
+      // Polled: on a loaded machine the zoom-in may still be running (it scales the box).
+      await expect
+        .poll(() =>
+          page
+            .locator('.rf-dialog .ant-modal-container, .rf-dialog .ant-modal-content')
+            .first()
+            .evaluate((e) => e.getBoundingClientRect().width),
+        )
+        .toBe(700);
       await form.getByRole('button', { name: /取\s*消/ }).click();
       await form.waitFor({ state: 'hidden' });
     });

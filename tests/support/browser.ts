@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { chromiumPath } from './prerequisites.js';
 
@@ -20,4 +20,48 @@ export function webUrl(route: string): string {
 export async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
   const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1366, height: 800 }, ...options });
   return context.newPage();
+}
+
+export type MenuTrigger = 'hover' | 'click' | 'right-click';
+
+/** The dropdown menu on show (antd renders closed ones hidden, and at most one is open at a time here). */
+export const openDropdown = (page: Page) => page.locator('.ant-dropdown:visible').last();
+
+/**
+ * Opens a dropdown menu through its trigger (hover, click, right click) and waits until its items show.
+ * On a loaded machine a hover menu can close again before it is seen (the pointer "left" it during the
+ * animation), so the trigger is tried again, up to three times. Answers the open menu.
+ */
+export async function openMenu(page: Page, trigger: Locator, how: MenuTrigger = 'hover'): Promise<Locator> {
+  const menu = openDropdown(page);
+  // A menu still closing (the last one chosen from) is not the one asked for.
+  await menu.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+  for (let attempt = 1; ; attempt++) {
+    if (how === 'hover') await trigger.hover();
+    else await trigger.click({ button: how === 'right-click' ? 'right' : 'left' });
+    try {
+      await menu.locator('.ant-dropdown-menu-item').first().waitFor({ timeout: 5000 });
+      return menu;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.mouse.move(0, 0); // away from the trigger, so the next hover is a new one
+    }
+  }
+}
+
+/**
+ * Opens the menu and chooses the item. When the menu closed before the click landed (and its trigger is
+ * still there, so nothing was chosen), it is opened again; a click is never repeated after it took effect.
+ */
+export async function chooseMenuItem(page: Page, trigger: Locator, item: string | RegExp | ((menu: Locator) => Locator), how: MenuTrigger = 'hover'): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const menu = await openMenu(page, trigger, how);
+    try {
+      await (typeof item === 'function' ? item(menu) : menu.locator('.ant-dropdown-menu-item', { hasText: item })).click({ timeout: 15_000 });
+      return;
+    } catch (error) {
+      const closedUnchosen = !(await menu.isVisible()) && (await trigger.isVisible());
+      if (attempt === 3 || !closedUnchosen) throw error;
+    }
+  }
 }

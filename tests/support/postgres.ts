@@ -1,6 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -10,17 +9,6 @@ export interface PostgresServer {
   /** URL of the `postgres` maintenance database. */
   url: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** PostgreSQL refuses to run as root: as root we run it as the `postgres` (or `nobody`) user. */
@@ -55,7 +43,13 @@ async function waitUntilReady(url: string, child: ChildProcess, log: () => strin
   throw new Error(`postgres did not start in 30 s: ${log()}`);
 }
 
-/** Starts a throw-away PostgreSQL server in a temp dir on 127.0.0.1, tuned for tests (no fsync). */
+/**
+ * The server listens on a unix socket in its own temp dir only, never on a TCP port: two test runs on one
+ * machine (two checkouts) cannot pick the same port. The port number just names the socket file.
+ */
+const SOCKET_PORT = 5432;
+
+/** Starts a throw-away PostgreSQL server in a temp dir, tuned for tests (no fsync). */
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL server not found: install it with "apt-get install -y postgresql"');
@@ -68,17 +62,16 @@ export async function startPostgres(): Promise<PostgresServer> {
     ...spawnOpts,
     stdio: 'pipe',
   });
-  const port = await freePort();
   let output = '';
   const child = spawn(
     path.join(bin, 'postgres'),
-    ['-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off',
+    ['-D', dataDir, '-p', String(SOCKET_PORT), '-k', dir, '-c', 'listen_addresses=', '-c', 'fsync=off',
       '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
     { ...spawnOpts, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const url = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dir)}&port=${SOCKET_PORT}`;
   await waitUntilReady(url, child, () => output.slice(-2000));
   return {
     url,

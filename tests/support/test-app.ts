@@ -66,7 +66,7 @@ export async function createTestApp(
     if (!options.database) await database.close();
     throw error;
   }
-  await initialiseDatabase({ database, config, log: app.log });
+  if (await initialiseDatabase({ database, config, log: app.log, app })) await app.runtime.fillSortKeys();
   try {
     beforeReady?.(app);
     await app.ready();

@@ -7,6 +7,7 @@ import { MENU_ICON_SPRITE_FILE, menuIconSprite } from '../../generators/lib/menu
 import { ROOT, SCHEMAS_DIR } from '../../generators/lib/schemas.js';
 import { MENU_ICONS, isMenuIcon } from '../../src/shared/menu-icons.js';
 import {
+  CORE_PAGES,
   ROUTE_META_FIELDS,
   collectPermissions,
   filterMenuTree,
@@ -178,7 +179,7 @@ describe('menu tree (schemas/menus.json)', () => {
 
       'menus.json: feature "S1.F1a" used by "member-info" and "unit-info"',
       'menus.json: "unit-info": module "no-such-module" has no schemas/modules/no-such-module.json and is not a planned module',
-      'menus.json: "org-trail": core page "no-such-page" is not one of users, roles, menus, dicts, sysconfig, online, sms-outbox, msginfo, member-roster, member-analysis, org-trail',
+      `menus.json: "org-trail": core page "no-such-page" is not one of ${CORE_PAGES.join(', ')}`,
       'menus.json: "org-weak": icon "NoSuchOutlined" is not in src/shared/menu-icons.ts',
       'menus.json: id "member-info" is not unique',
       'menus.json: path "/party-org/org" used by "org-info" and "org-weak"',

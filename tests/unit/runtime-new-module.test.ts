@@ -17,13 +17,14 @@ function scratch(): { schemasDir: string; typesFile: string } {
   const schemasDir = path.join(dir, 'schemas');
   fs.mkdirSync(schemasDir);
   fs.cpSync(path.join(SCHEMAS_DIR, 'modules'), path.join(schemasDir, 'modules'), { recursive: true });
+  fs.cpSync(path.join(SCHEMAS_DIR, 'dicts'), path.join(schemasDir, 'dicts'), { recursive: true });
   fs.copyFileSync(path.join(SCHEMAS_DIR, 'menus.json'), path.join(schemasDir, 'menus.json'));
   return { schemasDir, typesFile: path.join(dir, 'modules.ts') };
 }
 
 const menus = (schemasDir: string) => JSON.parse(fs.readFileSync(path.join(schemasDir, 'menus.json'), 'utf8')).menus as { id: string; title: string; children?: { id: string; component?: string; children?: unknown[] }[] }[];
 
-describe('npm run new-module', () => {
+describe('npm run new-module', { timeout: 30_000 }, () => {
   it('writes a starter schema that the checks and the runtime accept, a 待分类 menu page and the types', async () => {
     const { schemasDir, typesFile } = scratch();
     const result = await newModule({ id: 'party-fee', title: '党费缴纳', schemasDir, typesFile });
@@ -54,5 +55,32 @@ describe('npm run new-module', () => {
     await expect(newModule({ id: 'Bad_Id', schemasDir, typesFile })).rejects.toThrow('is not a module id');
     await expect(newModule({ id: 'fine-id', parent: 'member-info', schemasDir, typesFile })).rejects.toThrow('--parent "member-info" is not a directory');
     expect(fs.existsSync(path.join(schemasDir, 'modules', 'fine-id.json'))).toBe(false);
+  });
+
+  it('[issue 13.4] takes over a placeholder page: its id, title, place, path, icon, permission and spec area', async () => {
+    const { schemasDir, typesFile } = scratch();
+    const daily = () => menus(schemasDir).find((m) => m.id === 'party-member')!.children!.find((c) => c.id === 'member-daily')!.children as Record<string, unknown>[];
+    const before = daily().find((c) => c.id === 'member-reward')!;
+    expect(before.component).toBe('pending:member-reward');
+    await expect(newModule({ id: 'member-reward', parent: 'uncategorized', schemasDir, typesFile })).rejects.toThrow('"member-reward" is a placeholder page under "member-daily"');
+    const result = await newModule({ id: 'member-reward', parent: 'member-daily', schemasDir, typesFile });
+    expect(result.tookOver).toEqual({ title: before.title, permission: 'member-reward:list' });
+    const after = daily();
+    expect(after.map((c) => c.id)).toEqual(daily().map((c) => c.id)); // same place among its siblings
+    const page = after.find((c) => c.id === 'member-reward')!;
+    expect(page).toMatchObject({ ...before, component: 'module:member-reward' });
+    expect((page.children as { permission: string }[]).map((b) => b.permission)).toEqual(['add', 'edit', 'delete', 'export', 'import'].map((a) => `member-reward:${a}`));
+    const schema = JSON.parse(fs.readFileSync(result.schemaFile, 'utf8'));
+    expect(schema.title).toBe(before.title);
+    // The page's permission lists and views; the buttons grant the rest.
+    expect(schema['x-permissions']).toMatchObject({ list: 'member-reward:list', view: 'member-reward:list', add: 'member-reward:add' });
+    expect(checkSchemasDir(schemasDir)).toEqual([]);
+    expect(checkMenus(schemasDir)).toEqual([]);
+    // Taken over once: the entry is a module page now.
+    await expect(newModule({ id: 'member-reward', schemasDir, typesFile })).rejects.toThrow('module "member-reward" already exists');
+    // --title renames the page and the module.
+    const points = await newModule({ id: 'member-points', title: '党员积分管理', schemasDir, typesFile });
+    expect(points.tookOver?.title).toBe('党员积分管理');
+    expect(daily().find((c) => c.id === 'member-points')!.title).toBe('党员积分管理');
   });
 });

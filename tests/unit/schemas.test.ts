@@ -7,9 +7,14 @@ import { checkModuleSchema } from '../../src/shared/module-schema/check.js';
 
 const valid = () => JSON.parse(fs.readFileSync(path.join(SCHEMAS_DIR, 'modules/regulation.json'), 'utf8'));
 
-function tempSchemas(modules: Record<string, unknown>): string {
+function tempSchemas(modules: Record<string, unknown>, overrides?: Record<string, unknown>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schemas-'));
   fs.mkdirSync(path.join(dir, 'modules'));
+  fs.cpSync(path.join(SCHEMAS_DIR, 'dicts'), path.join(dir, 'dicts'), { recursive: true });
+  if (overrides) {
+    fs.mkdirSync(path.join(dir, 'schools'));
+    fs.writeFileSync(path.join(dir, 'schools', 'hnsoft.json'), JSON.stringify({ school: 'hnsoft', overrides }));
+  }
   for (const [name, body] of Object.entries(modules)) {
     fs.writeFileSync(path.join(dir, 'modules', `${name}.json`), typeof body === 'string' ? body : JSON.stringify(body));
   }
@@ -17,7 +22,8 @@ function tempSchemas(modules: Record<string, unknown>): string {
 }
 
 describe('schema toolchain', () => {
-  it('every module schema in the repository is valid', () => {
+  // Every module for every school: seconds on a loaded machine.
+  it('every module schema in the repository is valid', { timeout: 30_000 }, () => {
     expect(moduleFiles().length).toBeGreaterThan(0);
     expect(checkSchemasDir()).toEqual([]);
   });
@@ -59,9 +65,53 @@ describe('schema toolchain', () => {
     const parent = valid();
     parent['x-children'] = [{ module: 'missing-child', foreignKey: 'parentId' }];
     parent.properties.issuer['x-ref'] = 'no-such-module';
+    parent.properties.issuer = { type: 'integer', title: '发文单位', 'x-ref': 'no-such-module' };
     const problems = checkSchemasDir(tempSchemas({ regulation: parent }));
-    expect(problems).toContain('modules/regulation.json: x-children names unknown module "missing-child"');
-    expect(problems).toContain('modules/regulation.json: issuer.x-ref names unknown module "no-such-module"');
+    expect(problems, problems.join('\n')).toContain('module regulation: x-children names unknown module "missing-child"');
+    expect(problems).toContain('module regulation: issuer.x-ref names unknown module "no-such-module"');
+  });
+
+  describe('checks every school as the server will load it (issue 13 item 3)', () => {
+    it('an override of a module that does not exist', () => {
+      expect(checkSchemasDir(tempSchemas({ regulation: valid() }, { 'no-such-module': { title: '无' } }))).toEqual([
+        'school hnsoft: overrides name unknown module(s) no-such-module',
+      ]);
+    });
+
+    it('an override giving a field a type that does not exist', () => {
+      const problems = checkSchemasDir(tempSchemas({ regulation: valid() }, { regulation: { properties: { issuer: { type: 'text' } } } }));
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^school hnsoft: the override of module regulation breaks it: \/properties\/issuer\/type must be equal to one of the allowed values/);
+    });
+
+    it('a field naming a dictionary that does not exist, in a module or in an override', () => {
+      const own = valid();
+      own.properties.issuer['x-dict'] = 'DJ_NOPE';
+      expect(checkSchemasDir(tempSchemas({ regulation: own }))).toEqual([
+        'module regulation: issuer.x-dict names dictionary DJ_NOPE, which does not exist (add schemas/dicts/DJ_NOPE.json)',
+      ]);
+      const overridden = checkSchemasDir(tempSchemas({ regulation: valid() }, { regulation: { properties: { documentNo: { 'x-dict': 'HNSOFT_NOPE' } } } }));
+      expect(overridden).toEqual([
+        'school hnsoft: module regulation: documentNo.x-dict names dictionary HNSOFT_NOPE, which does not exist (add schemas/dicts/HNSOFT_NOPE.json)',
+      ]);
+    });
+
+    it('a child table whose foreign key does not reference the parent', () => {
+      const parent = valid();
+      parent['x-children'] = [{ module: 'regulation-note', foreignKey: 'regulationId' }];
+      const child = {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        'x-id': 'regulation-note',
+        title: '制度批注',
+        type: 'object',
+        properties: { regulationId: { type: 'integer', title: '制度' }, note: { type: 'string', title: '批注' } },
+      };
+      expect(checkSchemasDir(tempSchemas({ regulation: parent, 'regulation-note': child }))).toEqual([
+        'module regulation: x-children foreign key "regulationId" must be a field of "regulation-note" with x-ref "regulation"',
+      ]);
+      (child.properties.regulationId as Record<string, unknown>)['x-ref'] = 'regulation';
+      expect(checkSchemasDir(tempSchemas({ regulation: parent, 'regulation-note': child }))).toEqual([]);
+    });
   });
 
   it('the committed generated types are up to date (run `npm run schemas:types` after changing a schema)', async () => {

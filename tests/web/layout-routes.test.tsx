@@ -21,7 +21,7 @@ describe('header search (spec §2)', () => {
   });
 
   it('[S2.L4b][S6.P3b] covers only the permitted routes: a restricted tree finds nothing outside it', () => {
-    const narrow = filterMenuTree(tree, new Set(collectPermissions(tree).filter((p) => p.startsWith('pschool-') || p.startsWith('msg'))));
+    const narrow = filterMenuTree(tree, new Set(collectPermissions(tree).filter((p) => p.startsWith('pschool') || p.startsWith('msg'))));
     const top = menuToRoutes(narrow).firstLevel;
     expect(search(top).search('用户管理').map((r) => r.item.title)).not.toContain('用户管理');
     expect(search(top).search('党员基本信息').map((r) => r.item.path)).not.toContain('/party-member/info');

@@ -4,6 +4,7 @@ import { hashForSchema, type RJSFSchema } from '@rjsf/utils';
 import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ModuleRegistry } from '../../src/server/runtime/registry';
+import { requiredLackedBy } from '../../src/shared/module-schema/fields';
 import type { ModuleSchema } from '../../src/shared/module-schema/types';
 import { SCHOOL_CODES } from '../../src/shared/schools';
 import { idCardCheckChar } from '../../src/shared/validators';
@@ -70,5 +71,21 @@ describe('precompiled form validators', () => {
       joinDate: ['入党日期（预备）的格式不正确'],
       category: ['人员类别不能为空'],
     });
+  });
+
+  it('[issue 13.7] the edit form lets a required field the stored record lacks stay empty (x-required-from), as the server does', () => {
+    const member = ModuleRegistry.load(SCHEMAS, 'hntb').get('member')!.schema;
+    const schema: RJSFSchema = formSchema(JSON.parse(JSON.stringify(member)) as ModuleSchema);
+    const validator = createPrecompiledValidator(fns, schema);
+    const first17 = '43010219900307123';
+    const stored = { name: '张三', gender: '1', idCard: first17 + idCardCheckChar(first17), memberType: '1', partyStatus: '1', joinDate: '2015-07-01', orgId: 3 };
+    // category is required but this stored record has none: editing it must not be blocked ...
+    expect(requiredLackedBy(member, stored)).toEqual(['category']);
+    expect(validateRecord(validator, schema, chineseErrors(member, requiredLackedBy(member, stored)), stored)).toEqual({});
+    // ... while a new record, or a field the record has, still needs it.
+    expect(validateRecord(validator, schema, chineseErrors(member), stored)).toEqual({ category: ['人员类别不能为空'] });
+    expect(validateRecord(validator, schema, chineseErrors(member, requiredLackedBy(member, stored)), { ...stored, name: undefined })).toEqual({ name: ['姓名不能为空'] });
+    const strict = { ...member, properties: { ...member.properties, category: { ...member.properties.category, 'x-required-from': 'update' as const } } };
+    expect(requiredLackedBy(strict, stored)).toEqual([]);
   });
 });

@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { NOTIFY_DURATION, REQUEST_TIMEOUT } from '../../src/shared/constants';
 import { TOKEN_KEY, removeToken, setToken } from '../../src/web/core/auth/token';
-import { downloadName, filenameFromDisposition } from '../../src/web/core/request/download';
+import { download, downloadName, filenameFromDisposition } from '../../src/web/core/request/download';
 import { setFeedback } from '../../src/web/core/request/feedback';
-import { cancelAll, createRequest, errorText, serializeParams, setRequestHooks } from '../../src/web/core/request/request';
+import { cancelAll, createRequest, errorText, request, serializeParams, setRequestHooks } from '../../src/web/core/request/request';
 
 const notified: { title: unknown; duration?: number }[] = [];
 const confirms: Record<string, unknown>[] = [];
@@ -121,27 +121,27 @@ describe('the request layer (spec §7 common behaviour, §8 errors)', () => {
     server.close();
   });
 
-  it('[S4.S3a][S4.S3b][S8.E1a][S8.E1b][S8.E1d] a 401 shows one 系统提示 dialog with 重新登录 / 取消, however many calls fail; [S8.E1c] confirming logs out', async () => {
-    const onExpired = vi.fn();
-    setRequestHooks({ onExpired, onForbidden: vi.fn() });
+  it('a burst of 401 answers opens one prompt, not one per call (the dialog itself: tests/e2e/session-errors.test.ts)', async () => {
     const r = createRequest(false);
     r.defaults.adapter = recorder(401, { status: 401, message: '登录状态已过期，请重新登录' }).adapter;
     await Promise.allSettled([r.get('/a'), r.get('/b'), r.get('/c')]);
     expect(confirms).toHaveLength(1);
     expect(confirms[0]).toMatchObject({ title: '系统提示', okText: '重新登录', cancelText: '取消', mask: { closable: false }, keyboard: false });
-    expect(String(confirms[0].content)).toMatch(/登录状态已过期.*重新登录/);
     expect(notified).toEqual([]);
-    (confirms[0].onOk as () => void)();
-    expect(onExpired).toHaveBeenCalledTimes(1);
+    (confirms[0].onCancel as () => void)();
+    await expect(r.get('/d')).rejects.toThrow();
+    expect(confirms).toHaveLength(2); // closed, the next 401 asks again
+    (confirms[1].onCancel as () => void)();
   });
 
-  it('[S2.R3c][S8.E2][S6.P4] a 403 leads to /401', async () => {
+  it('[issue 13.1] a 403 to a part of the page (inPlace: a panel, a tab, a picker) stays there: notified, no /401', async () => {
     const onForbidden = vi.fn();
     setRequestHooks({ onExpired: vi.fn(), onForbidden });
     const r = createRequest(false);
     r.defaults.adapter = recorder(403, { status: 403, message: '没有访问权限' }).adapter;
-    await expect(r.get('/api/users/list')).rejects.toThrow();
-    expect(onForbidden).toHaveBeenCalledTimes(1);
+    await expect(r.post('/api/m/child/list', {}, { inPlace: true })).rejects.toThrow();
+    expect(onForbidden).not.toHaveBeenCalled();
+    expect(notified.at(-1)?.title).toBe('没有访问权限');
   });
 
   it('[S7.C4a] downloads read the file name from content-disposition; [S7.F5] name plus optional extension', () => {
@@ -154,26 +154,35 @@ describe('the request layer (spec §7 common behaviour, §8 errors)', () => {
   });
 });
 
-describe('a real server behind the request layer', () => {
-  let server: http.Server;
-  let base = '';
-  beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      res.setHeader('content-type', 'application/octet-stream');
-      res.setHeader('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent('模板.xlsx')}`);
-      res.end(Buffer.from([1, 2, 3, 250]));
+describe('download() of the product', () => {
+  it('[S7.C4b] asks for a blob and saves the bytes as they came, under the name of content-disposition', async () => {
+    const bytes = new Uint8Array([1, 2, 3, 250, 0, 128]);
+    const sent: InternalAxiosRequestConfig[] = [];
+    const network = request.defaults.adapter;
+    // The network answers; download() and the request layer are the product's.
+    request.defaults.adapter = async (config) => {
+      sent.push(config);
+      return { status: 200, data: new Blob([bytes]), headers: { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('模板.xlsx')}` }, config, statusText: 'OK' };
+    };
+    const saved: Blob[] = [];
+    const createObjectURL = vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      saved.push(blob as Blob);
+      return 'blob:saved';
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => server.close());
-
-  it('[S7.C4b] downloads use a blob response and keep the bytes', async () => {
-    const r = createRequest(false);
-    r.defaults.baseURL = base;
-    r.defaults.adapter = 'http';
-    const res = await r.get('/file', { responseType: 'arraybuffer' });
-    expect([...new Uint8Array(res.data as ArrayBuffer)]).toEqual([1, 2, 3, 250]);
-    expect(filenameFromDisposition(res.headers['content-disposition'] as string)).toBe('模板.xlsx');
+    const clicked: { href: string; download: string }[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push({ href: this.href, download: this.download });
+    });
+    try {
+      const result = await download('/api/users/template', { type: 'all' }, 'fallback.xlsx');
+      expect(sent[0]).toMatchObject({ url: '/api/users/template', responseType: 'blob', params: { type: 'all' } });
+      expect(result.name).toBe('模板.xlsx');
+      expect(clicked).toEqual([{ href: 'blob:saved', download: '模板.xlsx' }]);
+      expect([...new Uint8Array(await saved[0].arrayBuffer())]).toEqual([...bytes]);
+    } finally {
+      request.defaults.adapter = network;
+      createObjectURL.mockRestore();
+      click.mockRestore();
+    }
   });
 });

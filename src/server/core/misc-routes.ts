@@ -58,7 +58,7 @@ async function miscChildRoutes(app: FastifyInstance, opts: { index: RouteEntry[]
   const deleteOwn = async (req: FastifyRequest) => {
     const ids = idsOf(req.body);
     const rows = await database.db.selectFrom('files').selectAll().where('id', 'in', ids).where('owner_id', '=', currentUser(req).id).execute();
-    if (rows.length !== new Set(ids).size) throw new HttpError(403, '只能删除自己上传的文件');
+    if (rows.length !== new Set(ids).size) throw new HttpError(404, '文件不存在或不是您上传的');
     await store.remove(rows);
     return { status: 200, message: '删除成功' };
   };

@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.js';
 import type { DB } from './types.js';
 
 /** A connection-bound handle used for plain-SQL scripts (migrations) inside one transaction. */
@@ -65,7 +66,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
     startParams: PGLITE_START_PARAMS,
     parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: parseInt8 },
   });
-  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   let closed = false;
   return {
     db,

@@ -11,6 +11,8 @@ import type { FieldInfo, RuntimeModule } from './module.js';
 export const DATE_FORMAT = 'yyyy-mm-dd';
 export const DATETIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 export const ERROR_COLUMN = '错误信息';
+/** The last column of an export: the record's id, so an import of the file updates instead of duplicating. */
+export const RECORD_ID_COLUMN = '记录ID';
 const YES = ['是', 'true', '1', 'y', 'yes', '√'];
 const NO = ['否', 'false', '0', 'n', 'no', '×'];
 /** What separates the items of a multi-value cell. */
@@ -19,6 +21,11 @@ const ITEM_SEPARATOR = /[、,，;；\n]/;
 /** Columns of an export: every visible field in form order (computed and read-only ones included). */
 export function exportFields(m: RuntimeModule): FieldInfo[] {
   return formOrder(m.schema).map((n) => m.field(n)!);
+}
+
+/** The sheet a child module's records take in an export of its parent (and are imported back from). */
+export function childSheetName(link: { title?: string }, child: RuntimeModule): string {
+  return (link.title ?? child.title).slice(0, 31);
 }
 
 /** Columns of the template and of an import: the fields users type in, in form order. */
@@ -39,7 +46,7 @@ export function headerOf(m: RuntimeModule, f: FieldInfo, markRequired: boolean):
 export function exportCell(f: FieldInfo, record: Record<string, unknown>): ExcelJS.CellValue {
   const v = record[f.name];
   if (v === null || v === undefined) return null;
-  if (f.dict) return (record[`${f.name}Label`] as string) ?? String(v);
+  if (f.dict || f.labels) return (record[`${f.name}Label`] as string) ?? String(v);
   if (f.ref) return (record[`${f.name}Name`] as string) || (Array.isArray(v) ? v.join('、') : (v as number));
   switch (f.kind) {
     case 'boolean':

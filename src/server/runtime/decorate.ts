@@ -57,6 +57,10 @@ export async function decorate(
         r[key] = v === null ? null : typeof v === 'string' ? (labels.get(v) ?? v) : labelOf(v, (x) => labels.get(String(x)));
       }
     }
+    if (f.labels) {
+      const labels = f.labels;
+      for (const r of out) r[`${f.name}Label`] = labelOf(r[f.name], (v) => labels.get(String(v)));
+    }
     if (f.ref && namedInRows.has(f.name)) {
       const key = `${f.name}Name`;
       out.forEach((r, i) => (r[key] = rows[i][key] ?? null));

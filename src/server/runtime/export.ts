@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { streamXlsx } from '../core/xlsx.js';
-import { exportCell, exportFields } from './cells.js';
+import { streamXlsx, type AddStreamedRow } from '../core/xlsx.js';
+import { RECORD_ID_COLUMN, childSheetName, exportCell, exportFields } from './cells.js';
 import type { Actor } from './hooks.js';
 import type { ListInput, RecordService } from './records.js';
 
@@ -15,21 +15,39 @@ const BATCH = 100;
  * Streams the filtered list as .xlsx: the matching ids are read in the list's order first (one indexed
  * query), then the records in batches by id, each row committed to exceljs's streaming writer, so memory
  * stays flat however many rows there are. Filter problems answer 400 before the download starts.
+ *
+ * The last column is the record id (记录ID), so importing the file back updates these records instead of
+ * adding copies. Each child module (x-children) follows on a sheet of its own: the children of the
+ * exported records, their foreign key column holding the parent's record id.
  */
 export async function streamExport(reply: FastifyReply, service: RecordService, input: ListInput, actor: Actor): Promise<FastifyReply> {
   const m = service.module;
   const ids = await service.matchingIds(input, actor);
-  const fields = exportFields(m);
   // No styles: exceljs looks a style up for every cell, which doubles the time of a big export. Dates
   // are written as 'YYYY-MM-DD' text, which needs no number format.
   return streamXlsx(reply, `${m.title}.xlsx`, async (book, addRow) => {
-    const sheet = book.addWorksheet(m.title.slice(0, 31));
-    sheet.columns = fields.map((f) => ({ header: f.title, key: f.name, width: Math.max(12, f.title.length * 2 + 4) }));
-    sheet.getRow(1).commit();
-    for (let start = 0; start < ids.length; start += BATCH) {
-      const records = await service.recordsByIds(ids.slice(start, start + BATCH), fields);
-      for (const record of records) await addRow(sheet, fields.map((f) => exportCell(f, record)));
+    await writeSheet(book, addRow, service, m.title, ids);
+    for (const { link, service: child } of service.childServices()) {
+      const childIds = await child.idsOfChildren(link.foreignKey, ids);
+      await writeSheet(book, addRow, child, childSheetName(link, child.module), childIds, link.foreignKey);
     }
-    sheet.commit();
   });
+}
+
+/** One sheet: the module's export fields, then 记录ID; `parentKey` is written as the parent's id. */
+async function writeSheet(book: Parameters<Parameters<typeof streamXlsx>[2]>[0], addRow: AddStreamedRow, service: RecordService, name: string, ids: number[], parentKey?: string) {
+  const fields = exportFields(service.module);
+  const sheet = book.addWorksheet(name.slice(0, 31));
+  sheet.columns = [
+    ...fields.map((f) => ({ header: f.title, key: f.name, width: Math.max(12, f.title.length * 2 + 4) })),
+    { header: RECORD_ID_COLUMN, key: 'id', width: 10 },
+  ];
+  sheet.getRow(1).commit();
+  for (let start = 0; start < ids.length; start += BATCH) {
+    const records = await service.recordsByIds(ids.slice(start, start + BATCH), fields);
+    for (const record of records) {
+      await addRow(sheet, [...fields.map((f) => (f.name === parentKey ? (record[f.name] as number) : exportCell(f, record))), record.id as number]);
+    }
+  }
+  sheet.commit();
 }

@@ -7,14 +7,14 @@ import type { SessionUser } from '../core/auth/session-user.js';
 import { sendXlsx } from '../core/xlsx.js';
 import type { DB } from '../db/types.js';
 import { HttpError } from '../errors.js';
-import { ERROR_COLUMN, firstVisibleSheet, importFields, normaliseHeader, parseCell, rawText, readTable, type CellLookups } from './cells.js';
+import { ERROR_COLUMN, RECORD_ID_COLUMN, childSheetName, firstVisibleSheet, importFields, normaliseHeader, parseCell, rawText, readTable, type CellLookups } from './cells.js';
 import type { RuntimeContext } from './context.js';
 import type { Actor } from './hooks.js';
 import type { FieldInfo, RuntimeModule } from './module.js';
 import type { PreparedWrite, RecordService } from './records.js';
 import { outOfScope } from './scope.js';
 import type { ImportMode, ImportRowError, ImportStatus } from '../../shared/module-schema/api.js';
-import { dictSnapshot } from './trail.js';
+import { dictSnapshot, type DictSnapshot } from './trail.js';
 import { findByKeys, validateCandidates, type Candidate } from './validate.js';
 
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
@@ -65,6 +65,32 @@ interface SheetRow {
   cells: unknown[];
 }
 
+/** The 记录ID column as readSheet keys it (no field of a module may be named `id`). */
+const ID_KEY = 'id';
+const ID_FIELD = { name: ID_KEY, title: RECORD_ID_COLUMN } as FieldInfo;
+
+/** A 记录ID cell: a positive whole number, or nothing (an empty cell: a new record). */
+function recordIdOf(raw: unknown, bad: () => void): number | undefined {
+  if (raw === null || raw === undefined || raw === '') return undefined;
+  const id = typeof raw === 'number' ? raw : Number(rawText(raw));
+  if (Number.isSafeInteger(id) && id > 0) return id;
+  bad();
+  return undefined;
+}
+
+/** One sheet of an import, prepared: its rows' problems so far, and how to write each good row. */
+interface PreparedSheet {
+  m: RuntimeModule;
+  parsed: ParsedSheet;
+  service: RecordService;
+  problems: Map<number, ImportRowError[]>;
+  addProblem: (index: number, column: string, message: string) => void;
+  writeOf: (index: number) => PreparedWrite;
+  /** Rows without problems (asked again after writes refused some). */
+  good: () => number[];
+  dicts: DictSnapshot;
+}
+
 interface ParsedSheet {
   headers: string[];
   /** Sheet column (1-based) → field. */
@@ -79,6 +105,8 @@ function readSheet(sheet: ExcelJS.Worksheet, fields: FieldInfo[]): ParsedSheet |
     byHeader.set(normaliseHeader(f.title), f);
     byHeader.set(f.name, f);
   }
+  // An exported file's last column: the id of the record the row was exported from.
+  byHeader.set(normaliseHeader(RECORD_ID_COLUMN), ID_FIELD);
   const table = readTable(sheet, byHeader);
   if (!table) return undefined;
   const rows = table.rows.map(({ row, cells }) => ({ row, cells, raw: new Map<string, unknown>([...table.columns].map(([col, f]) => [f.name, cells[col - 1]])) }));
@@ -172,7 +200,6 @@ export class ImportJobs {
 
   private async run(jobId: number, m: RuntimeModule, upload: ImportUpload, actor: Actor): Promise<void> {
     await this.progress(jobId, { status: TaskStatus.START });
-    const fields = importFields(m);
     const book = new ExcelJS.Workbook();
     try {
       await book.xlsx.load(upload.buffer as never);
@@ -181,22 +208,104 @@ export class ImportJobs {
       return;
     }
     const sheet = firstVisibleSheet(book);
-    const parsed = sheet && readSheet(sheet, fields);
+    const parsed = sheet && readSheet(sheet, importFields(m));
     if (!parsed) {
       await this.finish(jobId, { status: TaskStatus.ERROR, message: '未找到标题行，请使用导入模板填写' });
       return;
     }
+    // The module's rows, then its children's from the sheets an export gives them (x-children).
+    const sheets = [await this.prepare(m, parsed, actor)];
+    for (const { link, service } of this.records(m.id).childServices()) {
+      const name = childSheetName(link, service.module);
+      const childSheet = book.worksheets.find((w) => w.name === name && w !== sheet && w.state === 'visible');
+      const childParsed = childSheet && readSheet(childSheet, importFields(service.module));
+      if (childParsed) sheets.push(await this.prepare(service.module, childParsed, actor, name));
+    }
+    const total = sheets.reduce((n, x) => n + x.parsed.rows.length, 0);
+    const failedRows = () => sheets.reduce((n, x) => n + x.problems.size, 0);
+    await this.progress(jobId, { total });
+
+    if (upload.mode === 'all' && failedRows()) {
+      await this.finishWithErrors(jobId, sheets, 0, `${failedRows()}行数据有误，未导入任何数据`);
+      return;
+    }
+
+    let imported = 0;
+    if (upload.mode === 'all') {
+      try {
+        await this.ctx.db.transaction().execute(async (trx) => {
+          for (const x of sheets) {
+            const good = x.good();
+            for (let start = 0; start < good.length; start += IMPORT_BATCH) {
+              await x.service.writeMany(trx, good.slice(start, start + IMPORT_BATCH).map(x.writeOf), actor, x.dicts);
+            }
+          }
+        });
+        imported = total;
+      } catch (error) {
+        // Name the rows that were refused, then undo everything.
+        const undo = new Error('undo');
+        await this.ctx.db
+          .transaction()
+          .execute(async (trx) => {
+            for (const x of sheets) await this.oneByOne(trx, x, x.good(), actor);
+            throw undo;
+          })
+          .catch((e: unknown) => {
+            if (e !== undo) throw e;
+          });
+        if (!failedRows()) throw error;
+        await this.finishWithErrors(jobId, sheets, 0, `${failedRows()}行数据有误，未导入任何数据`);
+        return;
+      }
+    } else {
+      let processed = 0;
+      for (const x of sheets) {
+        const good = x.good();
+        const rows = x.parsed.rows.length;
+        for (let start = 0; start < rows; start += IMPORT_BATCH) {
+          const batch = good.filter((i) => i >= start && i < start + IMPORT_BATCH);
+          if (batch.length) {
+            try {
+              await this.ctx.db.transaction().execute((trx) => x.service.writeMany(trx, batch.map(x.writeOf), actor, x.dicts));
+              imported += batch.length;
+            } catch {
+              // Some row was refused after validation (a hook, a race on a unique key): this batch again, row by row.
+              imported += await this.ctx.db.transaction().execute((trx) => this.oneByOne(trx, x, batch, actor));
+            }
+          }
+          await this.progress(jobId, { processed: processed + Math.min(start + IMPORT_BATCH, rows), imported });
+        }
+        processed += rows;
+      }
+    }
+    const failed = failedRows();
+    const message = failed ? `导入完成：成功${imported}行，失败${failed}行` : `导入完成：成功${imported}行`;
+    if (failed) await this.finishWithErrors(jobId, sheets, imported, message, imported ? TaskStatus.SUCCESS : TaskStatus.ERROR);
+    else await this.finish(jobId, { status: TaskStatus.SUCCESS, message, processed: total, imported, errors: [] });
+  }
+
+  /**
+   * One sheet of a module: cells → values, the existing record each row names (its 记录ID, else its first
+   * filled-in x-unique key), validation, and the writes of the good rows. `sheetName` marks a child sheet's errors.
+   */
+  private async prepare(m: RuntimeModule, parsed: ParsedSheet, actor: Actor, sheetName?: string): Promise<PreparedSheet> {
     const { rows } = parsed;
-    await this.progress(jobId, { total: rows.length });
     const service = this.records(m.id);
     const problems = new Map<number, ImportRowError[]>();
-    const addProblem = (index: number, column: string, message: string) => problems.set(index, [...(problems.get(index) ?? []), { row: rows[index].row, column, message }]);
+    const addProblem = (index: number, column: string, message: string) =>
+      problems.set(index, [...(problems.get(index) ?? []), { row: rows[index].row, column, message, ...(sheetName && { sheet: sheetName }) }]);
 
     // Cells → values.
     const lookups = await this.lookups(m, parsed);
+    const ids: (number | undefined)[] = [];
     const values = rows.map((r, i) => {
       const record: Record<string, unknown> = {};
       for (const [name, raw] of r.raw) {
+        if (name === ID_KEY) {
+          ids[i] = recordIdOf(raw, () => addProblem(i, RECORD_ID_COLUMN, `${RECORD_ID_COLUMN}“${rawText(raw)}”不正确`));
+          continue;
+        }
         const f = m.field(name)!;
         const result = parseCell(f, raw, lookups);
         if ('error' in result) addProblem(i, f.title, result.error);
@@ -206,12 +315,18 @@ export class ImportJobs {
       return record;
     });
 
-    // Rows that name an existing record by an x-unique key update it.
+    // A row carrying a record id (an exported file) updates that record; other rows matching an existing
+    // record by an x-unique key update it too.
     const matches = await this.matchExisting(m, values);
-    const currents = await service.rowsByIds([...new Set(matches.filter((x): x is number => x !== undefined))]);
+    const currents = await service.rowsByIds([...new Set([...ids, ...matches].filter((x): x is number => x !== undefined))]);
+    ids.forEach((id, i) => {
+      if (id === undefined) return;
+      if (currents.has(id)) matches[i] = id;
+      else addProblem(i, RECORD_ID_COLUMN, `${RECORD_ID_COLUMN}“${id}”的${m.title}记录不存在`);
+    });
     const candidates: Candidate[] = values.map((v, i) => {
       const current = matches[i] !== undefined ? currents.get(matches[i]!) : undefined;
-      return current ? { values: service.mergeForUpdate(current, v), currentId: current.id as number } : { values: service.newRecord(v, actor) };
+      return current ? { values: service.mergeForUpdate(current, v), currentId: current.id as number, stored: current } : { values: service.newRecord(v, actor) };
     });
     const results = await validateCandidates(this.ctx, m, candidates, actor);
     const updatedOutside = await outOfScope(this.ctx, m, candidates.map((c) => (c.currentId ? currents.get(c.currentId)! : {})), actor.scope);
@@ -226,80 +341,32 @@ export class ImportJobs {
       }
     });
 
-    if (upload.mode === 'all' && problems.size) {
-      await this.finishWithErrors(jobId, m, parsed, problems, 0, `${problems.size}行数据有误，未导入任何数据`);
-      return;
-    }
-
-    const dicts = await dictSnapshot(this.ctx, m);
     const writeOf = (i: number): PreparedWrite => {
       const c = candidates[i];
       return c.currentId
         ? { values: c.values, current: currents.get(c.currentId)!, origin: ChangeRecordOrigin.SYSTEM_IMPORT_UPDATE }
         : { values: c.values, origin: ChangeRecordOrigin.SYSTEM_IMPORT };
     };
-    /** Writes rows one at a time, each undone alone when a hook or the database refuses it; answers how many were written. */
-    const oneByOne = async (trx: Kysely<DB>, indices: number[]): Promise<number> => {
-      let done = 0;
-      for (const i of indices) {
-        await sql`SAVEPOINT import_row`.execute(trx);
-        try {
-          await service.writeMany(trx, [writeOf(i)], actor, dicts);
-          await sql`RELEASE SAVEPOINT import_row`.execute(trx);
-          done += 1;
-        } catch (error) {
-          await sql`ROLLBACK TO SAVEPOINT import_row`.execute(trx);
-          if (!(error instanceof HttpError)) this.log.error({ err: error, module: m.id, row: rows[i].row }, 'import row failed');
-          addProblem(i, columnOf(m, error), messageOf(error));
-        }
-      }
-      return done;
-    };
-    const good = rows.map((_r, i) => i).filter((i) => !problems.has(i));
-    let imported = 0;
-    if (upload.mode === 'all') {
+    const good = () => rows.map((_r, i) => i).filter((i) => !problems.has(i));
+    return { m, parsed, service, problems, addProblem, writeOf, good, dicts: await dictSnapshot(this.ctx, m) };
+  }
+
+  /** Writes rows one at a time, each undone alone when a hook or the database refuses it; answers how many were written. */
+  private async oneByOne(trx: Kysely<DB>, x: PreparedSheet, indices: number[], actor: Actor): Promise<number> {
+    let done = 0;
+    for (const i of indices) {
+      await sql`SAVEPOINT import_row`.execute(trx);
       try {
-        await this.ctx.db.transaction().execute(async (trx) => {
-          for (let start = 0; start < good.length; start += IMPORT_BATCH) {
-            await service.writeMany(trx, good.slice(start, start + IMPORT_BATCH).map(writeOf), actor, dicts);
-          }
-        });
-        imported = good.length;
+        await x.service.writeMany(trx, [x.writeOf(i)], actor, x.dicts);
+        await sql`RELEASE SAVEPOINT import_row`.execute(trx);
+        done += 1;
       } catch (error) {
-        // Name the rows that were refused, then undo everything.
-        const undo = new Error('undo');
-        await this.ctx.db
-          .transaction()
-          .execute(async (trx) => {
-            await oneByOne(trx, good);
-            throw undo;
-          })
-          .catch((e: unknown) => {
-            if (e !== undo) throw e;
-          });
-        if (!problems.size) throw error;
-        await this.finishWithErrors(jobId, m, parsed, problems, 0, `${problems.size}行数据有误，未导入任何数据`);
-        return;
-      }
-    } else {
-      for (let start = 0; start < rows.length; start += IMPORT_BATCH) {
-        const batch = good.filter((i) => i >= start && i < start + IMPORT_BATCH);
-        if (batch.length) {
-          try {
-            await this.ctx.db.transaction().execute((trx) => service.writeMany(trx, batch.map(writeOf), actor, dicts));
-            imported += batch.length;
-          } catch {
-            // Some row was refused after validation (a hook, a race on a unique key): this batch again, row by row.
-            imported += await this.ctx.db.transaction().execute((trx) => oneByOne(trx, batch));
-          }
-        }
-        await this.progress(jobId, { processed: Math.min(start + IMPORT_BATCH, rows.length), imported });
+        await sql`ROLLBACK TO SAVEPOINT import_row`.execute(trx);
+        if (!(error instanceof HttpError)) this.log.error({ err: error, module: x.m.id, row: x.parsed.rows[i].row }, 'import row failed');
+        x.addProblem(i, columnOf(x.m, error), messageOf(error));
       }
     }
-    const failed = problems.size;
-    const message = failed ? `导入完成：成功${imported}行，失败${failed}行` : `导入完成：成功${imported}行`;
-    if (failed) await this.finishWithErrors(jobId, m, parsed, problems, imported, message, imported ? TaskStatus.SUCCESS : TaskStatus.ERROR);
-    else await this.finish(jobId, { status: TaskStatus.SUCCESS, message, processed: rows.length, imported, errors: [] });
+    return done;
   }
 
   /** Dictionary labels and the reference names the sheet uses, read once for the whole file. */
@@ -333,25 +400,29 @@ export class ImportJobs {
     return matches;
   }
 
-  private async finishWithErrors(jobId: number, m: RuntimeModule, sheet: ParsedSheet, problems: Map<number, ImportRowError[]>, imported: number, message: string, status: number = TaskStatus.ERROR) {
-    const errors = [...problems.keys()].sort((a, b) => a - b).flatMap((i) => problems.get(i)!);
-    const report = await this.report(m, sheet, problems);
-    await this.finish(jobId, { status, message, processed: sheet.rows.length, imported, errors, report });
+  private async finishWithErrors(jobId: number, sheets: PreparedSheet[], imported: number, message: string, status: number = TaskStatus.ERROR) {
+    const errors = sheets.flatMap((x) => [...x.problems.keys()].sort((p, q) => p - q).flatMap((i) => x.problems.get(i)!));
+    const report = await this.report(sheets);
+    const processed = sheets.reduce((n, x) => n + x.parsed.rows.length, 0);
+    await this.finish(jobId, { status, message, processed, imported, errors, report });
   }
 
-  /** The bad rows as they were typed, with their problems in an extra column. */
-  private async report(m: RuntimeModule, sheet: ParsedSheet, problems: Map<number, ImportRowError[]>): Promise<Buffer> {
+  /** The bad rows as they were typed, with their problems in an extra column: a sheet per imported sheet with bad rows. */
+  private async report(sheets: PreparedSheet[]): Promise<Buffer> {
     const book = new ExcelJS.Workbook();
-    const ws = book.addWorksheet(`${m.title}导入错误`.slice(0, 31));
-    const header = ws.addRow([...sheet.headers, ERROR_COLUMN]);
-    header.font = { bold: true };
-    header.getCell(sheet.headers.length + 1).font = { bold: true, color: { argb: 'FFC00000' } };
-    for (const i of [...problems.keys()].sort((a, b) => a - b)) {
-      const text = problems.get(i)!.map((p) => `第${p.row}行${p.column ? `【${p.column}】` : ''}${p.message}`).join('；');
-      ws.addRow([...sheet.rows[i].cells.map((c) => (c instanceof Date ? c : (c as ExcelJS.CellValue))), text]);
+    for (const { m, parsed, problems } of sheets) {
+      if (!problems.size) continue;
+      const ws = book.addWorksheet(`${m.title}导入错误`.slice(0, 31));
+      const header = ws.addRow([...parsed.headers, ERROR_COLUMN]);
+      header.font = { bold: true };
+      header.getCell(parsed.headers.length + 1).font = { bold: true, color: { argb: 'FFC00000' } };
+      for (const i of [...problems.keys()].sort((a, b) => a - b)) {
+        const text = problems.get(i)!.map((p) => `第${p.row}行${p.column ? `【${p.column}】` : ''}${p.message}`).join('；');
+        ws.addRow([...parsed.rows[i].cells.map((c) => (c instanceof Date ? c : (c as ExcelJS.CellValue))), text]);
+      }
+      ws.columns.forEach((c) => (c.width = 16));
+      ws.getColumn(parsed.headers.length + 1).width = 60;
     }
-    ws.columns.forEach((c) => (c.width = 16));
-    ws.getColumn(sheet.headers.length + 1).width = 60;
     return Buffer.from(await book.xlsx.writeBuffer());
   }
 }

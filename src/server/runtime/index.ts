@@ -4,17 +4,20 @@ import type { ModuleId, ModuleRecords } from '../../shared/generated/modules.js'
 import { scopeOrgIds, type OrgTree } from '../core/auth/org-scope.js';
 import type { SessionUser } from '../core/auth/session-user.js';
 import type { DictService } from '../core/dicts/service.js';
+import type { MessageService } from '../core/messages/service.js';
 import type { Database } from '../db/database.js';
 import { RuntimeContext } from './context.js';
 import type { Actor } from './hooks.js';
 import { ImportJobs } from './import.js';
 import type { RuntimeModule } from './module.js';
 import { RecordService, type WriteEvent } from './records.js';
-import { ModuleRegistry } from './registry.js';
+import { ModuleRegistry, SchemaLoadError } from './registry.js';
 import { syncTables, type SyncReport } from './table-sync.js';
+import { WorkflowEngine } from './workflow/engine.js';
 
 export { registerHook, type Actor, type DeleteHookContext, type Hook, type HookContext, type WriteHookContext } from './hooks.js';
 export type { ApiRecord, ListInput, ListPage, WriteEvent, WriteOptions } from './records.js';
+export { registerEffect, registerGuard, type Effect, type EffectContext, type Guard, type GuardContext, type GuardResult } from './workflow/hooks.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +37,8 @@ export interface RuntimeOptions {
   dicts: () => DictService;
   orgTree: () => OrgTree;
   log: FastifyBaseLogger;
+  /** To-dos of workflow steps (read on use). */
+  messages?: () => MessageService;
 }
 
 /**
@@ -46,22 +51,41 @@ export class Runtime {
   private context?: RuntimeContext;
   private readonly services = new Map<string, RecordService>();
   private jobs?: ImportJobs;
+  private engine?: WorkflowEngine;
 
   constructor(private readonly options: RuntimeOptions) {}
 
   async start(): Promise<SyncReport> {
     const { database, schemasDir, school, log } = this.options;
     const registry = ModuleRegistry.load(schemasDir, school);
+    // A field naming a dictionary nobody has would refuse every save of its module: stop here instead.
+    const dicts = this.options.dicts();
+    const known = new Set<string>();
+    for (const code of registry.dictCodes) if (await dicts.exists(code)) known.add(code);
+    const unknownDicts = registry.unknownDictionaries(known);
+    if (unknownDicts.length) throw new SchemaLoadError(unknownDicts.join('; '));
     const report = await syncTables(database, registry.list(), log);
     if (report.created.length || report.changed.length) log.info(report, 'module tables synced');
     this.context = new RuntimeContext(database.db, registry, this.options.dicts(), this.options.orgTree, school, log);
     this.jobs = new ImportJobs(this.context, (id) => this.records(id), log);
-    for (const m of registry.list()) {
-      for (const code of m.dictCodes) {
-        if (!(await this.context.dicts.exists(code))) log.warn({ module: m.id, dict: code }, `module ${m.id} uses dictionary ${code}, which does not exist`);
-      }
-    }
+    this.engine = new WorkflowEngine({
+      ctx: this.context,
+      records: (id) => this.records(id),
+      actorOf: (user) => this.actorOf(user),
+      emit: (e) => this.events.emit('write', e),
+      messages: () => this.options.messages?.(),
+      orgTree: this.options.orgTree,
+    });
+    await this.fillSortKeys();
     return report;
+  }
+
+  /** Fills the sort keys rows written around the runtime lack (at start, and after seeding demo data). */
+  async fillSortKeys(): Promise<void> {
+    for (const m of this.registry.list()) {
+      const filled = await this.records(m.id).fillPinyinKeys();
+      if (filled) this.options.log.info({ module: m.id, filled }, 'pinyin sort keys filled');
+    }
   }
 
   get ctx(): RuntimeContext {
@@ -75,6 +99,12 @@ export class Runtime {
 
   get imports(): ImportJobs {
     return this.jobs!;
+  }
+
+  /** Steps, approval log and "waiting for me" of modules with x-workflow. */
+  get workflows(): WorkflowEngine {
+    if (!this.engine) throw new Error('the schema runtime has not started');
+    return this.engine;
   }
 
   module(id: string): RuntimeModule | undefined {

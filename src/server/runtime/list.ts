@@ -17,7 +17,7 @@ import type { RuntimeContext } from './context.js';
 import { columnsFor, decorate, selection } from './decorate.js';
 import type { Actor } from './hooks.js';
 import { SYSTEM_FIELDS, type FieldInfo, type RuntimeModule } from './module.js';
-import { applyConditions, applyPaging, applySort, filterConditions, parseFilter } from './query.js';
+import { applyConditions, applyPaging, applySort, filterConditions, parseFilter, type Condition } from './query.js';
 import { applyScope } from './scope.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
@@ -31,6 +31,8 @@ export interface ListInput {
   allFields?: boolean;
   /** false: skip the count (the caller knows it: only the page changed). Default: the query's `count`, else true. */
   count?: boolean;
+  /** Further conditions beyond the filter object (a workflow's "waiting for me"). */
+  conditions?: Condition[];
 }
 
 export interface ListPage<R> {
@@ -65,9 +67,9 @@ export async function listRecords(ctx: RuntimeContext, m: RuntimeModule, input: 
   const filters = parseFilter(m, input.filter);
   const paging = parsePaging(input.query, m.sortable, m.defaultOrder);
   const withCount = countWanted(input);
-  const conditions = await filterConditions(filters, ctx.orgTree);
+  const conditions = [...(await filterConditions(filters, ctx.orgTree)), ...(input.conditions ?? [])];
   const db = ctx.anyDb;
-  const where = applyScope(applyConditions(db.selectFrom(m.table), conditions), m, actor.scope);
+  const where = applyScope(applyConditions(db.selectFrom(m.table), conditions), m, actor.scope, 'read');
   const fields = input.allFields ? [...m.fields.values()] : m.listFields.map((n) => m.field(n)!);
   const system = input.allFields ? ALL_SYSTEM : LIST_SYSTEM;
   const page = applyPaging(applySort(where.select(selection(columnsFor(m, fields), input.allFields ? ALL_SYSTEM_SELECT : LIST_SYSTEM)), paging.order), paging);

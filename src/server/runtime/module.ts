@@ -3,6 +3,8 @@ import { effectiveSchema, fieldKind, isStored, isWritable, listColumnFields, mod
 import type { Ajv } from '../../shared/module-schema/ajv.js';
 import type { FieldSchema, FilterOp, ModuleAction, ModuleSchema } from '../../shared/module-schema/types.js';
 import { columnNameOf, tableNameOf } from './naming.js';
+import { pinyinColumnOf } from './pinyin.js';
+import { Workflow } from './workflow/model.js';
 
 /** One field as the runtime uses it: schema, storage and behaviour in one place. */
 export interface FieldInfo {
@@ -17,6 +19,8 @@ export interface FieldInfo {
   writable: boolean;
   dict?: string;
   ref?: string;
+  /** Value → label of a field shown by label without a dictionary (a workflow's state field). */
+  labels?: Map<string, string>;
 }
 
 export type StorageKind = FieldKind | 'bigint';
@@ -45,7 +49,7 @@ function storageOf(field: FieldSchema): StorageKind | null {
   return kind;
 }
 
-function fieldInfo(name: string, schema: FieldSchema): FieldInfo {
+export function fieldInfo(name: string, schema: FieldSchema): FieldInfo {
   const storage = storageOf(schema);
   return {
     name,
@@ -96,7 +100,10 @@ export class RuntimeModule {
   readonly fields = new Map<string, FieldInfo>();
   /** Every stored field including hidden ones: the table keeps their columns and data. */
   readonly storedFields: FieldInfo[];
-  readonly permissions: Record<ModuleAction, string>;
+  /** Permission per action; a child module's are its parent's (set by the registry, see governBy). */
+  permissions: Record<ModuleAction, string>;
+  /** The parent whose permissions govern this child module (x-children). */
+  governedBy?: RuntimeModule;
   readonly listFields: string[];
   readonly filters = new Map<string, FilterOp>();
   /** API sort name → SQL column. */
@@ -104,6 +111,8 @@ export class RuntimeModule {
   readonly defaultOrder: [string, 'asc' | 'desc'][];
   readonly scopeField?: FieldInfo;
   readonly nameField?: FieldInfo;
+  /** The name field sorts in pinyin order through this stored key column (runtime/pinyin.ts). */
+  readonly pinyinColumn?: string;
   readonly uniqueSets: FieldInfo[][];
   readonly trail: false | { moduleCode: number | null };
   readonly hooks: { beforeWrite: string[]; afterWrite: string[]; beforeDelete: string[] };
@@ -115,6 +124,8 @@ export class RuntimeModule {
    * parent record is (set by the registry).
    */
   scopeVia?: { foreignKey: FieldInfo; parent: RuntimeModule };
+  /** The module's x-workflow, when its records move through approvals (runtime/workflow). */
+  readonly workflow?: Workflow;
   private validator?: ValidateFunction;
 
   constructor(
@@ -141,12 +152,37 @@ export class RuntimeModule {
     if (scope) this.scopeField = this.fields.get(scope);
     const nameField = nameFieldOf(this.schema);
     if (nameField) this.nameField = this.fields.get(nameField);
+    if (this.nameField?.column && this.nameField.kind === 'string') {
+      // Sorting by the name reads its pinyin key (阿 before 周), on both engines.
+      this.pinyinColumn = pinyinColumnOf(this.nameField);
+      this.sortable[this.nameField.name] = this.pinyinColumn;
+      if (this.defaultOrder[0][0] === this.nameField.column) this.defaultOrder[0][0] = this.pinyinColumn;
+    }
     this.uniqueSets = (this.schema['x-unique'] ?? []).map((set) => set.map((f) => this.fields.get(f)!));
     const trail = this.schema['x-trail'];
     this.trail = trail ? { moduleCode: typeof trail === 'object' ? (trail.module ?? null) : null } : false;
     const hooks = this.schema['x-hooks'] ?? {};
     this.hooks = { beforeWrite: hooks.beforeWrite ?? [], afterWrite: hooks.afterWrite ?? [], beforeDelete: hooks.beforeDelete ?? [] };
     this.children = (this.schema['x-children'] ?? []).map((c) => ({ module: c.module, foreignKey: c.foreignKey, onDelete: c.onDelete ?? 'cascade', title: c.title }));
+    const workflow = this.schema['x-workflow'];
+    if (workflow) {
+      this.workflow = new Workflow(this.id, workflow, this.fields, fieldInfo, ajv);
+      // The state shows by its title, and lists filter on it (in) whether or not x-list names it.
+      this.workflow.stateField.labels = this.workflow.stateLabels();
+      if (!this.filters.has(workflow.stateField)) this.filters.set(workflow.stateField, 'in');
+    }
+  }
+
+  /**
+   * Takes the permissions of the parent (docs/schema.md, x-children): view the parent → list and view
+   * the children; edit the parent → add, edit and delete them; export and import as the parent's. The
+   * served schema carries them, so the web shows the same buttons the server allows.
+   */
+  governBy(parent: RuntimeModule): void {
+    const p = parent.permissions;
+    this.permissions = { list: p.view, view: p.view, add: p.edit, edit: p.edit, delete: p.edit, export: p.export, import: p.import };
+    this.schema['x-permissions'] = { ...this.permissions };
+    this.governedBy = parent;
   }
 
   field(name: string): FieldInfo | undefined {
@@ -179,6 +215,7 @@ export class RuntimeModule {
       const f = n ? this.fields.get(n) : undefined;
       return f?.column && f.kind !== 'array' ? [f.column] : [];
     });
+    if (this.pinyinColumn && this.defaultOrder[0][0] === this.pinyinColumn) columns.push(this.pinyinColumn);
     return [...new Set(columns)];
   }
 

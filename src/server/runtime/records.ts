@@ -5,12 +5,13 @@ import type { DB } from '../db/types.js';
 import { HttpError, STATUS_MESSAGES } from '../errors.js';
 import type { RuntimeContext } from './context.js';
 import { columnsFor, decorate, selection } from './decorate.js';
-import { ALL_SYSTEM, ALL_SYSTEM_SELECT, listRecords, type ListInput, type ListPage } from './list.js';
+import { ALL_SYSTEM, ALL_SYSTEM_SELECT, LIST_SYSTEM, listRecords, type ListInput, type ListPage } from './list.js';
 import { runHooks, type Actor, type Origin, type WriteHookContext } from './hooks.js';
-import type { FieldInfo, RuntimeModule } from './module.js';
-import { applyConditions, applySort, filterConditions, idIn, parseFilter } from './query.js';
-import { applyScope, outOfScope, scopeCondition } from './scope.js';
-import { changesOf, dictSnapshot, recordChanges, type DictSnapshot, type TrailEntry } from './trail.js';
+import { SYSTEM_FIELDS, type ChildLink, type FieldInfo, type RuntimeModule } from './module.js';
+import { applyConditions, applyPaging, applySort, filterConditions, idIn, parseFilter, type Condition } from './query.js';
+import { pinyinKey } from './pinyin.js';
+import { applyScope, outOfScope, scopeCondition, type ScopeMode } from './scope.js';
+import { changesOf, dictSnapshot, recordChanges, type DictSnapshot, type TrailEntry, type TrailSource } from './trail.js';
 import { assertValid, readWriteInput, uniqueMessage, validateCandidates } from './validate.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
@@ -32,6 +33,8 @@ export type ApiRecord<T = Record<string, unknown>> = T & SystemFields & Record<s
 
 export interface WriteOptions {
   origin?: Origin;
+  /** The workflow record whose step makes this write (kept in the trail: the change's origin is that record). */
+  source?: TrailSource;
   /** Run inside this transaction (a domain service writing several things at once). */
   trx?: Kysely<DB>;
 }
@@ -44,6 +47,7 @@ export interface PreparedWrite {
   version?: number;
   /** USER_CREATE or USER_UPDATE by default. */
   origin?: Origin;
+  source?: TrailSource;
 }
 
 export interface WriteEvent {
@@ -87,25 +91,25 @@ export class RecordService<T = Record<string, unknown>> {
   /** One record with every visible field; 404 when it does not exist or lies outside the actor's scope. */
   async get(id: number, actor: Actor, db: Kysely<DB> = this.ctx.db): Promise<ApiRecord<T>> {
     const row = await this.readRow(id, db);
-    if (!row || !(await this.inScope([row], actor, db))) throw new HttpError(404, `${this.module.title}记录不存在`);
+    if (!row || !(await this.inScope([row], actor, db, 'read'))) throw new HttpError(404, `${this.module.title}记录不存在`);
     return (await this.decorateOne(row, db)) as ApiRecord<T>;
   }
 
   /** The stored row (field names, all visible fields, system fields), ignoring scope. */
-  private async readRow(id: number, db: Kysely<DB> = this.ctx.db): Promise<Record<string, unknown> | undefined> {
+  async readRow(id: number, db: Kysely<DB> = this.ctx.db): Promise<Record<string, unknown> | undefined> {
     if (!Number.isSafeInteger(id) || id <= 0) return undefined;
     const m = this.module;
     return (db as AnyDb).selectFrom(m.table).select(selection(m.columns, ALL_SYSTEM_SELECT)).where('id', '=', id).executeTakeFirst();
   }
 
-  private async decorateOne(row: Record<string, unknown>, db: Kysely<DB> = this.ctx.db) {
+  async decorateOne(row: Record<string, unknown>, db: Kysely<DB> = this.ctx.db) {
     const [record] = await decorate(this.ctx, this.module, [row], [...this.module.fields.values()], ALL_SYSTEM, db);
     return record;
   }
 
-  /** Whether every one of these stored records lies in the actor's data scope. */
-  async inScope(rows: Record<string, unknown>[], actor: Actor, db: Kysely<DB> = this.ctx.db): Promise<boolean> {
-    return !(await outOfScope(this.ctx, this.module, rows, actor.scope, db)).some(Boolean);
+  /** Whether every one of these stored records lies in the actor's data scope (to change them, or with 'read' to read them). */
+  async inScope(rows: Record<string, unknown>[], actor: Actor, db: Kysely<DB> = this.ctx.db, mode: ScopeMode = 'write'): Promise<boolean> {
+    return !(await outOfScope(this.ctx, this.module, rows, actor.scope, db, mode)).some(Boolean);
   }
 
   // ------------------------------------------------------------------ writing
@@ -116,7 +120,8 @@ export class RecordService<T = Record<string, unknown>> {
     for (const f of this.module.writableFields) if (f.schema.default !== undefined) record[f.name] = f.schema.default;
     Object.assign(record, values);
     const scope = this.module.scopeField;
-    if (scope && (record[scope.name] === null || record[scope.name] === undefined) && actor.orgId !== null) record[scope.name] = actor.orgId;
+    // A read-only scope field is set by a beforeWrite hook (from another record), which checks the scope.
+    if (scope?.writable && (record[scope.name] === null || record[scope.name] === undefined) && actor.orgId !== null) record[scope.name] = actor.orgId;
     return record;
   }
 
@@ -133,7 +138,7 @@ export class RecordService<T = Record<string, unknown>> {
     assertValid(result, this.module.scopeField?.name);
     const origin = options.origin ?? ChangeRecordOrigin.USER_CREATE;
     const dicts = await dictSnapshot(this.ctx, this.module, db);
-    const [id] = await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, origin }], actor, dicts));
+    const [id] = await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, origin, source: options.source }], actor, dicts));
     this.emit({ module: this.module.id, action: 'create', ids: [id], origin });
     return this.get(id, actor, db);
   }
@@ -154,11 +159,11 @@ export class RecordService<T = Record<string, unknown>> {
     if (!(await this.inScope([current], actor, db))) throw new HttpError(403, '无权操作该组织的数据');
     if (current.version !== input.version) await this.conflict(id, db);
     const values = { ...this.writableValues(current), ...input.values };
-    const [result] = await validateCandidates(this.ctx, m, [{ values, currentId: id }], actor, db);
+    const [result] = await validateCandidates(this.ctx, m, [{ values, currentId: id, stored: current }], actor, db);
     assertValid(result, this.module.scopeField?.name);
     const origin = options.origin ?? ChangeRecordOrigin.USER_UPDATE;
     const dicts = await dictSnapshot(this.ctx, m, db);
-    await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, current, origin, version: input.version as number }], actor, dicts));
+    await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, current, origin, version: input.version as number, source: options.source }], actor, dicts));
     this.emit({ module: m.id, action: 'update', ids: [id], origin });
     return this.get(id, actor, db);
   }
@@ -174,14 +179,34 @@ export class RecordService<T = Record<string, unknown>> {
   }
 
   /** Stored column values of a record (arrays as JSON for jsonb). */
-  private toColumns(values: Record<string, unknown>): Record<string, unknown> {
+  toColumns(values: Record<string, unknown>): Record<string, unknown> {
     const row: Record<string, unknown> = {};
     for (const f of this.module.columns) {
       if (!(f.name in values)) continue;
       const v = values[f.name];
       row[f.column!] = v === undefined || v === null || v === '' ? null : f.kind === 'array' ? JSON.stringify(v) : v;
     }
+    const name = this.module.nameField;
+    if (this.module.pinyinColumn && name!.name in values) row[this.module.pinyinColumn] = pinyinKey(values[name!.name]);
     return row;
+  }
+
+  /**
+   * Fills the pinyin keys that rows written around the runtime lack (seeded or older rows), in batches;
+   * answers how many it filled.
+   */
+  async fillPinyinKeys(): Promise<number> {
+    const m = this.module;
+    if (!m.pinyinColumn) return 0;
+    const name = m.nameField!.column!;
+    let filled = 0;
+    for (;;) {
+      const rows = await this.db.selectFrom(m.table).select(['id', `${name} as name`]).where(m.pinyinColumn, 'is', null).where(name, 'is not', null).limit(1000).execute();
+      if (!rows.length) return filled;
+      const values = rows.map((r: { id: number; name: string }) => sql`(${r.id}::int, ${pinyinKey(r.name)}::text)`);
+      await sql`UPDATE ${sql.table(m.table)} AS t SET ${sql.ref(m.pinyinColumn)} = v.key FROM (VALUES ${sql.join(values)}) AS v(id, key) WHERE t.id = v.id`.execute(this.db);
+      filled += rows.length;
+    }
   }
 
   /**
@@ -192,6 +217,8 @@ export class RecordService<T = Record<string, unknown>> {
    */
   async writeMany(trx: Kysely<DB>, writes: PreparedWrite[], actor: Actor, dicts: DictSnapshot): Promise<number[]> {
     const m = this.module;
+    // A workflow record starts in its initial state; only its transitions change the state afterwards.
+    if (m.workflow) for (const w of writes) if (!w.current) w.values[m.workflow.stateField.name] = m.workflow.initial;
     const hooks: WriteHookContext[] = writes.map((w) => ({
       module: m,
       actor,
@@ -235,7 +262,7 @@ export class RecordService<T = Record<string, unknown>> {
     const entries: TrailEntry[] = [];
     for (const [i, h] of hooks.entries()) {
       const changes = await changesOf(this.ctx, trx, m, writes[i].current, writes[i].current ? { ...writes[i].current, ...h.record } : h.record, dicts);
-      entries.push({ recordId: h.id!, type: h.action === 'create' ? ChangeRecordType.ADD : ChangeRecordType.UPDATE, origin: h.origin, changes });
+      entries.push({ recordId: h.id!, type: h.action === 'create' ? ChangeRecordType.ADD : ChangeRecordType.UPDATE, origin: h.origin, changes, source: writes[i].source });
     }
     await recordChanges(trx, m, entries, actor);
     for (const h of hooks) await runHooks(m.hooks.afterWrite, h);
@@ -344,8 +371,8 @@ export class RecordService<T = Record<string, unknown>> {
     const m = this.module;
     const filters = parseFilter(m, input.filter);
     const paging = parsePaging({ ...(input.query as object), page: 0, size: 1 }, m.sortable, m.defaultOrder);
-    const conditions = await filterConditions(filters, this.ctx.orgTree);
-    const q = applySort(applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope).select('id'), paging.order);
+    const conditions = [...(await filterConditions(filters, this.ctx.orgTree)), ...(input.conditions ?? [])];
+    const q = applySort(applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope, 'read').select('id'), paging.order);
     // One array value instead of a row per id: 100,000 result rows cost the embedded engine ~40 MB of
     // memory at once. The aggregate takes the sorted subquery's rows in their order.
     const { ids } = await this.db.selectFrom(q.as('matching')).select(sql<number[] | null>`array_agg(matching.id)`.as('ids')).executeTakeFirstOrThrow();
@@ -361,8 +388,45 @@ export class RecordService<T = Record<string, unknown>> {
     return decorate(this.ctx, m, ordered, fields, ['id']);
   }
 
-  /** The scope condition for other queries over this module (children lists, pickers). */
+  /**
+   * Records that lack a required field (one made required after they were stored, see x-required-from):
+   * list columns plus `missing` (the fields they lack), paged and sorted like the list, in the actor's scope.
+   */
+  async incomplete(query: unknown, actor: Actor): Promise<{ content: (ApiRecord<T> & { missing: string[] })[]; totalElements: number }> {
+    const m = this.module;
+    const required = (m.schema.required ?? []).flatMap((n) => (m.field(n)?.column ? [m.field(n)!] : []));
+    if (!required.length) return { content: [], totalElements: 0 };
+    const blank = (f: FieldInfo) => (f.kind === 'array' ? sql<boolean>`(${sql.ref(f.column!)} IS NULL OR ${sql.ref(f.column!)} = '[]'::jsonb)` : sql<boolean>`${sql.ref(f.column!)} IS NULL`);
+    const lacking = sql<boolean>`(${sql.join(required.map(blank), sql` OR `)})`;
+    const base = applyScope(this.db.selectFrom(m.table).where(lacking), m, actor.scope);
+    const paging = parsePaging(query, m.sortable, m.defaultOrder);
+    const fields = m.listFields.map((n) => m.field(n)!);
+    const rows = await applyPaging(applySort(base.select(selection(columnsFor(m, [...fields, ...required]), LIST_SYSTEM)), paging.order), paging).execute();
+    const { total } = (await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow()) as { total: number };
+    const records = await decorate(this.ctx, m, rows, fields, LIST_SYSTEM);
+    const isBlank = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
+    const content = records.map((r, i) => ({ ...r, missing: required.filter((f) => isBlank(rows[i][f.name])).map((f) => f.name) }));
+    return { content: content as (ApiRecord<T> & { missing: string[] })[], totalElements: total };
+  }
+
+  /** The child modules (x-children) with their record services. */
+  childServices(): { link: ChildLink; service: RecordService }[] {
+    return this.module.children.map((link) => ({ link, service: this.serviceOf(link.module) }));
+  }
+
+  /** Ids of the records whose `foreignKey` names one of these parents, by parent then id (exports). */
+  async idsOfChildren(foreignKey: string, parentIds: number[]): Promise<number[]> {
+    const column = this.module.field(foreignKey)!.column!;
+    const ids: number[] = [];
+    for (let start = 0; start < parentIds.length; start += 1000) {
+      const rows = await this.db.selectFrom(this.module.table).select('id').where(column, 'in', parentIds.slice(start, start + 1000)).orderBy(column).orderBy('id').execute();
+      rows.forEach((r: { id: number }) => ids.push(r.id));
+    }
+    return ids;
+  }
+
+  /** The scope condition for other queries over this module (children lists, pickers): what the actor may read. */
   scopeCondition(actor: Actor) {
-    return scopeCondition(this.module, actor.scope);
+    return scopeCondition(this.module, actor.scope, 'read');
   }
 }

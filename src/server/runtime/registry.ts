@@ -31,42 +31,83 @@ export function readSchoolOverrides(schemasDir: string, school: string): Record<
 /**
  * The modules of a deployment: every `<schemasDir>/modules/*.json`, each patched by the school's
  * override (JSON Merge Patch) and checked after the merge, so server and web see one schema.
+ * `npm run schemas:check` reads every school through `ModuleRegistry.read`, exactly as the server will.
  */
 export class ModuleRegistry {
   private readonly modules = new Map<string, RuntimeModule>();
 
-  constructor(modules: RuntimeModule[]) {
+  constructor(
+    modules: RuntimeModule[],
+    /** Modules the school's override patched: their problems name the school. */
+    private readonly overridden = new Set<string>(),
+    readonly school = '',
+  ) {
     for (const m of modules) this.modules.set(m.id, m);
     for (const m of modules) {
       for (const child of m.children) this.modules.get(child.module)!.parents.push({ module: m.id, foreignKey: child.foreignKey });
     }
     for (const m of modules) this.inheritScope(m, new Set());
+    for (const m of modules) this.inheritPermissions(m, new Set());
   }
 
+  /** The registry of a deployment; the first start problem stops it (SchemaLoadError, one line). */
   static load(schemasDir: string, school: string): ModuleRegistry {
+    const { registry, problems } = ModuleRegistry.read(schemasDir, school);
+    if (!registry) throw new SchemaLoadError(problems.join('; '));
+    return registry;
+  }
+
+  /** Every problem of a deployment's modules (one line each), and the registry when there is none. */
+  static read(schemasDir: string, school: string, checked = new Map<string, string[]>()): { registry?: ModuleRegistry; problems: string[] } {
+    // Checking compiles the schema; `checked` keeps the answers by schema text across schools.
+    const check = (schema: unknown, id: string) => {
+      const key = JSON.stringify(schema);
+      let problems = checked.get(key);
+      if (!problems) checked.set(key, (problems = checkModuleSchema(schema, id)));
+      return problems;
+    };
     const dir = path.join(schemasDir, 'modules');
     const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort().map((id) => `${id}.json`) : [];
-    const overrides = readSchoolOverrides(schemasDir, school);
+    let overrides: Record<string, unknown>;
+    try {
+      overrides = readSchoolOverrides(schemasDir, school);
+    } catch (error) {
+      return { problems: [(error as Error).message] };
+    }
     const ids = new Set(files.map((f) => f.slice(0, -5)));
+    const problems: string[] = [];
     const unknown = Object.keys(overrides).filter((id) => !ids.has(id));
-    if (unknown.length) throw new SchemaLoadError(`school ${school}: overrides name unknown module(s) ${unknown.join(', ')}`);
+    if (unknown.length) problems.push(`school ${school}: overrides name unknown module(s) ${unknown.join(', ')}`);
     const ajv = createRecordAjv();
     const modules: RuntimeModule[] = [];
     for (const file of files) {
       const id = file.slice(0, -5);
-      const base = readJson(path.join(dir, file), `module ${id}`);
-      const baseProblems = checkModuleSchema(base, id);
-      if (baseProblems.length) throw new SchemaLoadError(`module ${id}: ${baseProblems.join('; ')}`);
+      let base: unknown;
+      try {
+        base = readJson(path.join(dir, file), `module ${id}`);
+      } catch (error) {
+        problems.push((error as Error).message);
+        continue;
+      }
+      const baseProblems = check(base, id);
+      if (baseProblems.length) {
+        problems.push(`module ${id}: ${baseProblems.join('; ')}`);
+        continue;
+      }
       const merged = id in overrides ? mergePatch(base, overrides[id]) : base;
-      const problems = [...checkModuleSchema(merged, id), ...checkReferenceTypes(merged as ModuleSchema)];
-      if (problems.length) {
+      const mergedProblems = [...check(merged, id), ...checkReferenceTypes(merged as ModuleSchema)];
+      if (mergedProblems.length) {
         const where = id in overrides ? `school ${school}: the override of module ${id} breaks it` : `module ${id}`;
-        throw new SchemaLoadError(`${where}: ${problems.join('; ')}`);
+        problems.push(`${where}: ${mergedProblems.join('; ')}`);
+        continue;
       }
       modules.push(new RuntimeModule(merged as ModuleSchema, ajv));
     }
-    checkAcrossModules(modules);
-    return new ModuleRegistry(modules);
+    const overridden = new Set(Object.keys(overrides));
+    const where = (id: string) => (overridden.has(id) ? `school ${school}: module ${id}` : `module ${id}`);
+    problems.push(...acrossModules(modules, where));
+    if (problems.length) return { problems };
+    return { registry: new ModuleRegistry(modules, overridden, school), problems };
   }
 
   /** A module without x-scope takes its data scope from the first scoped parent (x-children); answers whether it has one. */
@@ -84,6 +125,39 @@ export class ModuleRegistry {
     return false;
   }
 
+  /**
+   * A child module (x-children) is governed by its parent's permissions (docs/schema.md, x-children):
+   * who may view the parent lists and views its children, who may edit the parent adds, edits and
+   * deletes them; export and import follow the parent's. A child has no menu entry of its own, so this
+   * is what lets 角色管理 grant it.
+   */
+  private inheritPermissions(m: RuntimeModule, seen: Set<string>): void {
+    const link = m.parents[0];
+    if (!link || m.governedBy || seen.has(m.id)) return;
+    seen.add(m.id);
+    const parent = this.modules.get(link.module)!;
+    this.inheritPermissions(parent, seen);
+    m.governBy(parent);
+  }
+
+  /** The dictionary codes the modules' fields name. */
+  get dictCodes(): string[] {
+    return [...new Set(this.list().flatMap((m) => m.dictCodes))];
+  }
+
+  /** Fields naming a dictionary outside `known`: one line each. */
+  unknownDictionaries(known: Set<string>): string[] {
+    const problems: string[] = [];
+    for (const m of this.modules.values()) {
+      for (const f of m.fields.values()) {
+        if (f.dict && !known.has(f.dict)) {
+          problems.push(`${this.overridden.has(m.id) ? `school ${this.school}: module ${m.id}` : `module ${m.id}`}: ${f.name}.x-dict names dictionary ${f.dict}, which does not exist (add schemas/dicts/${f.dict}.json)`);
+        }
+      }
+    }
+    return problems;
+  }
+
   get(id: string): RuntimeModule | undefined {
     return this.modules.get(id);
   }
@@ -93,21 +167,45 @@ export class ModuleRegistry {
   }
 }
 
+/**
+ * What would stop the server of any of these schools, or the web build (it compiles every school's
+ * forms): the modules without overrides and with each school's, read as the server reads them, and the
+ * dictionaries they name (files under dicts/; the server also knows administrators' own). Each problem
+ * once, worded as the server words it. `npm run schemas:check` and `npm start` run it.
+ */
+export function deploymentProblems(schemasDir: string, schools: readonly string[]): string[] {
+  const dictDir = path.join(schemasDir, 'dicts');
+  const dicts = new Set(fs.existsSync(dictDir) ? fs.readdirSync(dictDir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)) : []);
+  const problems = new Set<string>();
+  const checked = new Map<string, string[]>();
+  for (const school of ['', ...schools]) {
+    const { registry, problems: found } = ModuleRegistry.read(schemasDir, school, checked);
+    found.forEach((p) => problems.add(p));
+    registry?.unknownDictionaries(dicts).forEach((p) => problems.add(p));
+  }
+  return [...problems];
+}
+
 /** Children and references must name modules that exist (core entities may wait for theirs). */
-function checkAcrossModules(modules: RuntimeModule[]): void {
+function acrossModules(modules: RuntimeModule[], where: (id: string) => string): string[] {
   const byId = new Map(modules.map((m) => [m.id, m]));
   const problems: string[] = [];
+  const parentOf = new Map<string, string>();
   for (const m of modules) {
     for (const child of m.children) {
       const target = byId.get(child.module);
-      if (!target) problems.push(`module ${m.id}: x-children names unknown module "${child.module}"`);
+      if (!target) problems.push(`${where(m.id)}: x-children names unknown module "${child.module}"`);
       else if (target.field(child.foreignKey)?.ref !== m.id) {
-        problems.push(`module ${m.id}: x-children foreign key "${child.foreignKey}" must be a field of "${child.module}" with x-ref "${m.id}"`);
-      }
+        problems.push(`${where(m.id)}: x-children foreign key "${child.foreignKey}" must be a field of "${child.module}" with x-ref "${m.id}"`);
+      } else if (parentOf.has(child.module)) {
+        problems.push(`${where(m.id)}: "${child.module}" is already a child of "${parentOf.get(child.module)}"; a child module has one parent`);
+      } else if (target.schema['x-permissions']) {
+        problems.push(`${where(child.module)}: a child module (x-children of "${m.id}") takes its permissions from its parent; remove x-permissions`);
+      } else parentOf.set(child.module, m.id);
     }
     for (const f of m.fields.values()) {
-      if (f.ref && !CORE_REFS.has(f.ref) && !byId.has(f.ref)) problems.push(`module ${m.id}: ${f.name}.x-ref names unknown module "${f.ref}"`);
+      if (f.ref && !CORE_REFS.has(f.ref) && !byId.has(f.ref)) problems.push(`${where(m.id)}: ${f.name}.x-ref names unknown module "${f.ref}"`);
     }
   }
-  if (problems.length) throw new SchemaLoadError(problems.join('; '));
+  return problems;
 }

@@ -14,6 +14,8 @@ import type { RuntimeModule } from './module.js';
 import { containsText } from '../db/text-search.js';
 import { sendTemplate } from './template.js';
 import { trailOf } from './trail.js';
+import { missingWorkflowHooks } from './workflow/hooks.js';
+import { listWaiting, workflowRoutes } from './workflow/routes.js';
 
 /** The actions of a module this user may perform. */
 export function allowedActions(user: Pick<SessionUser, 'roles' | 'isSuper'>, m: RuntimeModule): string[] {
@@ -47,6 +49,8 @@ export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onReady', async () => {
     const missing = missingHooks(runtime.registry.list());
     if (missing.length) throw new Error(`x-hooks name hooks no service registered (${missing.join(', ')}): register them with registerHook before the app is ready`);
+    const steps = missingWorkflowHooks(runtime.registry.list());
+    if (steps.length) throw new Error(`x-workflow names guards or effects no service registered (${steps.join(', ')}): register them with registerGuard / registerEffect before the app is ready`);
   });
   // Imports in flight finish before the database closes.
   app.addHook('preClose', async () => runtime.imports.drain());
@@ -66,8 +70,12 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
 
   app.post(`${base}/list`, { config: perm(p.list) }, async (req) => {
     const query = req.query as Record<string, unknown>;
-    return records().list({ filter: req.body, query, allFields: query.fields === 'all' }, await actor(req));
+    const { filter, conditions } = await listWaiting(runtime, m, req.body, currentUser(req));
+    return records().list({ filter, conditions, query, allFields: query.fields === 'all' }, await actor(req));
   });
+
+  // Records lacking a required field added after they were stored (x-required-from).
+  app.get(`${base}/incomplete`, { config: perm(p.list) }, async (req) => records().incomplete(req.query, await actor(req)));
 
   app.get(`${base}/export`, { config: perm(p.export) }, async (req, reply) => {
     const query = req.query as { filter?: string };
@@ -117,9 +125,11 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
       } else if (q.q?.trim()) {
         query = query.where(containsText(nameColumn, q.q.trim()));
       }
-      return query.orderBy(sql.ref(nameColumn)).orderBy('id').limit(size).execute();
+      return query.orderBy(sql.ref(m.pinyinColumn ?? nameColumn)).orderBy('id').limit(size).execute();
     });
   }
+
+  workflowRoutes(app, runtime, m);
 
   app.get(`${base}/:id`, { config: perm(p.view) }, async (req) => records().get(idParam((req.params as { id: string }).id, m), await actor(req)));
 

@@ -2,6 +2,10 @@
  * The caller's data scope on a module: through its x-scope field, or, for a child module without one,
  * through the parent record (x-children). Lists filter with the SQL condition; writes and single-record
  * reads check the records themselves.
+ *
+ * Reading (`'read'`) a workflow record with an `otherField` is also open to the other side of the process
+ * (a transfer's receiving organisation sees it, takes its steps and reads its log); changing or deleting
+ * it (`'write'`) stays with the record's own organisation.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
 import type { Kysely } from 'kysely';
@@ -10,16 +14,24 @@ import type { RuntimeContext } from './context.js';
 import type { RuntimeModule } from './module.js';
 import { idIn, type AnyQuery, type Condition } from './query.js';
 
+export type ScopeMode = 'read' | 'write';
+
+/** The organisation fields of a record a mode looks at: the scope field, and for reading the other side's. */
+function scopeFields(m: RuntimeModule, mode: ScopeMode) {
+  const other = mode === 'read' ? m.workflow?.otherField : undefined;
+  return other ? [m.scopeField!, other] : [m.scopeField!];
+}
+
 /** The SQL condition of the scope; undefined when the module is not scoped or the caller sees all. */
-export function scopeCondition(m: RuntimeModule, scope: number[] | 'all'): Condition | undefined {
+export function scopeCondition(m: RuntimeModule, scope: number[] | 'all', mode: ScopeMode = 'write'): Condition | undefined {
   if (scope === 'all') return undefined;
   if (m.scopeField) {
-    const col = m.scopeField.column!;
-    return (eb) => (scope.length ? eb(col, 'in', scope) : eb.val(false));
+    const cols = scopeFields(m, mode).map((f) => f.column!);
+    return (eb) => (scope.length ? eb.or(cols.map((col) => eb(col, 'in', scope))) : eb.val(false));
   }
   if (m.scopeVia) {
     const { foreignKey, parent } = m.scopeVia;
-    const inParent = scopeCondition(parent, scope)!;
+    const inParent = scopeCondition(parent, scope, mode)!;
     return (eb) => eb(foreignKey.column!, 'in', eb.selectFrom(parent.table).select('id').where(inParent));
   }
   return undefined;
@@ -32,25 +44,27 @@ export async function outOfScope(
   records: Record<string, unknown>[],
   scope: number[] | 'all',
   db: Kysely<DB> = ctx.db,
+  mode: ScopeMode = 'write',
 ): Promise<boolean[]> {
   if (scope === 'all' || (!m.scopeField && !m.scopeVia)) return records.map(() => false);
   if (m.scopeField) {
     const allowed = new Set(scope);
-    return records.map((r) => !allowed.has(r[m.scopeField!.name] as number));
+    const fields = scopeFields(m, mode);
+    return records.map((r) => !fields.some((f) => allowed.has(r[f.name] as number)));
   }
   const { foreignKey, parent } = m.scopeVia!;
   const ids = [...new Set(records.map((r) => r[foreignKey.name]).filter((v): v is number => typeof v === 'number'))];
   const visible = new Set<number>();
   for (let start = 0; start < ids.length; start += 1000) {
     let q = (db as Kysely<any>).selectFrom(parent.table).select('id').where(idIn(ids.slice(start, start + 1000)));
-    const cond = scopeCondition(parent, scope);
+    const cond = scopeCondition(parent, scope, mode);
     if (cond) q = q.where(cond);
     (await q.execute()).forEach((r: { id: number }) => visible.add(r.id));
   }
   return records.map((r) => !visible.has(r[foreignKey.name] as number));
 }
 
-export function applyScope<Q extends AnyQuery>(q: Q, m: RuntimeModule, scope: number[] | 'all'): Q {
-  const cond = scopeCondition(m, scope);
+export function applyScope<Q extends AnyQuery>(q: Q, m: RuntimeModule, scope: number[] | 'all', mode: ScopeMode = 'write'): Q {
+  const cond = scopeCondition(m, scope, mode);
   return cond ? (q.where(cond) as Q) : q;
 }

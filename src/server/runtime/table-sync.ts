@@ -5,6 +5,7 @@ import { MIGRATION_LOCK_KEY } from '../db/migrate.js';
 import { charsIndexExpression } from '../db/text-search.js';
 import { sqlTypeOf, type RuntimeModule, type StorageKind } from './module.js';
 import { indexNameOf, quoteIdent } from './naming.js';
+import { PINYIN_SQL_TYPE } from './pinyin.js';
 import { SchemaLoadError } from './registry.js';
 import type { AppliedColumn } from './tables.js';
 
@@ -50,6 +51,8 @@ const shown = (kind: string) => (kind === 'bigint' ? 'integer' : kind);
 function definitionOf(m: RuntimeModule): TableDef {
   const columns: Record<string, AppliedColumn> = {};
   for (const f of m.storedFields) columns[f.name] = { column: f.column!, kind: f.storage!, sqlType: sqlTypeOf(f.storage!) };
+  // The name's pinyin sort key (runtime/pinyin.ts), kept like a field's column.
+  if (m.pinyinColumn) columns[`${m.nameField!.name}:pinyin`] = { column: m.pinyinColumn, kind: 'string', sqlType: PINYIN_SQL_TYPE };
   const indexes: IndexDef[] = m.indexedColumns.map((c) => ({ name: indexNameOf(m.table, 'idx', [c]), columns: [c], unique: false }));
   // Most lists of scoped users read one organisation in the default order: one index serves both.
   const sortColumn = m.defaultOrder[0][0];

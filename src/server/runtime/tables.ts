@@ -35,6 +35,9 @@ export interface RuntimeTables {
     user_id: number | null;
     username: WithDefault<string>;
     at: Stamp;
+    /** The workflow record whose step wrote this change (migration 0071). */
+    source_module: WithDefault<string | null>;
+    source_id: WithDefault<number | null>;
   };
   import_jobs: {
     id: Generated<number>;

@@ -67,8 +67,15 @@ export async function changesOf(
   return changes;
 }
 
+/** The workflow record a change came from: a step of `module`'s record `recordId` wrote it. */
+export interface TrailSource {
+  module: string;
+  recordId: number;
+}
+
 export interface TrailEntry {
   recordId: number;
+  source?: TrailSource;
   type: (typeof ChangeRecordType)[keyof typeof ChangeRecordType];
   origin: Origin;
   changes: FieldChange[];
@@ -83,7 +90,7 @@ export async function recordChanges(trx: Kysely<DB>, m: RuntimeModule, entries: 
   const moduleCode = m.trail.moduleCode;
   const rows = entries
     .filter((e) => e.type === ChangeRecordType.ADD || e.changes.length > 0)
-    .map((e) => ({ module: m.id, module_code: moduleCode, record_id: e.recordId, type: e.type, origin: e.origin, changes: JSON.stringify(e.changes), user_id: actor.id, username: actor.username }));
+    .map((e) => ({ module: m.id, module_code: moduleCode, record_id: e.recordId, type: e.type, origin: e.origin, changes: JSON.stringify(e.changes), user_id: actor.id, username: actor.username, source_module: e.source?.module ?? null, source_id: e.source?.recordId ?? null }));
   if (rows.length) await trx.insertInto('change_records').values(rows).execute();
 }
 
@@ -108,6 +115,7 @@ export async function trailOf(ctx: RuntimeContext, m: RuntimeModule, recordId: n
       userId: r.user_id,
       username: r.username,
       at: new Date(r.at).toISOString(),
+      source: r.source_module && r.source_id !== null ? { module: r.source_module, title: ctx.registry.get(r.source_module)?.title ?? r.source_module, recordId: r.source_id } : null,
     })),
     totalElements: count.total,
   };

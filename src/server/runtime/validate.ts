@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv';
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
+import { requiredLackedBy } from '../../shared/module-schema/fields.js';
 import { FORMAT_MESSAGES } from '../../shared/validators.js';
 import { HttpError } from '../errors.js';
 import { translateAjvError, type FieldError } from '../../shared/validation-messages.js';
@@ -61,6 +62,8 @@ export interface Candidate {
   values: Record<string, unknown>;
   /** The record being updated; undefined for a new record. */
   currentId?: number;
+  /** The stored row of the record being updated: required fields it lacks may stay empty (x-required-from). */
+  stored?: Record<string, unknown>;
 }
 
 export interface CandidateResult {
@@ -85,10 +88,11 @@ export async function validateCandidates(
   /** A transaction the write runs in (domain services); every look-up then goes through it. */
   db: Kysely<DB> = ctx.db,
 ): Promise<CandidateResult[]> {
-  const results: CandidateResult[] = candidates.map((c) => ({
-    errors: m.validate(withoutBlanks(c.values)).map((e) => fieldErrorOf(m, e)),
-    outOfScope: false,
-  }));
+  const results: CandidateResult[] = candidates.map((c) => {
+    const lacked = c.stored ? new Set(requiredLackedBy(m.schema, c.stored)) : undefined;
+    const errors = m.validate(withoutBlanks(c.values)).filter((e) => !(e.keyword === 'required' && lacked?.has(e.params.missingProperty as string)));
+    return { errors: errors.map((e) => fieldErrorOf(m, e)), outOfScope: false };
+  });
   const failed = (i: number, field: string) => results[i].errors.some((e) => e.field === field);
 
   for (const f of m.writableFields.filter((x) => x.dict)) {
@@ -117,7 +121,10 @@ export async function validateCandidates(
   for (const set of m.uniqueSets) await checkUnique(ctx, m, set, candidates, results, failed, db);
 
   // A scoped actor may not write records outside its organisations, nor records that belong to none.
-  (await outOfScope(ctx, m, candidates.map((c) => c.values), actor.scope, db)).forEach((out, i) => (results[i].outOfScope = out));
+  // A read-only scope field is the business of the hook that sets it (docs/schema.md, x-scope).
+  if (!m.scopeField || m.scopeField.writable) {
+    (await outOfScope(ctx, m, candidates.map((c) => c.values), actor.scope, db)).forEach((out, i) => (results[i].outOfScope = out));
+  }
   return results;
 }
 

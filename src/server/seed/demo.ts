@@ -1,11 +1,16 @@
 import { getSchoolInfo } from '../../shared/school-branding.js';
 import { hashPassword } from '../core/passwords.js';
+import { seedDemoDues } from './demo-dues.js';
+import { seedPschool } from './pschool/seed.js';
+import { seedDevelopment, seedWorkflowTodos } from './development.js';
+import { seedTransfers } from './transfers.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
 import { MenuService } from '../core/menus/service.js';
 import type { DataScopeKind } from '../core/tables.js';
 import { collectPermissions, flattenMenus, type MenuNode } from '../../shared/menus.js';
 import type { SeedContext } from './index.js';
+import { SCHEMAS_DIR } from '../paths.js';
 
 /** The password of every demo account except `admin` (listed in the README and printed at start). */
 export const DEMO_USER_PASSWORD = 'Dangjian@2026';
@@ -15,10 +20,14 @@ export const DEMO_ACCOUNTS = [
   { username: 'dwzzb', nickName: '党委组织部管理员', role: 'dwzzb' },
   { username: 'zbsj', nickName: '支部书记（演示）', role: 'zbsj' },
   { username: 'dy', nickName: '党员（演示）', role: 'dy' },
+  { username: 'ejdw', nickName: '二级党委组织员（演示）', role: 'ejdw' },
 ] as const;
 
 /** System administration stays with the superuser (both the API's and the menu file's spellings). */
 const SYSTEM_PERMISSION = /^(users?|roles?|menus?|dicts?|sysconfig|online|outbox|sms-outbox):/;
+
+/** The organisation department's own: 入党志愿书 number ranges. */
+const ORG_DEPARTMENT_ONLY = /^development-book-range:/;
 
 /** Permissions of the pages and buttons below these menu nodes (their ids in schemas/menus.json). */
 function permissionsUnder(tree: MenuNode[], ...nodeIds: string[]): string[] {
@@ -41,12 +50,23 @@ export const DEMO_ROLES: DemoRole[] = [
     permissions: (tree) => collectPermissions(tree.filter((n) => n.id !== 'system')).filter((p) => !SYSTEM_PERMISSION.test(p)),
   },
   {
-    code: 'zbsj', name: '支部书记', description: '本支部党员、组织生活、党校学习与消息', level: 3, dataScope: 'own',
-    permissions: (tree) => ['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', ...permissionsUnder(tree, 'org-life', 'pschool-study', 'message-center')],
+    code: 'zbsj', name: '支部书记', description: '本支部党员、发展党员、组织关系转接、组织生活、党费收缴、党校学习与消息', level: 3, dataScope: 'own',
+    permissions: (tree) => [
+      'member:list', 'member:view', 'member:edit', 'member:export', 'org:list',
+      ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'pschool-study', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)),
+      // Dues: the branch's standards (confirm), its batch (report, deferrals), on-site payment and reports.
+      'dues:list', 'dues:edit', 'dues:export', 'dues:confirm', 'dues-batch:list', 'dues-batch:report', 'dues-batch:defer',
+      ...permissionsUnder(tree, 'dues-onsite', 'dues-report', 'dues-my'),
+    ],
   },
   {
-    code: 'dy', name: '党员', description: '党校学习、消息与规章制度', level: 4, dataScope: 'own',
-    permissions: (tree) => [...permissionsUnder(tree, 'pschool-study', 'message-center'), 'regulation:list'],
+    // The level between branch and organisation department: the college's committee (workflow level "committee").
+    code: 'ejdw', name: '二级党委组织员', description: '本院党委（党总支）所属支部的党员、发展党员与组织关系转接审批、消息', level: 3, dataScope: 'own',
+    permissions: (tree) => ['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'development', 'transfer', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p))],
+  },
+  {
+    code: 'dy', name: '党员', description: '党校学习、我的党费、消息与规章制度', level: 4, dataScope: 'own',
+    permissions: (tree) => [...permissionsUnder(tree, 'pschool-study', 'message-center', 'dues-my'), 'regulation:list'],
   },
 ];
 
@@ -58,6 +78,10 @@ export interface DemoSeeder {
 /** Demo seeders run in this order, once, on the first start of an empty database. */
 /** Members in the demo university of `npm start` (DEMO_MEMBERS overrides). */
 export const DEMO_MEMBER_COUNT = 3000;
+/** Applications for membership in the demo university (DEMO_APPLICANTS overrides). */
+export const DEMO_APPLICANT_COUNT = 400;
+/** Records per transfer process in the demo university (DEMO_TRANSFERS overrides). */
+export const DEMO_TRANSFER_COUNT = 60;
 
 export const demoSeeders: DemoSeeder[] = [
   {
@@ -102,9 +126,51 @@ export const demoSeeders: DemoSeeder[] = [
       const { counts, orgIds } = await seedUniversity(database, university, config.school);
       log.info(counts, 'demo university seeded');
       const branch = university.orgs.find((o) => o.kind === 'teacher' && o.type === '3')!;
-      const placement: Record<string, string> = { dwzzb: 'org-root', zbsj: branch.key, dy: branch.key };
+      const placement: Record<string, string> = { dwzzb: 'org-root', zbsj: branch.key, dy: branch.key, ejdw: branch.parentKey! };
       for (const [username, orgKey] of Object.entries(placement)) {
         await database.db.updateTable('users').set({ org_id: orgIds.get(orgKey) ?? null }).where('username', '=', username).execute();
+      }
+    },
+  },
+  // Party dues of the last 12 months; the demo secretary and member are members of their branch.
+  { name: 'demo-dues', run: seedDemoDues },
+  {
+    // Batches, classes, courses with their media, questions, exams, results and learners (after the university).
+    name: 'demo-pschool',
+    async run(ctx) {
+      ctx.log.info(await seedPschool(ctx), 'demo party school seeded');
+    },
+  },
+  {
+    // Applications in every step of the development workflow, with the demo branch holding one of each.
+    name: 'demo-development',
+    async run({ database, config, log, app }) {
+      const branch = await database.db.selectFrom('users').select('org_id').where('username', '=', 'zbsj').executeTakeFirst();
+      const counts = await seedDevelopment(database, {
+        count: Number(process.env.DEMO_APPLICANTS ?? DEMO_APPLICANT_COUNT),
+        school: config.school,
+        focusBranchIds: branch?.org_id ? [branch.org_id] : [],
+      });
+      log.info(counts, 'demo applications seeded');
+      if (app) log.info({ todos: await seedWorkflowTodos(app, 'development') }, 'demo to-dos seeded');
+    },
+  },
+  {
+    // Transfers in, out and within the school and floating members in every state; the demo branch holds one of each.
+    name: 'demo-transfers',
+    async run({ database, config, log, app }) {
+      const branch = await database.db.selectFrom('users').select('org_id').where('username', '=', 'zbsj').executeTakeFirst();
+      const counts = await seedTransfers(database, {
+        school: config.school,
+        schemasDir: SCHEMAS_DIR,
+        count: Number(process.env.DEMO_TRANSFERS ?? DEMO_TRANSFER_COUNT),
+        focusBranchIds: branch?.org_id ? [branch.org_id] : [],
+      });
+      log.info(counts, 'demo transfers seeded');
+      if (app) {
+        let todos = 0;
+        for (const module of ['transfer-internal', 'transfer-out', 'transfer-in', 'floating']) todos += await seedWorkflowTodos(app, module);
+        log.info({ todos }, 'demo transfer to-dos seeded');
       }
     },
   },

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { hashPassword } from '../core/passwords.js';
@@ -8,6 +8,8 @@ export interface SeedContext {
   database: Database;
   config: AppConfig;
   log: FastifyBaseLogger;
+  /** The app, when seeding runs beside one (demo to-dos need its workflow engine). */
+  app?: FastifyInstance;
 }
 
 const INITIALISED_KEY = 'initialised_at';

@@ -32,6 +32,658 @@ export interface ClassRecord {
 }
 
 /**
+ * 课程章节
+ */
+export interface CourseNodeRecord {
+  /**
+   * 课程
+   */
+  courseId: number;
+  /**
+   * 类型
+   */
+  nodeType: string;
+  /**
+   * 所属章
+   */
+  chapterId?: number;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 标题
+   */
+  title: string;
+  /**
+   * 学习方式
+   */
+  kind?: string;
+  /**
+   * 学习资料: 视频（mp4、webm）或文档（pdf）
+   */
+  file?: string;
+  /**
+   * 视频时长（秒）
+   */
+  duration?: number;
+  /**
+   * 最少阅读时间（秒）
+   */
+  minReadSeconds?: number;
+  /**
+   * 学时
+   */
+  hours?: number;
+}
+
+/**
+ * 课程
+ */
+export interface CourseRecord {
+  /**
+   * 课程名称
+   */
+  title: string;
+  /**
+   * 适用对象
+   */
+  audience?: string[];
+  /**
+   * 考核方式
+   */
+  evaluation: string;
+  /**
+   * 主讲教师
+   */
+  teacher?: string;
+  /**
+   * 已上架: 上架的课程出现在学习中心
+   */
+  published?: boolean;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 课程简介
+   */
+  description?: string;
+}
+
+/**
+ * 入党志愿书编号段
+ */
+export interface DevelopmentBookRangeRecord {
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 编号前缀
+   */
+  prefix?: string;
+  /**
+   * 起始号
+   */
+  startNo: number;
+  /**
+   * 终止号
+   */
+  endNo: number;
+  /**
+   * 流水号位数
+   */
+  width?: number;
+  /**
+   * 下一个可用号
+   */
+  nextNo?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 发展党员
+ */
+export interface DevelopmentRecord {
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 身份证号
+   */
+  idCard: string;
+  /**
+   * 性别
+   */
+  gender?: string;
+  /**
+   * 出生日期
+   */
+  birthDate?: string;
+  /**
+   * 民族
+   */
+  ethnicity?: string;
+  /**
+   * 人员身份
+   */
+  personKind?: "学生" | "教职工" | "其他";
+  /**
+   * 学号/工号
+   */
+  personNo?: string;
+  /**
+   * 人员类别
+   */
+  category: string;
+  /**
+   * 学历
+   */
+  education?: string;
+  /**
+   * 手机号码
+   */
+  phone?: string;
+  /**
+   * 所在党支部
+   */
+  orgId: number;
+  /**
+   * 所在单位
+   */
+  unitId?: number;
+  /**
+   * 申请人账号: The applicant's own account, if any: the level 'self' (apply, withdraw, apply for full membership).
+   */
+  userId?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 发展阶段
+   */
+  stage?: string;
+  /**
+   * 已完成步骤
+   */
+  step?: string;
+  /**
+   * 下一期限
+   */
+  dueDate?: string;
+  /**
+   * 待办事项
+   */
+  dueItem?: string;
+  /**
+   * 党员记录
+   */
+  memberId?: number;
+  /**
+   * 递交申请书日期
+   */
+  applyDate?: string;
+  /**
+   * 入党申请书
+   */
+  applyDoc?: string;
+  /**
+   * 谈话日期
+   */
+  talkDate?: string;
+  /**
+   * 谈话人
+   */
+  talker?: string;
+  /**
+   * 谈话记录
+   */
+  talkDoc?: string;
+  /**
+   * 确定为积极分子日期
+   */
+  activistDate?: string;
+  /**
+   * 推荐方式
+   */
+  recommendMethod?: "党员推荐" | "群团组织推优" | "党员推荐和群团组织推优";
+  /**
+   * 支委会会议记录
+   */
+  activistDoc?: string;
+  /**
+   * 积极分子备案日期
+   */
+  activistFiledDate?: string;
+  /**
+   * 培养联系人
+   */
+  contactIds?: number[];
+  /**
+   * 最近一次考察日期
+   */
+  lastAssessDate?: string;
+  /**
+   * 确定为发展对象日期
+   */
+  targetDate?: string;
+  /**
+   * 入党介绍人
+   */
+  introducerIds?: number[];
+  /**
+   * 发展对象确定材料
+   */
+  targetDoc?: string;
+  /**
+   * 发展对象备案日期
+   */
+  targetFiledDate?: string;
+  /**
+   * 政治审查日期
+   */
+  reviewDate?: string;
+  /**
+   * 政审结论
+   */
+  reviewResult?: "合格" | "不合格";
+  /**
+   * 政审材料
+   */
+  reviewDoc?: string;
+  /**
+   * 集中培训天数
+   */
+  trainingDays?: number;
+  /**
+   * 集中培训学时
+   */
+  trainingHours?: number;
+  /**
+   * 培训结业日期
+   */
+  trainingEndDate?: string;
+  /**
+   * 结业证书编号
+   */
+  trainingCertNo?: string;
+  /**
+   * 培训例外说明
+   */
+  trainingException?: string;
+  /**
+   * 支委会审查日期
+   */
+  branchReviewDate?: string;
+  /**
+   * 上级党委预审日期
+   */
+  preReviewDate?: string;
+  /**
+   * 公示开始日期
+   */
+  publicityStart?: string;
+  /**
+   * 公示结束日期
+   */
+  publicityEnd?: string;
+  /**
+   * 填写志愿书日期
+   */
+  bookDate?: string;
+  /**
+   * 入党志愿书编号
+   */
+  volunteerBookNo?: string;
+  /**
+   * 支部大会日期
+   */
+  meetingDate?: string;
+  /**
+   * 应到有表决权党员数
+   */
+  entitled?: number;
+  /**
+   * 实到有表决权党员数
+   */
+  present?: number;
+  /**
+   * 赞成票
+   */
+  votesFor?: number;
+  /**
+   * 反对票
+   */
+  votesAgainst?: number;
+  /**
+   * 弃权票
+   */
+  abstentions?: number;
+  /**
+   * 接收为预备党员日期
+   */
+  admitDate?: string;
+  /**
+   * 支部大会决议
+   */
+  meetingDoc?: string;
+  /**
+   * 上级党委谈话日期
+   */
+  committeeTalkDate?: string;
+  /**
+   * 上级党委谈话人
+   */
+  committeeTalker?: string;
+  /**
+   * 上级党委审批日期
+   */
+  approveDate?: string;
+  /**
+   * 审批材料
+   */
+  approveDoc?: string;
+  /**
+   * 组织部备案日期
+   */
+  orgFiledDate?: string;
+  /**
+   * 所在党小组
+   */
+  partyGroup?: string;
+  /**
+   * 入党宣誓日期
+   */
+  oathDate?: string;
+  /**
+   * 转正申请日期
+   */
+  fullApplyDate?: string;
+  /**
+   * 转正支部大会日期
+   */
+  fullMeetingDate?: string;
+  /**
+   * 延长预备期（月）
+   */
+  extendMonths?: number;
+  /**
+   * 预备期满日期
+   */
+  probationEnd?: string;
+  /**
+   * 转正日期
+   */
+  fullDate?: string;
+  /**
+   * 转正审批材料
+   */
+  fullDoc?: string;
+  /**
+   * 归档日期
+   */
+  archiveDate?: string;
+  /**
+   * 档案编号
+   */
+  archiveNo?: string;
+}
+
+/**
+ * 党费标准
+ */
+export interface DuesStandardRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  memberName?: string;
+  /**
+   * 所在党支部
+   */
+  orgId?: number;
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 缴纳类别
+   */
+  category: string;
+  /**
+   * 党费基数（元/月）: 在职党员为每月工资收入（税后），离退休党员为离退休费总额；学生和无固定收入党员不填
+   */
+  base?: string;
+  /**
+   * 交纳比例
+   */
+  rate?: string;
+  /**
+   * 每月应交（元）
+   */
+  amount?: string;
+  /**
+   * 适用规定
+   */
+  rule?: string;
+  /**
+   * 来源
+   */
+  source?: "工资表导入" | "按规定生成" | "手工录入";
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 组卷规则
+ */
+export interface ExamRuleRecord {
+  /**
+   * 考试
+   */
+  examId: number;
+  /**
+   * 题型
+   */
+  type: string;
+  /**
+   * 知识点: 不选则不限知识点
+   */
+  tag?: string;
+  /**
+   * 题数
+   */
+  count: number;
+  /**
+   * 每题分值
+   */
+  score: number;
+}
+
+/**
+ * 考试
+ */
+export interface ExamRecord {
+  /**
+   * 考试名称
+   */
+  title: string;
+  /**
+   * 参考班级: 不填则所有学员均可参加
+   */
+  classId?: number;
+  /**
+   * 开始时间
+   */
+  startAt: string;
+  /**
+   * 截止时间
+   */
+  endAt: string;
+  /**
+   * 考试时长（分钟）
+   */
+  duration: number;
+  /**
+   * 及格分
+   */
+  passMark: number;
+  /**
+   * 组卷方式
+   */
+  compose: string;
+  /**
+   * 试题
+   *
+   * @maxItems 300
+   */
+  questionIds?: number[];
+  /**
+   * 允许作答次数: 大于1时未通过的学员可以补考
+   */
+  maxAttempts?: number;
+  /**
+   * 多选题少选得半分
+   */
+  partialCredit?: boolean;
+  /**
+   * 已发布: 发布后学员可在在线考试中看到
+   */
+  published?: boolean;
+  /**
+   * 总分
+   */
+  totalScore?: number;
+  /**
+   * 考试说明
+   */
+  description?: string;
+}
+
+/**
+ * 流动党员
+ */
+export interface FloatingRecord {
+  /**
+   * 流动类型
+   */
+  type: string;
+  /**
+   * 党员: 外出流动：本校党员；流入：如已建档可选择
+   */
+  memberId?: number;
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 身份证号
+   */
+  idCard?: string;
+  /**
+   * 联系电话
+   */
+  phone?: string;
+  /**
+   * 管理党支部: 外出流动：党员所在党支部；流入：参加组织生活的党支部
+   */
+  orgId: number;
+  /**
+   * 外出（流入）日期
+   */
+  leaveDate: string;
+  /**
+   * 预计返回日期
+   */
+  expectedReturnDate?: string;
+  /**
+   * 外出地点（流出地）
+   */
+  destination: string;
+  /**
+   * 流动原因
+   */
+  reason?: "务工经商" | "学习进修" | "挂职锻炼" | "实习" | "随迁" | "其他";
+  /**
+   * 流入地（流出地）党组织
+   */
+  floatingOrgName?: string;
+  /**
+   * 对方党组织联系人及电话
+   */
+  floatingOrgContact?: string;
+  /**
+   * 流动党员活动证号
+   */
+  certificateNo?: string;
+  /**
+   * 返回日期
+   */
+  returnDate?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 党员联系记录
+ */
+export interface MemberContactRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 所在党支部: 党员当前所在党支部，保存时按所选党员填写
+   */
+  orgId?: number;
+  /**
+   * 联系日期
+   */
+  contactDate: string;
+  /**
+   * 联系方式
+   */
+  way: "面谈" | "电话" | "微信" | "短信" | "信函" | "其他";
+  /**
+   * 是否外出
+   */
+  away?: boolean;
+  /**
+   * 外出日期
+   */
+  awaySince?: string;
+  /**
+   * 所在地
+   */
+  place?: string;
+  /**
+   * 联系情况
+   */
+  note?: string;
+}
+
+/**
  * 党员基本信息
  */
 export interface MemberRecord {
@@ -208,6 +860,341 @@ export interface OrgRecord {
 }
 
 /**
+ * 培训批次
+ */
+export interface PschoolBatchRecord {
+  /**
+   * 批次名称
+   */
+  name: string;
+  /**
+   * 批次类型
+   */
+  dxPc: string;
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 开始日期
+   */
+  startDate?: string;
+  /**
+   * 结束日期
+   */
+  endDate?: string;
+  /**
+   * 学时要求: 学员结业须完成的学时（发展对象培训一般不少于24学时）
+   */
+  requiredHours: number;
+  /**
+   * 主办组织
+   */
+  orgId?: number;
+  /**
+   * 状态
+   */
+  status?: "筹备中" | "进行中" | "已结束";
+  /**
+   * 说明
+   */
+  description?: string;
+}
+
+/**
+ * 培训班
+ */
+export interface PschoolClassRecord {
+  /**
+   * 班级名称
+   */
+  name: string;
+  /**
+   * 所属批次
+   */
+  batchId: number;
+  /**
+   * 承办组织
+   */
+  orgId?: number;
+  /**
+   * 开班日期
+   */
+  startDate?: string;
+  /**
+   * 结业日期
+   */
+  endDate?: string;
+  /**
+   * 上课地点
+   */
+  place?: string;
+  /**
+   * 授课教师
+   */
+  teachers?: string;
+  /**
+   * 课程安排
+   */
+  schedule?: string;
+  /**
+   * 在线课程
+   *
+   * @maxItems 50
+   */
+  courseIds?: number[];
+  /**
+   * 学时要求: 不填则按批次的学时要求
+   */
+  requiredHours?: number;
+  /**
+   * 招收人数
+   */
+  capacity?: number;
+  /**
+   * 允许自主报名: 开启后学员可在培训中心报名，管理员审核后录取
+   */
+  selfRegister?: boolean;
+  /**
+   * 状态
+   */
+  status?: "报名中" | "培训中" | "已结业";
+}
+
+/**
+ * 培训班学员
+ */
+export interface PschoolStudentRecord {
+  /**
+   * 培训班
+   */
+  classId: number;
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 身份证号
+   */
+  idCard?: string;
+  /**
+   * 登录账号
+   */
+  userId?: number;
+  /**
+   * 所在党组织
+   */
+  orgId?: number;
+  /**
+   * 手机号码
+   */
+  phone?: string;
+  /**
+   * 状态
+   */
+  status?: string;
+  /**
+   * 来源
+   */
+  source?: string;
+  /**
+   * 线下学时
+   */
+  offlineHours?: number;
+  /**
+   * 出勤天数
+   */
+  attendanceDays?: number;
+  /**
+   * 线上学时
+   */
+  onlineHours?: number;
+  /**
+   * 已修学时
+   */
+  hoursDone?: number;
+  /**
+   * 考试通过
+   */
+  examPassed?: boolean;
+  /**
+   * 已结业
+   */
+  completed?: boolean;
+  /**
+   * 结业时间
+   */
+  completedAt?: string;
+  /**
+   * 结业证书编号
+   */
+  certificateNo?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 题库
+ */
+export interface QuestionRecord {
+  /**
+   * 题型
+   */
+  type: string;
+  /**
+   * 题干
+   */
+  stem: string;
+  /**
+   * 选项A
+   */
+  optionA?: string;
+  /**
+   * 选项B
+   */
+  optionB?: string;
+  /**
+   * 选项C
+   */
+  optionC?: string;
+  /**
+   * 选项D
+   */
+  optionD?: string;
+  /**
+   * 选项E
+   */
+  optionE?: string;
+  /**
+   * 选项F
+   */
+  optionF?: string;
+  /**
+   * 答案: 单选填一个字母（B），多选填全部字母（ACD），判断填 正确/错误，填空各空用 | 分隔、同一空的多个答案用 / 分隔，简答填参考答案
+   */
+  answer: string;
+  /**
+   * 解析
+   */
+  analysis?: string;
+  /**
+   * 难度
+   */
+  difficulty?: string;
+  /**
+   * 知识点
+   *
+   * @maxItems 10
+   */
+  tags?:
+    | []
+    | [string]
+    | [string, string]
+    | [string, string, string]
+    | [string, string, string, string]
+    | [string, string, string, string, string]
+    | [string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string];
+  /**
+   * 分值
+   */
+  score?: number;
+}
+
+/**
+ * 问卷题目
+ */
+export interface QuestionnaireItemRecord {
+  /**
+   * 问卷
+   */
+  questionnaireId: number;
+  /**
+   * 序号
+   */
+  sort?: number;
+  /**
+   * 题型
+   */
+  type: string;
+  /**
+   * 题目
+   */
+  title: string;
+  /**
+   * 选项A
+   */
+  optionA?: string;
+  /**
+   * 选项B
+   */
+  optionB?: string;
+  /**
+   * 选项C
+   */
+  optionC?: string;
+  /**
+   * 选项D
+   */
+  optionD?: string;
+  /**
+   * 选项E
+   */
+  optionE?: string;
+  /**
+   * 选项F
+   */
+  optionF?: string;
+  /**
+   * 必答
+   */
+  mandatory?: boolean;
+}
+
+/**
+ * 问卷
+ */
+export interface QuestionnaireRecord {
+  /**
+   * 问卷标题
+   */
+  title: string;
+  /**
+   * 问卷说明
+   */
+  description?: string;
+  /**
+   * 匿名问卷: 匿名问卷的结果不显示答卷人
+   */
+  anonymous?: boolean;
+  /**
+   * 面向班级: 不填则所有学员均可作答
+   */
+  classId?: number;
+  /**
+   * 开始时间
+   */
+  startAt?: string;
+  /**
+   * 截止时间
+   */
+  endAt?: string;
+  /**
+   * 已发布
+   */
+  published?: boolean;
+  /**
+   * 分享码
+   */
+  shareToken?: string;
+}
+
+/**
  * 规章制度
  */
 export interface RegulationRecord {
@@ -362,6 +1349,256 @@ export interface TeacherRecord {
 }
 
 /**
+ * 组织关系转入
+ */
+export interface TransferInRecord {
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 性别
+   */
+  gender: string;
+  /**
+   * 身份证号
+   */
+  idCard: string;
+  /**
+   * 民族
+   */
+  ethnicity?: string;
+  /**
+   * 人员类别
+   */
+  category: string;
+  /**
+   * 手机号码
+   */
+  phone?: string;
+  /**
+   * 党员类型
+   */
+  memberType: string;
+  /**
+   * 入党日期（预备）
+   */
+  joinDate: string;
+  /**
+   * 转正日期
+   */
+  fullDate?: string;
+  /**
+   * 预备期满日期
+   */
+  probationEnd?: string;
+  /**
+   * 原所在党组织
+   */
+  fromOrgName: string;
+  /**
+   * 介绍信编号
+   */
+  letterNo: string;
+  /**
+   * 开具日期
+   */
+  issueDate: string;
+  /**
+   * 有效天数
+   */
+  validDays: number;
+  /**
+   * 有效期至
+   */
+  expiryDate?: string;
+  /**
+   * 党费交至
+   */
+  duesPaidTo?: string;
+  /**
+   * 接收党组织: 登记时可先选二级党委，由二级党委分配到党支部
+   */
+  toOrgId: number;
+  /**
+   * 登记日期
+   */
+  registerDate?: string;
+  /**
+   * 转入日期
+   */
+  arriveDate?: string;
+  /**
+   * 党员档案
+   */
+  memberId?: number;
+  /**
+   * 回执日期
+   */
+  receiptDate?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 校内组织关系转接
+ */
+export interface TransferInternalRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 转出党支部: 党员当前所在党支部，保存时按所选党员填写
+   */
+  fromOrgId?: number;
+  /**
+   * 转入党支部
+   */
+  toOrgId: number;
+  /**
+   * 申请日期
+   */
+  applyDate?: string;
+  /**
+   * 转接原因
+   */
+  reason?: string;
+  /**
+   * 党员类型
+   */
+  memberType?: string;
+  /**
+   * 入党日期
+   */
+  joinDate?: string;
+  /**
+   * 预备期满日期
+   */
+  probationEnd?: string;
+  /**
+   * 转接完成日期
+   */
+  completeDate?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 组织关系转出
+ */
+export interface TransferOutRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在党支部: 党员当前所在党支部，保存时按所选党员填写
+   */
+  orgId?: number;
+  /**
+   * 介绍信类别
+   */
+  kind: "正式组织关系" | "临时组织关系";
+  /**
+   * 转入党组织: 介绍信抬头：接收组织关系的党组织全称
+   */
+  toOrgName: string;
+  /**
+   * 转往单位: 党员去往的单位（学校、工作单位等）
+   */
+  destination?: string;
+  /**
+   * 转出原因
+   */
+  reason?: "毕业" | "工作调动" | "升学" | "出国（境）" | "外出学习" | "其他";
+  /**
+   * 申请日期
+   */
+  applyDate?: string;
+  /**
+   * 党员联系电话
+   */
+  memberPhone?: string;
+  /**
+   * 临时组织关系截止日期
+   */
+  endDate?: string;
+  /**
+   * 党员类型
+   */
+  memberType?: string;
+  /**
+   * 入党日期
+   */
+  joinDate?: string;
+  /**
+   * 预备期满日期
+   */
+  probationEnd?: string;
+  /**
+   * 介绍信编号
+   */
+  letterNo?: string;
+  /**
+   * 开具日期
+   */
+  issueDate?: string;
+  /**
+   * 有效天数
+   */
+  validDays?: number;
+  /**
+   * 有效期至
+   */
+  expiryDate?: string;
+  /**
+   * 党费交至
+   */
+  duesPaidTo?: string;
+  /**
+   * 转出日期
+   */
+  leaveDate?: string;
+  /**
+   * 回执日期
+   */
+  receiptDate?: string;
+  /**
+   * 回执说明
+   */
+  receiptNote?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 单位信息库
  */
 export interface UnitRecord {
@@ -407,14 +1644,32 @@ export interface UnitRecord {
   remark?: string;
 }
 
-export type ModuleId = 'class' | 'member' | 'org' | 'regulation' | 'student' | 'teacher' | 'unit';
+export type ModuleId = 'class' | 'course-node' | 'course' | 'development-book-range' | 'development' | 'dues-standard' | 'exam-rule' | 'exam' | 'floating' | 'member-contact' | 'member' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
 
 export interface ModuleRecords {
   'class': ClassRecord;
+  'course-node': CourseNodeRecord;
+  'course': CourseRecord;
+  'development-book-range': DevelopmentBookRangeRecord;
+  'development': DevelopmentRecord;
+  'dues-standard': DuesStandardRecord;
+  'exam-rule': ExamRuleRecord;
+  'exam': ExamRecord;
+  'floating': FloatingRecord;
+  'member-contact': MemberContactRecord;
   'member': MemberRecord;
   'org': OrgRecord;
+  'pschool-batch': PschoolBatchRecord;
+  'pschool-class': PschoolClassRecord;
+  'pschool-student': PschoolStudentRecord;
+  'question': QuestionRecord;
+  'questionnaire-item': QuestionnaireItemRecord;
+  'questionnaire': QuestionnaireRecord;
   'regulation': RegulationRecord;
   'student': StudentRecord;
   'teacher': TeacherRecord;
+  'transfer-in': TransferInRecord;
+  'transfer-internal': TransferInternalRecord;
+  'transfer-out': TransferOutRecord;
   'unit': UnitRecord;
 }

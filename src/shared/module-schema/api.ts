@@ -3,13 +3,12 @@
  * reads: one declaration for both sides.
  */
 
+import type { Page } from '../paging.js';
+
 /** A record as the API answers it: field values, `<field>Label` / `<field>Name` decorations, system fields. */
 export type ModuleRecord = Record<string, unknown> & { id: number; version: number };
 
-export interface RecordPage {
-  content: ModuleRecord[];
-  totalElements: number;
-}
+export type RecordPage = Page<ModuleRecord>;
 
 /** One field-level change of a change record; labels are filled for dictionary and reference fields. */
 export interface FieldChange {
@@ -36,16 +35,26 @@ export interface ChangeRecord {
   username: string;
   /** ISO date-time. */
   at: string;
+  /** The workflow record whose step made this change (a transfer moving a member), else null. */
+  source?: { module: string; title: string; recordId: number } | null;
 }
 
 /** `partial` imports the good rows; `all` imports nothing unless every row is good. */
 export type ImportMode = 'partial' | 'all';
 
-/** A bad cell of an import: sheet row number, column title, message. */
+/** A bad cell of an import: sheet row number, column title, message; `sheet` names a child module's sheet. */
 export interface ImportRowError {
   row: number;
   column: string;
   message: string;
+  sheet?: string;
+}
+
+/** An import answered at once (`POST /api/users/import`): rows read, rows written, the bad rows. */
+export interface ImportResult {
+  total: number;
+  imported: number;
+  errors: ImportRowError[];
 }
 
 /** `GET /api/m/{module}/import/{jobId}`: an import job's progress and outcome. */

@@ -3,13 +3,14 @@ import { Ajv2020, addFormats, type Ajv } from './ajv.js';
 import { COMPUTED_FUNCTIONS } from './computed.js';
 import { fieldKind } from './fields.js';
 import type { FieldSchema, FilterOp, ModuleSchema } from './types.js';
+import { checkWorkflow } from './workflow-check.js';
 
 /** The x- keywords a module schema may carry on a field; ajv must know them to stay strict. */
-export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden'];
-export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-name-field'];
+export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden', 'x-required-from'];
+export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-name-field', 'x-workflow', 'x-links'];
 
 /** Custom string formats of module schemas, as names only; validators are added by the runtime. */
-export const CUSTOM_FORMATS = ['id-card', 'mobile', 'textarea', 'rich-text', 'file', 'image'];
+export const CUSTOM_FORMATS = ['id-card', 'mobile', 'money', 'textarea', 'rich-text', 'file', 'image'];
 
 /** An ajv instance that knows the module keywords, so a module schema compiles in strict mode. */
 export function createModuleAjv(): Ajv {
@@ -52,6 +53,7 @@ export function checkModuleSchema(schema: unknown, expectedId?: string): string[
   module['x-unique']?.forEach((set) => set.forEach((f) => refer('x-unique', f)));
   if (module['x-scope']) refer('x-scope', module['x-scope']);
   if (module['x-name-field']) refer('x-name-field', module['x-name-field']);
+  module['x-links']?.forEach((l) => l['x-show-if'] && refer(`x-links "${l.title}".x-show-if`, l['x-show-if'].field));
   for (const [name, field] of Object.entries(module.properties)) {
     if (field['x-show-if']) refer(`${name}.x-show-if`, field['x-show-if'].field);
     if (field.enum && field['x-dict']) problems.push(`${name} has both enum and x-dict: choose one`);
@@ -93,6 +95,7 @@ function checkRuntimeRules(module: ModuleSchema): string[] {
       if (spec.args.some(computed)) problems.push(`${name}.x-computed reads another computed field`);
       if (module.required?.includes(name)) problems.push(`${name} is computed and cannot be required`);
     }
+    if (field['x-required-from'] && !module.required?.includes(name)) problems.push(`${name}.x-required-from applies to required fields: add "${name}" to required`);
     if (field['x-dict'] && !isStringLike(field)) problems.push(`${name}.x-dict needs type string (or an array of strings): dictionary values are strings`);
     if (field.type === 'array' && !field.items?.type) problems.push(`${name} is an array: give items.type`);
     for (const suffix of ['Label', 'Name']) {
@@ -119,6 +122,7 @@ function checkRuntimeRules(module: ModuleSchema): string[] {
   }
   const nameField = module['x-name-field'];
   if (nameField && (fieldKind(fields[nameField]) !== 'string' || computed(nameField))) problems.push(`x-name-field: "${nameField}" must be a stored string field`);
+  problems.push(...checkWorkflow(module));
   return problems;
 }
 

@@ -3,6 +3,8 @@
  * The server computes them on every read; the web form may call the same function to show the value
  * while the user types. Computed values are never stored, so they cannot be filtered or sorted on.
  */
+import { addDays, isDate } from '../calendar.js';
+
 export interface ComputedFunction {
   /** Chinese description for docs and tooling. */
   description: string;
@@ -44,6 +46,12 @@ export const COMPUTED_FUNCTIONS: Readonly<Record<string, ComputedFunction>> = {
     arity: 1,
     result: 'integer',
     compute: ([joinDate], today) => fullYearsBetween(joinDate, today),
+  },
+  addDays: {
+    description: '日期加天数：如介绍信开具日期加有效天数得到有效期至',
+    arity: 2,
+    result: 'string',
+    compute: ([date, days]) => (isDate(date) && typeof days === 'number' && Number.isInteger(days) ? addDays(date, days) : null),
   },
 };
 

@@ -28,6 +28,16 @@ export function modulePermissions(schema: ModuleSchema): Record<ModuleAction, st
   return Object.fromEntries(MODULE_ACTIONS.map((a) => [a, own[a] ?? `${schema['x-id']}:${a}`])) as Record<ModuleAction, string>;
 }
 
+const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+
+/**
+ * Required fields a stored record lacks that a save of it may leave empty: a field made required after
+ * records existed binds new records, and existing ones only with `x-required-from: "update"`.
+ */
+export function requiredLackedBy(schema: ModuleSchema, stored: Record<string, unknown>): string[] {
+  return (schema.required ?? []).filter((name) => schema.properties[name]?.['x-required-from'] !== 'update' && isBlank(stored[name]));
+}
+
 /** Field names of the list columns: x-list.columns, else the first six fields that are not arrays. */
 export function listColumnFields(schema: ModuleSchema): string[] {
   const columns = schema['x-list']?.columns;

@@ -1,4 +1,4 @@
-import { isEmail, isIdCard, isMobile } from '../validators.js';
+import { isEmail, isIdCard, isMobile, isMoney } from '../validators.js';
 import { Ajv2020, addFormats, type Ajv } from './ajv.js';
 import { FIELD_KEYWORDS, MODULE_KEYWORDS } from './check.js';
 
@@ -10,6 +10,7 @@ export const RECORD_FORMATS: Readonly<Record<string, (value: string) => boolean>
   'id-card': isIdCard,
   mobile: isMobile,
   email: isEmail,
+  money: isMoney,
   textarea: () => true,
   'rich-text': () => true,
   file: () => true,

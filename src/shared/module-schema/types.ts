@@ -1,4 +1,6 @@
 /** Hand-written view of a module schema (the meta-schema in schemas/meta/module.schema.json is the authority). */
+import type { WorkflowSchema } from './workflow.js';
+
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'array';
 
 export interface FieldSchema {
@@ -22,6 +24,7 @@ export interface FieldSchema {
   'x-placeholder'?: string;
   'x-show-if'?: { field: string; in?: unknown[] };
   'x-hidden'?: boolean;
+  'x-required-from'?: 'create' | 'update';
 }
 
 export type ListColumn = string | { field: string; width?: number; fixed?: 'left' | 'right'; ellipsis?: boolean };
@@ -45,6 +48,9 @@ export interface ModuleSchema {
   'x-hooks'?: { beforeWrite?: string[]; afterWrite?: string[]; beforeDelete?: string[] };
   'x-scope'?: string;
   'x-name-field'?: string;
+  'x-workflow'?: WorkflowSchema;
+  /** Pages about one record, offered on its detail (`{id}` in `path` is the record's id): a printable letter. */
+  'x-links'?: { title: string; path: string; 'x-show-if'?: { field: string; in?: unknown[] } }[];
 }
 
 /** The actions of a module, each guarded by a permission (x-permissions, default `<id>:<action>`). */

@@ -51,6 +51,9 @@ export const layoutRoute: AppRouteObject = {
   handle: { hidden: true },
 };
 
+/** Every route of the app: the constant routes, the layout, and the catch-all to the root (spec §2). */
+export const appRoutes: RouteObject[] = [{ element: <Root />, children: [...constantRoutes, layoutRoute, { path: '*', element: <Navigate to="/" replace /> }] }];
+
 export function createAppRouter() {
-  return createBrowserRouter([{ element: <Root />, children: [...constantRoutes, layoutRoute, { path: '*', element: <Navigate to="/" replace /> }] }], { basename: WEB_BASE });
+  return createBrowserRouter(appRoutes, { basename: WEB_BASE });
 }

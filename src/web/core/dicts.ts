@@ -1,21 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { DICT_PAGE, DICT_SIZE } from '../../shared/constants';
+import type { DictDetail } from '../../shared/dicts';
+import type { Page } from '../../shared/paging';
 import { get } from './request/request';
 
-export interface DictEntry {
-  id: number;
-  value: string;
-  label: string;
-  dictSort: number;
-  parent: string | null;
-  disabled: boolean;
-}
-
-export interface DictPage {
-  content: DictEntry[];
-  totalElements: number;
-}
+export type { DictDetail };
+export type DictPage = Page<DictDetail>;
 
 /** The react-query key of a dictionary; the dictionary admin page invalidates `['dict']` after edits. */
 export const dictQueryKey = (code: string) => ['dict', code] as const;

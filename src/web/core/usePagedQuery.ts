@@ -1,13 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { TablePaginationConfig } from 'antd';
 import { useState } from 'react';
+import type { Page } from '../../shared/paging';
 
-export interface Page<T> {
-  content: T[];
-  totalElements: number;
-}
+export type { Page };
 
-const PAGE_SIZES = [10, 20, 50, 100];
+/** The page sizes every list offers. */
+export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100];
 
 /**
  * A server-paged list for an antd table: page (0-based on the wire, 1-based in antd) and size, the
@@ -23,7 +22,7 @@ export function usePagedQuery<T, F>(key: string, filter: F, load: (page: number,
     pageSize: paging.size,
     total: query.data?.totalElements ?? 0,
     showSizeChanger: true,
-    pageSizeOptions: PAGE_SIZES,
+    pageSizeOptions: PAGE_SIZE_OPTIONS,
     showTotal: (total) => `共 ${total} ${unit}`,
     onChange: (p, s) => setPaging({ page: s === paging.size ? p - 1 : 0, size: s, filter: filterKey }),
   };

@@ -3,11 +3,12 @@
  * the create/edit dialog, the detail drawer with children and trail, and the import dialog. Everything
  * comes from the merged schema and the caller's actions of `GET /api/m/{module}/schema`.
  */
-import { DeleteOutlined, DownloadOutlined, FileExcelOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { AuditOutlined, DeleteOutlined, DownloadOutlined, FileExcelOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState, SortingState, Updater } from '@tanstack/react-table';
-import { Button, Pagination, Skeleton, Space, Tooltip } from 'antd';
-import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { Button, Modal, Pagination, Skeleton, Space, Tooltip } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { modulePermissions } from '../../shared/module-schema/fields';
 import { Permission, useHasPermission } from '../core/Permission';
 import { useOnceTrue } from '../core/useOnceTrue';
@@ -18,11 +19,13 @@ import { buildColumns, DataTable } from './list/DataTable';
 import { FilterBar } from './list/FilterBar';
 import { useListQuery } from './list/useListQuery';
 import { defaultSort, listColumns, listFilters } from './model';
+import { WaitingTabs, type ListTab } from './workflow/WaitingTabs';
 import './renderer.css';
 
 // The form (rjsf, ajv, the compiled validators), the detail drawer, the import dialog and the error
-// views load when first needed, so the list shows after a much smaller download.
-// Pointing at 新增/编辑/查看 starts the download, so the dialog is usually ready by the click.
+// views load when first needed, so the list shows after a much smaller download. The form is fetched
+// when the browser is idle after the list shows (and on pointing at 新增/编辑); until it is there, a
+// click opens the dialog's frame with a skeleton at once.
 const loadForm = () => import('./form/FormDialog');
 const loadDetail = () => import('./detail/DetailDrawer');
 const FormDialog = lazy(() => loadForm().then((m) => ({ default: m.FormDialog })));
@@ -30,14 +33,48 @@ const DetailDrawer = lazy(() => loadDetail().then((m) => ({ default: m.DetailDra
 const ImportDialog = lazy(() => import('./list/ImportDialog').then((m) => ({ default: m.ImportDialog })));
 const ModuleLoadError = lazy(() => import('./ModuleError').then((m) => ({ default: m.ModuleLoadError })));
 const ListLoadError = lazy(() => import('./ModuleError').then((m) => ({ default: m.ListLoadError })));
+const BatchDialog = lazy(() => import('./workflow/BatchDialog').then((m) => ({ default: m.BatchDialog })));
 
 export const PAGE_SIZES = [10, 20, 50, 100, 500, 1000];
+
+/** Runs `fn` when the browser has nothing better to do (a timeout where requestIdleCallback is missing). */
+function whenIdle(fn: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(fn, { timeout: 3000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = window.setTimeout(fn, 500);
+  return () => window.clearTimeout(timer);
+}
+
+/**
+ * The create/edit dialog's frame while its code loads: same size and title, a skeleton for the form.
+ * `onShown` tells that the dialog will replace it on screen (and must then appear without zooming in).
+ */
+function FormDialogFrame({ title, onClose, onShown }: { title: string; onClose: () => void; onShown: () => void }) {
+  useEffect(onShown, [onShown]);
+  return (
+    <Modal open title={title} width={700} centered mask={{ closable: false }} keyboard={false} onCancel={onClose} className="rf-dialog rf-dialog-loading" footer={null}>
+      <Skeleton active paragraph={{ rows: 8 }} />
+    </Modal>
+  );
+}
 
 const sortParam = (sorting: SortingState) => (sorting[0] ? `${sorting[0].id},${sorting[0].desc ? 'desc' : 'asc'}` : undefined);
 const resolve = <T,>(updater: Updater<T>, old: T): T => (typeof updater === 'function' ? (updater as (o: T) => T)(old) : updater);
 
-function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
+export interface ModulePageExtras {
+  /** Shown above the filter bar (a page's charts). */
+  header?: ReactNode;
+  /** Merged into every list request (a page's own quick filters). */
+  extraFilter?: Record<string, unknown>;
+}
+
+function ModuleList({ module, meta, header, extraFilter }: { module: string; meta: ModuleMeta } & ModulePageExtras) {
   const { schema } = meta;
+  const workflow = schema['x-workflow'];
+  const [tab, setTab] = useState<ListTab>('all');
+  const [batching, setBatching] = useState(false);
   const perms = useMemo(() => modulePermissions(schema), [schema]);
   const specs = useMemo(() => listColumns(schema), [schema]);
   const filters = useMemo(() => listFilters(schema), [schema]);
@@ -53,15 +90,37 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [visibility, setVisibility] = useColumnVisibility(module);
   const [dialog, setDialog] = useState<{ editing?: ModuleRecord } | null>(null);
+  // State, not a ref: the dialog element is created before the frame mounts, so it must re-render to see it.
+  const [framed, setFramed] = useState(false);
+  const markFramed = useCallback(() => setFramed(true), []);
   const [detail, setDetail] = useState<number>();
   const [importing, setImporting] = useState(false);
   const used = { detail: useOnceTrue(detail !== undefined), import: useOnceTrue(importing) };
   const [exporting, setExporting] = useState(false);
 
   const sort = sortParam(sorting);
-  const list = useListQuery(module, filter, { page, size, sort });
+  const body = useMemo(() => ({ ...filter, ...extraFilter, ...(tab === 'waiting' && { $waiting: true }) }), [filter, extraFilter, tab]);
+  const list = useListQuery(module, body, { page, size, sort });
+  // A link to one record (a to-do's `?id=`) opens its detail.
+  const [params, setParams] = useSearchParams();
+  const linked = Number(params.get('id'));
+  useEffect(() => {
+    if (workflow && Number.isSafeInteger(linked) && linked > 0) setDetail(linked);
+  }, [linked, workflow]);
+  const closeDetail = () => {
+    setDetail(undefined);
+    if (params.has('id')) {
+      params.delete('id');
+      setParams(params, { replace: true });
+    }
+  };
   const rows = useMemo(() => list.data?.content ?? [], [list.data]);
   const total = list.data?.totalElements ?? 0;
+
+  // Once the list shows, fetch the form in idle time for those who may add or edit.
+  const mayWrite = meta.actions.includes('add') || meta.actions.includes('edit');
+  const listShown = list.isSuccess;
+  useEffect(() => (listShown && mayWrite ? whenIdle(() => void loadForm()) : undefined), [listShown, mayWrite]);
 
   const reload = () => void queryClient.invalidateQueries({ queryKey: moduleKeys.all(module) });
   const remove = (records: ModuleRecord[]) =>
@@ -95,7 +154,7 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
           <span className="rt-row-actions">
             {can.view && (
               <button type="button" className="rt-link" onPointerEnter={() => void loadDetail()} onClick={() => handlers.current.view(r)}>
-                查看
+                {workflow ? '查看办理' : '查看'}
               </button>
             )}
             {can.edit && (
@@ -124,7 +183,7 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
   const exportList = async () => {
     setExporting(true);
     try {
-      await moduleApi.exportFile(module, schema.title, filter, sort);
+      await moduleApi.exportFile(module, schema.title, { ...filter, ...extraFilter }, sort);
     } catch {
       // Shown by the request layer.
     } finally {
@@ -140,6 +199,7 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
 
   return (
     <div className="rt-page">
+      {header}
       {filters.length > 0 && (
         <div className="rt-card rt-filter-card">
           <FilterBar
@@ -153,8 +213,24 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
         </div>
       )}
       <div className="rt-card">
+        {workflow && (
+          <WaitingTabs
+            module={module}
+            value={tab}
+            onChange={(t) => {
+              setTab(t);
+              setPage(0);
+              setSelection({});
+            }}
+          />
+        )}
         <div className="rt-toolbar">
           <Space wrap>
+            {workflow && (
+              <Button icon={<AuditOutlined />} disabled={!selectedRecords.length} onClick={() => setBatching(true)} className="wf-batch-open">
+                批量办理{selectedRecords.length ? `（${selectedRecords.length}）` : ''}
+              </Button>
+            )}
             <Permission roles={[perms.add]}>
               <Button type="primary" icon={<PlusOutlined />} onPointerEnter={() => void loadForm()} onClick={() => setDialog({})}>
                 新增
@@ -202,7 +278,7 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
           rowSelection={selection}
           onRowSelectionChange={onSelectionChange}
           columnVisibility={visibility}
-          selectable={meta.actions.includes('delete')}
+          selectable={meta.actions.includes('delete') || !!workflow}
           loading={list.isFetching}
           error={loadError}
         />
@@ -225,10 +301,35 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
           />
         </div>
       </div>
+      {dialog && (
+        <Suspense fallback={<FormDialogFrame title={`${dialog.editing ? '编辑' : '新增'}${schema.title}`} onClose={() => setDialog(null)} onShown={markFramed} />}>
+          <FormDialog
+            module={module}
+            schema={schema}
+            open
+            editing={dialog.editing}
+            instant={framed}
+            onClose={() => {
+              setFramed(false);
+              setDialog(null);
+            }}
+          />
+        </Suspense>
+      )}
       <Suspense fallback={null}>
-        {dialog && <FormDialog module={module} schema={schema} open editing={dialog.editing} onClose={() => setDialog(null)} />}
         {/* Kept mounted once used: the drawer animates closed, the import dialog keeps a running job's progress. */}
-        {used.detail && <DetailDrawer module={module} schema={schema} id={detail} onClose={() => setDetail(undefined)} onEdit={(r) => setDialog({ editing: r })} />}
+        {used.detail && <DetailDrawer module={module} schema={schema} id={detail} onClose={closeDetail} onEdit={(r) => setDialog({ editing: r })} />}
+        {batching && (
+          <BatchDialog
+            module={module}
+            schema={schema}
+            records={selectedRecords}
+            onClose={(done) => {
+              setBatching(false);
+              if (done) setSelection({});
+            }}
+          />
+        )}
         {used.import && <ImportDialog module={module} title={schema.title} open={importing} onClose={() => setImporting(false)} />}
       </Suspense>
     </div>
@@ -236,7 +337,7 @@ function ModuleList({ module, meta }: { module: string; meta: ModuleMeta }) {
 }
 
 /** The list/form/detail pages generated from a module schema. */
-export default function ModulePage({ moduleId, title }: { moduleId: string; title?: string }) {
+export default function ModulePage({ moduleId, title, header, extraFilter }: { moduleId: string; title?: string } & ModulePageExtras) {
   const meta = useModuleMeta(moduleId);
   if (meta.isLoading) {
     return (
@@ -256,5 +357,5 @@ export default function ModulePage({ moduleId, title }: { moduleId: string; titl
       </div>
     );
   }
-  return <ModuleList module={moduleId} meta={meta.data} />;
+  return <ModuleList module={moduleId} meta={meta.data} header={header} extraFilter={extraFilter} />;
 }

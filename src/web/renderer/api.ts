@@ -3,8 +3,10 @@
  * its answers. Shapes follow src/server/runtime/routes.ts.
  */
 import { useQuery } from '@tanstack/react-query';
+import type { AxiosRequestConfig } from 'axios';
 import type { ChangeRecord, ImportMode, ImportStatus, ModuleRecord, RecordPage } from '../../shared/module-schema/api';
 import type { ModuleAction, ModuleSchema } from '../../shared/module-schema/types';
+import type { Page } from '../../shared/paging';
 import { download } from '../core/request/download';
 import { del, get, post, put } from '../core/request/request';
 
@@ -42,18 +44,21 @@ export const moduleKeys = {
 
 const base = (module: string) => `/api/m/${encodeURIComponent(module)}`;
 
+/** Requests of a part of the page (detail drawer, child tables, trail, pickers): a 403 shows there, the app stays. */
+export const IN_PLACE: AxiosRequestConfig = { inPlace: true };
+
 export const moduleApi = {
-  meta: (module: string) => get<ModuleMeta>(`${base(module)}/schema`),
-  list: (module: string, filter: Record<string, unknown>, params: ListParams) =>
-    post<Omit<RecordPage, 'totalElements'> & { totalElements?: number }>(`${base(module)}/list`, filter, { params }),
-  get: (module: string, id: number) => get<ModuleRecord>(`${base(module)}/${id}`),
+  meta: (module: string, config?: AxiosRequestConfig) => get<ModuleMeta>(`${base(module)}/schema`, undefined, config),
+  list: (module: string, filter: Record<string, unknown>, params: ListParams, config?: AxiosRequestConfig) =>
+    post<Omit<RecordPage, 'totalElements'> & { totalElements?: number }>(`${base(module)}/list`, filter, { ...config, params }),
+  get: (module: string, id: number) => get<ModuleRecord>(`${base(module)}/${id}`, undefined, IN_PLACE),
   create: (module: string, values: Record<string, unknown>) => post<ModuleRecord>(base(module), values, { skipErrorNotify: true }),
   /** Errors are shown on the form (400 field messages, 409 conflict), not as a notification. */
   update: (module: string, values: Record<string, unknown>) => put<ModuleRecord>(base(module), values, { skipErrorNotify: true }),
   remove: (module: string, ids: number[]) => del<{ message: string; deleted: number }>(base(module), ids),
   trail: (module: string, id: number, page = 0, size = 50) =>
-    get<{ content: ChangeRecord[]; totalElements: number }>(`${base(module)}/${id}/trail`, { page, size }),
-  restore: (module: string, id: number, changeId: number) => post<ModuleRecord>(`${base(module)}/${id}/restore/${changeId}`, {}),
+    get<Page<ChangeRecord>>(`${base(module)}/${id}/trail`, { page, size }, IN_PLACE),
+  restore: (module: string, id: number, changeId: number) => post<ModuleRecord>(`${base(module)}/${id}/restore/${changeId}`, {}, IN_PLACE),
   exportFile: (module: string, title: string, filter: Record<string, unknown>, sort?: string) =>
     download(`${base(module)}/export`, { filter: JSON.stringify(filter), sort }, `${title}.xlsx`),
   template: (module: string, title: string) => download(`${base(module)}/template`, undefined, `${title}导入模板.xlsx`),
@@ -68,10 +73,18 @@ export const moduleApi = {
   importReport: (reportUrl: string, title: string) => download(reportUrl, undefined, `${title}导入错误报告.xlsx`),
   /** Records of a module by name for pickers: `q` typed text, or `ids` to name chosen values. */
   options: (module: string, params: { q?: string; ids?: number[]; size?: number }) =>
-    get<RefOption[]>(`${base(module)}/options`, { q: params.q, ids: params.ids?.join(','), size: params.size }, { skipErrorNotify: true }),
+    get<RefOption[]>(`${base(module)}/options`, { q: params.q, ids: params.ids?.join(','), size: params.size }, { ...IN_PLACE, skipErrorNotify: true }),
 };
 
-/** The merged schema and allowed actions of a module, loaded once per module and kept for the session. */
-export function useModuleMeta(module: string) {
-  return useQuery({ queryKey: moduleKeys.meta(module), queryFn: () => moduleApi.meta(module), staleTime: Infinity, gcTime: 60 * 60_000 });
+/**
+ * The merged schema and allowed actions of a module, loaded once per module and kept for the session.
+ * `inPlace`: for a part of a page (a child table), whose refusal must not send the app to /401.
+ */
+export function useModuleMeta(module: string, inPlace = false) {
+  return useQuery({
+    queryKey: moduleKeys.meta(module),
+    queryFn: () => moduleApi.meta(module, inPlace ? IN_PLACE : undefined),
+    staleTime: Infinity,
+    gcTime: 60 * 60_000,
+  });
 }

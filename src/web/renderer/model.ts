@@ -5,6 +5,7 @@
 import { parseTime } from '../../shared/format';
 import { fieldKind, formOrder, isWritable, listColumnFields, type FieldKind } from '../../shared/module-schema/fields';
 import type { FieldSchema, FilterOp, ModuleSchema } from '../../shared/module-schema/types';
+import { stateCodes, stateTitle, stateTone } from '../../shared/module-schema/workflow';
 
 export interface ColumnSpec {
   field: string;
@@ -15,6 +16,8 @@ export interface ColumnSpec {
   /** The server sorts on stored, non-array fields only. */
   sortable: boolean;
   schema: FieldSchema;
+  /** A workflow's state column: how each value is shown (a coloured tag). */
+  tone?: (value: unknown) => string;
 }
 
 export interface FilterSpec {
@@ -23,6 +26,8 @@ export interface FilterSpec {
   title: string;
   kind: FieldKind;
   schema: FieldSchema;
+  /** Choices with labels (a workflow's states). */
+  options?: { value: number | string; label: string }[];
 }
 
 /** Width of a column the schema leaves open, by what it usually holds. */
@@ -40,6 +45,7 @@ function defaultWidth(f: FieldSchema): number {
 
 /** The list columns of x-list.columns (else the first six fields), with widths and sortability. */
 export function listColumns(schema: ModuleSchema): ColumnSpec[] {
+  const wf = schema['x-workflow'];
   const details = new Map((schema['x-list']?.columns ?? []).flatMap((c) => (typeof c === 'string' ? [] : [[c.field, c] as const])));
   return listColumnFields(schema)
     .filter((name) => schema.properties[name])
@@ -54,17 +60,23 @@ export function listColumns(schema: ModuleSchema): ColumnSpec[] {
         ellipsis: d?.ellipsis ?? true,
         sortable: !f['x-computed'] && f.type !== 'array',
         schema: f,
+        ...(wf?.stateField === name && { tone: (v: unknown) => stateTone(wf, v) }),
       };
     });
 }
 
 /** The filter bar of x-list.filters. */
 export function listFilters(schema: ModuleSchema): FilterSpec[] {
-  return (schema['x-list']?.filters ?? [])
+  const wf = schema['x-workflow'];
+  const declared = schema['x-list']?.filters ?? [];
+  // A workflow's list always filters on its state (the server accepts it whether or not x-list names it).
+  const all = wf && !declared.some((f) => f.field === wf.stateField) ? [...declared, { field: wf.stateField, op: 'in' as const, title: undefined }] : declared;
+  return all
     .filter((f) => schema.properties[f.field])
     .map((f) => {
       const field = schema.properties[f.field];
-      return { field: f.field, op: f.op, title: f.title ?? field.title, kind: fieldKind(field), schema: field };
+      const options = wf?.stateField === f.field ? stateCodes(wf).map((code) => ({ value: code, label: stateTitle(wf, code) })) : undefined;
+      return { field: f.field, op: f.op, title: f.title ?? field.title, kind: fieldKind(field), schema: field, ...(options && { options }) };
     });
 }
 
@@ -118,7 +130,8 @@ export function fileRefValue(file: { id: number; name: string }): string {
  */
 export function displayText(record: Record<string, unknown>, name: string, f: FieldSchema): string {
   const value = record[name];
-  if (f['x-dict']) return textOf(record[`${name}Label`] ?? value);
+  // Dictionary labels, and the labels the API adds to other coded fields (a workflow's state).
+  if (f['x-dict'] || typeof record[`${name}Label`] === 'string') return textOf(record[`${name}Label`] ?? value);
   if (f['x-ref']) return textOf(record[`${name}Name`] ?? value);
   if (isEmpty(value)) return '';
   if (f.type === 'boolean') return value ? '是' : '否';

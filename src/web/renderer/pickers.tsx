@@ -6,8 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Select, Spin, TreeSelect } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { LONG_REQUEST_TIMEOUT } from '../../shared/constants';
-import { get } from '../core/request/request';
+import { useOrgTree, type OrgTreeNode } from '../core/org-tree';
 import { moduleApi, moduleKeys, type RefOption } from './api';
 
 type Id = number;
@@ -91,29 +90,14 @@ export function RefSelect({ module, value, onChange, onBlur, multiple, placehold
   );
 }
 
-interface OrgNode {
-  id: number;
-  name: string;
-  children?: OrgNode[];
-}
-
 interface TreeOption {
   value: number;
   title: string;
   children?: TreeOption[];
 }
 
-const toTree = (nodes: OrgNode[]): TreeOption[] =>
+const toTree = (nodes: OrgTreeNode[]): TreeOption[] =>
   nodes.map((n) => ({ value: n.id, title: n.name, children: n.children?.length ? toTree(n.children) : undefined }));
-
-/** The organisations the caller sees, as a tree (cached: the build is slow on large schools). */
-export function useOrgTree() {
-  return useQuery({
-    queryKey: ['org-tree', 'plain'],
-    queryFn: () => get<OrgNode[]>('/api/dzzxx/buildtree', { withCount: false }, { skipErrorNotify: true, timeout: LONG_REQUEST_TIMEOUT }),
-    staleTime: 10 * 60_000,
-  });
-}
 
 /** The organisation tree picker; falls back to the searchable select when the tree is not available. */
 export function OrgTreeSelect(props: PickerProps) {

@@ -8,6 +8,8 @@ import { AppShell } from '../../../src/web/core/app-shell';
 import { ThemedConfigProvider } from '../../../src/web/core/layout/ThemedConfigProvider';
 import { RecordForm } from '../../../src/web/renderer/form/RecordForm';
 import { generatedSchema } from '../../fixtures/wide-schema';
+// The form's own stylesheet, as on the module pages (the grid of columns, the field spacing).
+import '../../../src/web/renderer/renderer.css';
 
 const schema = generatedSchema(150);
 

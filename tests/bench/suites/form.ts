@@ -104,10 +104,13 @@ export async function formSuite(): Promise<BenchResult[]> {
         name: `150-field form: key press to the next frame (median of ${KEYS}, headless Chromium)`,
         value: round(median(times)),
         unit: 'ms',
+        // Issue 11: one frame, and at most twice the bare input on the same run.
+        budget: 16,
         ratio: round(median(times) / median(bare)),
-        baseline: `a bare <input> on an empty page: median ${round(median(bare))} ms`,
-        note: `p95 ${round(p95)} ms, max ${round(times.at(-1)!)} ms; one 60 Hz frame is ${FRAME_MS} ms, RAIL's "instant" is under 100 ms`,
+        baseline: `a bare <input> on an empty page: median ${round(median(bare))} ms (budget: ratio ≤ 2)`,
+        note: `max ${round(times.at(-1)!)} ms; one 60 Hz frame is ${FRAME_MS} ms, RAIL's "instant" is under 100 ms`,
       },
+      { suite: 'form', name: '150-field form: key press to the next frame, p95', value: round(p95), unit: 'ms', budget: 33, note: `bare input p95 ${round(bare[Math.floor(bare.length * 0.95)])} ms` },
       { suite: 'form', name: '150-field form: time until it is usable (production build, loopback)', value: Math.round(usableMs), unit: 'ms' },
     ];
   } finally {

@@ -6,6 +6,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { App } from 'antd';
 import type { ReactElement } from 'react';
+import { MemoryRouter } from 'react-router-dom';
 import { vi } from 'vitest';
 
 export type Answer = (method: string, url: string, body?: unknown, params?: Record<string, unknown>) => unknown;
@@ -40,7 +41,10 @@ export function renderWithProviders(ui: ReactElement) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <App>{ui}</App>
+      {/* Pages live under the app's router (a to-do link's ?id= opens a record). */}
+      <MemoryRouter>
+        <App>{ui}</App>
+      </MemoryRouter>
     </QueryClientProvider>,
   );
 }

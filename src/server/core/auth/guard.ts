@@ -35,7 +35,7 @@ export function bearerToken(req: FastifyRequest): string | undefined {
   return undefined;
 }
 
-const FILE_READS = /^\/api\/(file\/(view|play|download)|archivesShareFile\/viewFile)(\?|$)/;
+const FILE_READS = /^\/api\/(file\/(view|play|download)|archivesShareFile\/viewFile|pschool\/media\/\d+)(\?|$)/;
 /** The web app's token cookie (src/web/core/auth/token.ts TOKEN_KEY). */
 export const TOKEN_COOKIE = 'DJ-TOKEN';
 

@@ -9,6 +9,18 @@ export interface OrgTree {
   subtreeIds(rootIds: number[]): Promise<number[]>;
   /** Organisation ids by their code (组织编码); unknown codes are left out. */
   idsByCode(codes: string[]): Promise<Map<string, number>>;
+  /** The chain from the root down to this organisation (inclusive); empty when unknown. Absent on the flat tree. */
+  pathOf?(id: number): Promise<OrgNode[]>;
+  /** The tops of the tree. Absent on the flat tree. */
+  roots?(): Promise<number[]>;
+}
+
+/** What workflows read of an organisation: its place in the tree and its type (DJ_DZZ_LB). */
+export interface OrgNode {
+  id: number;
+  parentId: number | null;
+  type: string | null;
+  name?: string;
 }
 
 export const flatOrgTree: OrgTree = {

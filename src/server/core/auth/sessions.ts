@@ -19,6 +19,19 @@ interface Access {
   at: number;
 }
 
+/** The data scope a user's roles give (the roots of the organisations they see). */
+export function dataScopeOf(roles: { data_scope: string; scope_org_ids: number[] }[], orgId: number | null, isSuper: boolean): DataScope {
+  if (isSuper || roles.some((r) => r.data_scope === 'all')) return { kind: 'all' };
+  const orgIds = new Set<number>();
+  for (const r of roles) {
+    if (r.data_scope === 'own' && orgId !== null) orgIds.add(orgId);
+    if (r.data_scope === 'custom') r.scope_org_ids.forEach((id) => orgIds.add(id));
+  }
+  // A user without roles still sees their own organisation's records.
+  if (roles.length === 0 && orgId !== null) orgIds.add(orgId);
+  return { kind: 'orgs', orgIds: [...orgIds].sort((a, b) => a - b) };
+}
+
 /** The invalidation topic of the session lookup caches (key: a user id, or none for all). */
 export const SESSIONS_TOPIC = 'sessions';
 
@@ -144,18 +157,7 @@ export class SessionService {
       .execute();
     const permissions = [...new Set(roles.flatMap((r) => r.permissions))].sort();
     const isSuper = permissions.includes(SUPERUSER_PERMISSION);
-    let dataScope: DataScope;
-    if (isSuper || roles.some((r) => r.data_scope === 'all')) dataScope = { kind: 'all' };
-    else {
-      const orgIds = new Set<number>();
-      for (const r of roles) {
-        if (r.data_scope === 'own' && orgId !== null) orgIds.add(orgId);
-        if (r.data_scope === 'custom') r.scope_org_ids.forEach((id) => orgIds.add(id));
-      }
-      // A user without roles still sees their own organisation's records.
-      if (roles.length === 0 && orgId !== null) orgIds.add(orgId);
-      dataScope = { kind: 'orgs', orgIds: [...orgIds].sort((a, b) => a - b) };
-    }
+    const dataScope = dataScopeOf(roles, orgId, isSuper);
     const access: Access = { roles: permissions.length ? permissions : [DEFAULT_ROLE], isSuper, dataScope, at: Date.now() };
     this.access.set(userId, access);
     return access;

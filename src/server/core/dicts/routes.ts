@@ -5,12 +5,13 @@ import { HttpError } from '../../errors.js';
 import { LOGIN, perm } from '../auth/guard.js';
 import { idsOf } from '../ids.js';
 import { likeContains, parsePaging } from '../paging.js';
+import type { DictDetail, DictDetailInput, DictDto, DictInput } from '../../../shared/dicts.js';
 import type { DictItem } from './service.js';
 
 /** app_meta key under which DictService records the shipped dictionary files (see service.ts). */
 const SHIPPED_KEY = 'dict_files_applied';
 
-const entryDto = (e: DictItem) => ({ id: e.id, value: e.value, label: e.label, dictSort: e.sort, parent: e.parent ?? null, disabled: e.disabled ?? false });
+const entryDto = (e: DictItem): DictDetail => ({ id: e.id, value: e.value, label: e.label, dictSort: e.sort, parent: e.parent ?? null, disabled: e.disabled ?? false });
 
 const entryFields = {
   dictName: { type: 'string', title: '字典', minLength: 1, maxLength: 100 },
@@ -27,15 +28,11 @@ const dictFields = {
   description: { type: 'string', title: '描述', maxLength: 500 },
 };
 
-interface EntryBody {
+/** An entry write: the shared input, the dictionary named by `dictName` (or `dict`), `id` on PUT. */
+interface EntryBody extends Partial<DictDetailInput> {
   id?: number;
   dictName?: string;
   dict?: { name?: string; id?: number };
-  value?: string;
-  label?: string;
-  dictSort?: number;
-  parent?: string | null;
-  disabled?: boolean;
 }
 
 const fieldError = (field: string, message: string) => new HttpError(400, message, { errors: [{ field, message }] });
@@ -75,7 +72,7 @@ export async function dictRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/dictDetail/cache', { config: LOGIN }, async (req) => (await dicts.entries(await known(namesOf(req)[0]))).map(entryDto));
 
   app.get('/api/dictDetail/map', { config: LOGIN }, async (req) => {
-    const result: Record<string, ReturnType<typeof entryDto>[]> = {};
+    const result: Record<string, DictDetail[]> = {};
     for (const code of namesOf(req)) result[code] = (await dicts.entries(await known(code))).map(entryDto);
     return result;
   });
@@ -150,8 +147,8 @@ export async function dictRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- The dictionaries themselves ----------------------------------------------------------------
 
-  const dictDto = (r: { id: number; code: string; name: string; description: string; created_at: Date; updated_at: Date; entries: number }) => ({
-    id: r.id, code: r.code, name: r.name, description: r.description, entryCount: r.entries, createTime: r.created_at, updateTime: r.updated_at,
+  const dictDto = (r: { id: number; code: string; name: string; description: string; created_at: Date; updated_at: Date; entries: number }): DictDto => ({
+    id: r.id, code: r.code, name: r.name, description: r.description, entryCount: r.entries, createTime: r.created_at.toISOString(), updateTime: r.updated_at.toISOString(),
   });
 
   app.get('/api/dict', { config: perm('dict:list') }, async (req) => {
@@ -170,7 +167,7 @@ export async function dictRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post('/api/dict', { config: perm('dict:add'), schema: { body: { type: 'object', required: ['code', 'name'], properties: dictFields } } }, async (req, reply) => {
-    const b = req.body as { code: string; name: string; description?: string };
+    const b = req.body as DictInput;
     if (await db.selectFrom('dicts').select('id').where('code', '=', b.code).executeTakeFirst()) throw fieldError('code', `字典编码“${b.code}”已存在`);
     const row = await db.insertInto('dicts').values({ code: b.code, name: b.name, description: b.description ?? '' }).returning('id').executeTakeFirstOrThrow();
     dicts.invalidate(b.code);
@@ -178,7 +175,7 @@ export async function dictRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.put('/api/dict', { config: perm('dict:edit'), schema: { body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', title: '字典' }, ...dictFields } } } }, async (req) => {
-    const b = req.body as { id: number; code?: string; name?: string; description?: string };
+    const b = req.body as Partial<DictInput> & { id: number };
     const row = await db.selectFrom('dicts').select('code').where('id', '=', b.id).executeTakeFirst();
     if (!row) throw new HttpError(404, '字典不存在或已被删除');
     // Module schemas and stored records refer to the code: it is fixed once created.

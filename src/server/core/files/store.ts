@@ -100,7 +100,8 @@ export class FileStore {
 
   async readable(user: SessionUser, id: unknown): Promise<FileRow> {
     const f = await this.get(id);
-    if (!this.canRead(user, f)) throw new HttpError(403, '无权查看该文件');
+    // A file the caller may not read is answered like a missing one: its existence is not told.
+    if (!this.canRead(user, f)) throw new HttpError(404, '文件不存在或已被删除');
     return f;
   }
 

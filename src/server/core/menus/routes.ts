@@ -105,7 +105,8 @@ export async function menuRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/custommenu/withTree/:id', { config: LOGIN, schema: { params: { type: 'object', properties: { id: { type: 'string', pattern: CUSTOM_ID } } } } }, async (req: FastifyRequest<{ Params: { id: string } }>) => {
     const { id } = req.params;
-    if (!mayRead(currentUser(req), id)) throw new HttpError(403, '没有访问权限');
+    // Another user's own menu does not exist for the caller.
+    if (!mayRead(currentUser(req), id)) throw new HttpError(404, '菜单不存在');
     const row = await db.selectFrom('custom_menus').select(['tree', 'updated_at']).where('id', '=', id).executeTakeFirst();
     return { id, tree: (row?.tree as unknown[] | undefined) ?? [], updateTime: row?.updated_at ?? null };
   });
@@ -113,7 +114,8 @@ export async function menuRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/custommenu/putTrees', { config: LOGIN, schema: { body: customTreeSchema } }, async (req) => {
     const body = req.body as { id: string; tree?: unknown; trees?: unknown };
     const user = currentUser(req);
-    if (!mayWrite(user, body.id)) throw new HttpError(403, ownerOf(body.id) === undefined ? '没有访问权限' : '只能保存自己的菜单');
+    // A shared tree needs menu:edit (403); another user's own tree is a refusal with its reason (400).
+    if (!mayWrite(user, body.id)) throw ownerOf(body.id) === undefined ? new HttpError(403, '没有访问权限') : new HttpError(400, '只能保存自己的菜单');
     const given = body.tree ?? body.trees;
     if (given === undefined) throw new HttpError(400, '菜单树不能为空', { errors: [{ field: 'tree', message: '菜单树不能为空' }] });
     const tree = JSON.stringify(Array.isArray(given) ? given : [given]);

@@ -3,7 +3,7 @@ import type { Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { HttpError } from '../../errors.js';
 import type { FieldError } from '../../../shared/validation-messages.js';
-import { CORE_PAGES, filterMenuTree, firstVisibleLeaf, menuToRoutes, parseComponent, type MenuDto, type MenuNode, type MenuNodeType } from '../../../shared/menus.js';
+import { CORE_PAGES, filterMenuTree, firstVisibleLeaf, menuToRoutes, parseComponent, type MenuDto, type MenuInput, type MenuNode, type MenuNodeType } from '../../../shared/menus.js';
 import type { SessionUser } from '../auth/session-user.js';
 import { SORT_STEP, syncMenusFromFile } from './sync.js';
 import type { MenusTable } from './tables.js';
@@ -11,24 +11,7 @@ import type { MenusTable } from './tables.js';
 export type MenuRow = Selectable<MenusTable>;
 export type { MenuDto };
 
-/** The editable fields as the API names them. */
-export interface MenuInput {
-  parentId?: number | null;
-  type?: MenuNodeType;
-  title?: string;
-  path?: string | null;
-  icon?: string | null;
-  component?: string | null;
-  permission?: string | null;
-  sort?: number;
-  hidden?: boolean | null;
-  noCache?: boolean | null;
-  affix?: boolean | null;
-  alwaysShow?: boolean | null;
-  breadcrumb?: boolean | null;
-  redirect?: string | null;
-  feature?: string | null;
-}
+export type { MenuInput };
 
 /** API field → column. */
 const COLUMNS = {

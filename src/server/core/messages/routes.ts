@@ -68,11 +68,10 @@ export async function messageRoutes(app: FastifyInstance): Promise<void> {
     return active.map((r) => r.id);
   }
 
-  /** The rows among `ids` the caller may change: their own, or any with msg:send. 403 if some are not. */
+  /** The rows among `ids` the caller may change: their own, or any with msg:send; others are not found (404). */
   async function ownRows(table: 'msg_todo' | 'msg_push_history', ids: number[], user: SessionUser) {
     const rows = await db.selectFrom(table).select(['id', 'user_id']).where('id', 'in', ids).execute();
-    if (rows.length !== new Set(ids).size) throw new HttpError(404, '记录不存在或已被删除');
-    if (!canSend(user) && rows.some((r) => r.user_id !== user.id)) throw new HttpError(403, '只能操作自己的消息');
+    if (rows.length !== new Set(ids).size || (!canSend(user) && rows.some((r) => r.user_id !== user.id))) throw new HttpError(404, '记录不存在或已被删除');
     return rows;
   }
 
@@ -98,7 +97,7 @@ export async function messageRoutes(app: FastifyInstance): Promise<void> {
     const set: Record<string, unknown> = {};
     for (const k of ['title', 'content', 'link'] as const) if (b[k] !== undefined) set[k] = b[k];
     // The recipient may only tick their to-do off (or reopen it); the wording is the sender's.
-    if (Object.keys(set).length && !canSend(user)) throw new HttpError(403, '只能修改自己待办的状态');
+    if (Object.keys(set).length && !canSend(user)) throw new HttpError(400, '只能修改自己待办的状态');
     if (b.status !== undefined) Object.assign(set, { status: b.status, done_at: b.status === TODO_DONE ? new Date() : null });
     if (!Object.keys(set).length) throw new HttpError(400, '没有要修改的内容');
     await db.updateTable('msg_todo').set(set).where('id', '=', b.id).execute();
@@ -138,7 +137,7 @@ export async function messageRoutes(app: FastifyInstance): Promise<void> {
     if (status !== TODO_OPEN && status !== TODO_DONE) throw new HttpError(400, '待办状态只能是0或1');
     const ids = idsOf(req.body);
     const rows = await db.selectFrom('msg_todo').select('id').where('id', 'in', ids).where('user_id', '=', user.id).execute();
-    if (rows.length !== new Set(ids).size) throw new HttpError(403, '只能处理自己的待办');
+    if (rows.length !== new Set(ids).size) throw new HttpError(404, '待办不存在或已被删除');
     await db.updateTable('msg_todo').set({ status, done_at: status === TODO_DONE ? new Date() : null }).where('id', 'in', ids).execute();
     await messages.notify([{ userId: user.id, event: { type: 'todo', action: 'updated', ids } }]);
     return { status: 200, message: '操作成功', totalElements: ids.length };
@@ -182,15 +181,16 @@ export async function messageRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(req);
     const b = req.body as { id: number; title?: string; content?: string; link?: string | null; isRead?: boolean };
     const row = await db.selectFrom('msg_push_history').select(['user_id', 'sender_id', 'created_at']).where('id', '=', b.id).executeTakeFirst();
-    if (!row) throw new HttpError(404, '消息不存在或已被删除');
+    // Someone else's message (neither its recipient nor its sender) does not exist for the caller.
+    if (!row || (row.user_id !== user.id && row.sender_id !== user.id && !canSend(user))) throw new HttpError(404, '消息不存在或已被删除');
     const set: Record<string, unknown> = {};
     for (const k of ['title', 'content', 'link'] as const) if (b[k] !== undefined) set[k] = b[k];
     if (Object.keys(set).length && !canSend(user)) {
-      if (row.sender_id !== user.id) throw new HttpError(403, '只能修改自己发送的消息');
+      if (row.sender_id !== user.id) throw new HttpError(400, '只能修改自己发送的消息');
       if (Date.now() - new Date(row.created_at).getTime() > EDIT_WINDOW_MS) throw new HttpError(400, '消息发送超过2分钟，不能再修改');
     }
     if (b.isRead !== undefined) {
-      if (row.user_id !== user.id && !canSend(user)) throw new HttpError(403, '只能操作自己的消息');
+      if (row.user_id !== user.id && !canSend(user)) throw new HttpError(400, '只有接收人可以标记已读');
       set.is_read = b.isRead;
     }
     if (!Object.keys(set).length) throw new HttpError(400, '没有要修改的内容');
@@ -239,7 +239,7 @@ export async function messageRoutes(app: FastifyInstance): Promise<void> {
     if ((req.body as { all?: unknown } | null)?.all !== true) {
       const ids = idsOf(req.body);
       const own = await db.selectFrom('msg_push_history').select('id').where('id', 'in', ids).where('user_id', '=', user.id).execute();
-      if (own.length !== new Set(ids).size) throw new HttpError(403, '只能处理自己的消息');
+      if (own.length !== new Set(ids).size) throw new HttpError(404, '消息不存在或已被删除');
       q = q.where('id', 'in', ids);
     }
     const updated = await q.returning('id').execute();

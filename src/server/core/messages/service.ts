@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import type { DB } from '../../db/types.js';
 import { PushHub } from './hub.js';
 import type { MessageType } from './tables.js';
 
@@ -167,6 +168,14 @@ export class MessageService {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * To-do writes inside the caller's transaction (a workflow step): they commit or roll back with it,
+   * and their pushes wait for `flush()`, called after the commit.
+   */
+  inTransaction(trx: Kysely<DB>): TodoTransaction {
+    return new TodoTransaction(trx, (changes) => this.notify(changes));
+  }
+
   /** Marks the open to-dos about one record done (e.g. once a transfer is approved); returns how many. */
   async completeTodos(where: { module: string; refId: string | number; userIds?: number[] }): Promise<number> {
     let q = this.database.db
@@ -241,5 +250,43 @@ export class MessageService {
     const alive = await this.database.db.selectFrom('sessions').select('id').where('id', 'in', ids).where('expires_at', '>', sql<Date>`now()`).execute();
     const aliveIds = new Set(alive.map((r) => r.id));
     return this.hub.closeSessions(new Set(ids.filter((id) => !aliveIds.has(id))));
+  }
+}
+
+/** See `MessageService.inTransaction`. */
+export class TodoTransaction {
+  private changes: Change[] = [];
+  constructor(
+    /** The transaction the to-dos are written in. */
+    readonly trx: Kysely<DB>,
+    private readonly push: (changes: Change[]) => Promise<void>,
+  ) {}
+
+  async add(todos: NewTodo[]): Promise<number> {
+    const rows = todos.flatMap((t) =>
+      [...new Set(t.toUserIds)].map((user_id) => ({ user_id, title: t.title, content: t.content ?? '', link: t.link ?? null, module: t.module ?? null, ref_id: t.refId == null ? null : String(t.refId), created_by: t.createdBy ?? null })),
+    );
+    if (!rows.length) return 0;
+    const inserted = await this.trx.insertInto('msg_todo').values(rows).returning(['id', 'user_id', 'title', 'link']).execute();
+    this.changes.push(...inserted.map((r) => ({ userId: r.user_id, event: { type: 'todo' as const, action: 'created' as const, id: r.id, title: r.title, link: r.link } })));
+    return inserted.length;
+  }
+
+  /** Marks open to-dos of the module done: those with one of these `refIds`, or whose ref id starts with `refIdPrefix`. */
+  async complete(where: { module: string; refIds?: string[]; refIdPrefix?: string }): Promise<number> {
+    if (!where.refIds?.length && !where.refIdPrefix) return 0;
+    let q = this.trx.updateTable('msg_todo').set({ status: TODO_DONE, done_at: new Date() }).where('module', '=', where.module).where('status', '=', TODO_OPEN);
+    if (where.refIds?.length) q = q.where('ref_id', 'in', where.refIds);
+    else q = q.where('ref_id', 'like', `${where.refIdPrefix!.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const rows = await q.returning(['id', 'user_id']).execute();
+    this.changes.push(...rows.map((r) => ({ userId: r.user_id, event: { type: 'todo' as const, action: 'updated' as const, ids: [r.id] } })));
+    return rows.length;
+  }
+
+  /** After the commit: pushes the changes to the recipients' sockets. */
+  async flush(): Promise<void> {
+    const changes = this.changes;
+    this.changes = [];
+    if (changes.length) await this.push(changes);
   }
 }

@@ -40,7 +40,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/roles/all', { config: perm('role:list', 'user:list') }, async () => (await db.selectFrom('roles').selectAll().orderBy('level').orderBy('id').execute()).map(roleDto));
 
   const guardGrant = (req: Parameters<typeof currentUser>[0], permissions?: string[]) => {
-    if (permissions?.includes('admin') && !currentUser(req).isSuper) throw new HttpError(403, '只有超级管理员可以授予全部权限');
+    if (permissions?.includes('admin') && !currentUser(req).isSuper) throw new HttpError(400, '只有超级管理员可以授予全部权限', { errors: [{ field: 'permissions', message: '只有超级管理员可以授予全部权限' }] });
   };
   const values = (b: Record<string, unknown>) => {
     const v: Record<string, unknown> = {};

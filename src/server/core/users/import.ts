@@ -8,7 +8,7 @@
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import type { Insertable, Kysely } from 'kysely';
-import type { ImportRowError } from '../../../shared/module-schema/api.js';
+import type { ImportResult, ImportRowError } from '../../../shared/module-schema/api.js';
 import { checkEmail, checkMobile } from '../../../shared/validators.js';
 import type { DB } from '../../db/types.js';
 import type { UsersTable } from '../tables.js';
@@ -187,6 +187,6 @@ export async function userImportRoutes(app: FastifyInstance): Promise<void> {
       errors.push(...written.refused);
     }
     errors.sort((a, b) => a.row - b.row);
-    return { total: users.length, imported, errors };
+    return { total: users.length, imported, errors } satisfies ImportResult;
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import { LOGIN, currentUser, perm } from '../auth/guard.js';
@@ -36,10 +36,11 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     return (eb: ExpressionBuilder<DB & { u: DB['users'] }, 'u'>) => (ids === 'all' ? eb.val(true) : ids.length ? eb('u.org_id', 'in', ids) : eb.val(false));
   }
 
-  async function assertInScope(req: FastifyRequest, userIds: number[]) {
+  async function assertInScope(req: FastifyRequest, userIds: number[], on: Kysely<DB> = db) {
     const cond = await scopeCondition(req);
-    const visible = await db.selectFrom('users as u').select('u.id').where('u.id', 'in', userIds).where(cond).execute();
-    if (visible.length !== new Set(userIds).size) throw new HttpError(403, '无权操作所选用户');
+    const visible = await on.selectFrom('users as u').select('u.id').where('u.id', 'in', userIds).where(cond).execute();
+    // A user outside the caller's data scope does not exist for them (404, as for a missing one).
+    if (visible.length !== new Set(userIds).size) throw new HttpError(404, '所选用户不存在或不在您的管理范围内');
   }
 
   async function rolesOf(userIds: number[]) {
@@ -50,18 +51,23 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     return map;
   }
 
-  async function setRoles(userId: number, roles: unknown[] | undefined, caller: ReturnType<typeof currentUser>) {
-    if (roles === undefined) return;
-    const roleIds = roles.map((r) => (typeof r === 'object' && r ? Number((r as { id: number }).id) : Number(r)));
+  /** The role ids of a request's `roles`, checked before anything is written; undefined when not given. */
+  async function checkedRoleIds(roles: unknown[] | undefined, caller: ReturnType<typeof currentUser>): Promise<number[] | undefined> {
+    if (roles === undefined) return undefined;
+    const roleIds = [...new Set(roles.map((r) => (typeof r === 'object' && r ? Number((r as { id: number }).id) : Number(r))))];
     if (roleIds.length) {
       const found = await db.selectFrom('roles').select(['id', 'permissions']).where('id', 'in', roleIds).execute();
-      if (found.length !== new Set(roleIds).size) throw new HttpError(400, '所选角色不存在');
+      if (found.length !== roleIds.length) throw new HttpError(400, '所选角色不存在', { errors: [{ field: 'roles', message: '所选角色不存在' }] });
       // Only a superuser may hand out the superuser role.
-      if (!caller.isSuper && found.some((r) => r.permissions.includes('admin'))) throw new HttpError(403, '无权分配超级管理员角色');
+      if (!caller.isSuper && found.some((r) => r.permissions.includes('admin'))) throw new HttpError(400, '只有超级管理员可以分配超级管理员角色', { errors: [{ field: 'roles', message: '只有超级管理员可以分配超级管理员角色' }] });
     }
-    await db.deleteFrom('user_roles').where('user_id', '=', userId).execute();
-    if (roleIds.length) await db.insertInto('user_roles').values([...new Set(roleIds)].map((role_id) => ({ user_id: userId, role_id }))).execute();
-    sessions.invalidateAccess();
+    return roleIds;
+  }
+
+  async function writeRoles(trx: Kysely<DB>, userId: number, roleIds: number[] | undefined) {
+    if (roleIds === undefined) return;
+    await trx.deleteFrom('user_roles').where('user_id', '=', userId).execute();
+    if (roleIds.length) await trx.insertInto('user_roles').values(roleIds.map((role_id) => ({ user_id: userId, role_id }))).execute();
   }
 
   /** The four list variants share one query: filter body, scope, paging, and an extra condition. */
@@ -99,19 +105,20 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     if ((await takenValues(db, 'username', [b.username])).size) throw new HttpError(400, usernameTaken(b.username));
     if (b.phone && (await takenValues(db, 'phone', [b.phone])).size) throw new HttpError(400, PHONE_TAKEN);
     const policy = await passwordPolicy(config);
+    const roleIds = await checkedRoleIds(b.roles, caller);
+    const passwordHash = await hashPassword(policy.initPassword);
+    // One transaction: a user outside the caller's scope or a refused role leaves nothing behind.
     const created = await db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('users')
-        .values({ username: b.username, nick_name: b.nickName, email: b.email || null, phone: b.phone || null, gender: b.gender ?? null, org_id: b.orgId ?? caller.orgId, enabled: b.enabled ?? true, use_ukey: b.useUkey ?? false, password_hash: await hashPassword(policy.initPassword), password_weak: true })
+        .values({ username: b.username, nick_name: b.nickName, email: b.email || null, phone: b.phone || null, gender: b.gender ?? null, org_id: b.orgId ?? caller.orgId, enabled: b.enabled ?? true, use_ukey: b.useUkey ?? false, password_hash: passwordHash, password_weak: true })
         .returning('id')
         .executeTakeFirstOrThrow();
+      await assertInScope(req, [row.id], trx);
+      await writeRoles(trx, row.id, roleIds);
       return row.id;
     });
-    await assertInScope(req, [created]).catch(async (e) => {
-      await db.deleteFrom('users').where('id', '=', created).execute();
-      throw e;
-    });
-    await setRoles(created, b.roles, caller);
+    if (roleIds) sessions.invalidateAccess();
     return reply.code(201).send({ id: created });
   });
 
@@ -124,8 +131,11 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const set: Record<string, unknown> = { updated_at: new Date() };
     const map: Record<string, string> = { username: 'username', nickName: 'nick_name', email: 'email', phone: 'phone', gender: 'gender', orgId: 'org_id', enabled: 'enabled', useUkey: 'use_ukey', hasLeft: 'has_left' };
     for (const [k, col] of Object.entries(map)) if (k in b) set[col] = b[k] === '' ? null : b[k];
-    await db.updateTable('users').set(set).where('id', '=', b.id).execute();
-    await setRoles(b.id, b.roles, caller);
+    const roleIds = await checkedRoleIds(b.roles, caller);
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set(set).where('id', '=', b.id).execute();
+      await writeRoles(trx, b.id, roleIds);
+    });
     if (set.enabled === false || set.has_left === true) await sessions.endAllOf([b.id]);
     sessions.invalidateAccess();
     return { status: 200, message: '修改成功' };

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
 import ExcelJS from 'exceljs';
-import { currentUser, perm } from '../../core/auth/guard.js';
-import { scopeOrgIds } from '../../core/auth/org-scope.js';
+import { perm } from '../../core/auth/guard.js';
 import { sendXlsx } from '../../core/xlsx.js';
-import { HttpError } from '../../errors.js';
+import { memberCondition, memberStatusOf, requestedOrgIds } from './members.js';
 
 import type { Analysis } from '../../../shared/member-analysis.js';
 
@@ -32,18 +31,9 @@ function bandCase(column: string, bands: [string, string, number, number][]): Ra
   return sql<string>`CASE WHEN ${sql.ref(column)} IS NULL THEN 'unknown' ${sql.join(whens, sql` `)} END`;
 }
 
-/** The members a caller may analyse under an organisation (subtree), as a SQL condition. */
-async function memberScope(req: FastifyRequest, orgId: number | undefined): Promise<RawBuilder<boolean>> {
-  const { orgTree } = req.server.services;
-  const scope = await scopeOrgIds(orgTree, currentUser(req).dataScope);
-  let ids: number[] | 'all' = scope;
-  if (orgId !== undefined) {
-    const sub = await orgTree.subtreeIds([orgId]);
-    ids = scope === 'all' ? sub : sub.filter((id) => scope.includes(id));
-  }
-  if (ids === 'all') return sql<boolean>`true`;
-  if (!ids.length) return sql<boolean>`false`;
-  return sql<boolean>`org_id IN (${sql.join(ids)})`;
+/** The members a caller analyses: the organisation's members (members.ts) within their scope; `partyStatus` widens it. */
+async function analysedMembers(req: FastifyRequest): Promise<RawBuilder<boolean>> {
+  return memberCondition(await requestedOrgIds(req), memberStatusOf((req.query as { partyStatus?: string }).partyStatus));
 }
 
 export async function analyseMembers(app: FastifyInstance, where: RawBuilder<boolean>): Promise<Analysis> {
@@ -70,21 +60,13 @@ export async function analyseMembers(app: FastifyInstance, where: RawBuilder<boo
   return { total, dimensions };
 }
 
-function orgIdOf(query: unknown): number | undefined {
-  const raw = (query as { orgId?: string }).orgId;
-  if (raw === undefined || raw === '') return undefined;
-  const id = Number(raw);
-  if (!Number.isInteger(id) || id <= 0) throw new HttpError(400, '所选党组织不正确');
-  return id;
-}
-
 /** Member data analysis (党员数据分析): counts by dimension, for charts, with an .xlsx of the figures. */
 export async function memberAnalysisRoutes(app: FastifyInstance): Promise<void> {
   if (!app.runtime.module('member') || !app.runtime.module('org')) return;
-  app.get('/api/member/analysis', { config: perm('member:list') }, async (req) => analyseMembers(app, await memberScope(req, orgIdOf(req.query))));
+  app.get('/api/member/analysis', { config: perm('member:list') }, async (req) => analyseMembers(app, await analysedMembers(req)));
 
   app.get('/api/member/analysis/export', { config: perm('member:list', 'member:export') }, async (req, reply) => {
-    const analysis = await analyseMembers(app, await memberScope(req, orgIdOf(req.query)));
+    const analysis = await analyseMembers(app, await analysedMembers(req));
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('党员数据分析');
     sheet.addRow([`党员总数：${analysis.total}`]).font = { bold: true };

@@ -3,6 +3,9 @@ import { sql } from 'kysely';
 import { LOGIN, currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
 import { containsText } from '../../db/text-search.js';
+import { likeContains } from '../../core/paging.js';
+import { MEMBER_STATUS_FIELD } from '../../../shared/party-members.js';
+import { memberStatusOf } from './members.js';
 
 const PAGING_KEYS = new Set(['page', 'size', 'sort', 'count']);
 
@@ -20,15 +23,25 @@ async function lookup(req: FastifyRequest, moduleId: string, extra: Record<strin
   for (const [key, value] of Object.entries(query)) {
     if (value === '' || value === undefined) continue;
     if (PAGING_KEYS.has(key)) paging[key] = value;
+    // A query string carries text: numbers for number fields (an organisation id).
+    else if (typeof value === 'string' && ['integer', 'number'].includes(m.field(key)?.kind ?? '') && /^-?\d+(\.\d+)?$/.test(value)) filter[key] = Number(value);
     else filter[key] = value;
   }
   return runtime.records(moduleId).list({ filter, query: paging }, await runtime.actorOf(currentUser(req)));
 }
 
+/** A member lookup lists an organisation's members (members.ts): `partyStatus` defaults to 正常, `all` lifts it. */
+function memberLookup(req: FastifyRequest, extra: Record<string, unknown> = {}) {
+  const query = req.query as Record<string, unknown>;
+  const status = memberStatusOf(query[MEMBER_STATUS_FIELD]);
+  delete query[MEMBER_STATUS_FIELD];
+  return lookup(req, 'member', { ...extra, ...(status && { [MEMBER_STATUS_FIELD]: status }) });
+}
+
 export async function memberLookupRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/api/common/dyjbxx', { config: perm('member:list') }, (req) => lookup(req, 'member'));
+  app.get('/api/common/dyjbxx', { config: perm('member:list') }, (req) => memberLookup(req));
   // Cadres: members in party and government posts until the cadre module arrives.
-  app.get('/api/common/gbjbxx', { config: perm('member:list') }, (req) => lookup(req, 'member', { jobPost: '1' }));
+  app.get('/api/common/gbjbxx', { config: perm('member:list') }, (req) => memberLookup(req, { jobPost: '1' }));
   app.get('/api/common/getDwInfo', { config: LOGIN }, (req) => lookup(req, 'unit'));
   app.get('/api/common/getBjInfo', { config: perm('class:list', 'student:list') }, (req) => lookup(req, 'class'));
   app.get('/api/common/xsjbxx', { config: perm('student:list') }, (req) => lookup(req, 'student'));

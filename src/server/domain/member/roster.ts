@@ -1,30 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ChangeRecordOriginLabel, ChangeRecordTypeLabel } from '../../../shared/constants.js';
-import { currentUser, perm } from '../../core/auth/guard.js';
-import { scopeOrgIds } from '../../core/auth/org-scope.js';
+import { perm } from '../../core/auth/guard.js';
 import { streamXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
 import { exportCell } from '../../runtime/cells.js';
 import { likeContains, parsePaging } from '../../core/paging.js';
+import { memberCondition, memberStatusOf, requestedOrgIds } from './members.js';
 
 /** Records read per step: small, so each batch is garbage before it is promoted (see runtime/export.ts). */
 const BATCH = 500;
 
-/** Member ids of the roster: an organisation's subtree within the caller's scope, in organisation then name order. */
+/** Member ids of the roster: the organisation's members (members.ts) within the caller's scope, in organisation then name order. */
 async function rosterIds(req: FastifyRequest): Promise<number[]> {
-  const { orgTree, database } = req.server.services;
-  const q = req.query as { orgId?: string };
-  const scope = await scopeOrgIds(orgTree, currentUser(req).dataScope);
-  let ids: number[] | 'all' = scope;
-  if (q.orgId) {
-    const orgId = Number(q.orgId);
-    if (!Number.isInteger(orgId) || orgId <= 0) throw new HttpError(400, '所选党组织不正确');
-    const sub = await orgTree.subtreeIds([orgId]);
-    ids = scope === 'all' ? sub : sub.filter((id) => scope.includes(id));
-  }
-  const where = ids === 'all' ? sql`true` : ids.length ? sql`org_id IN (${sql.join(ids)})` : sql`false`;
-  const rows = await sql<{ id: number }>`SELECT id FROM m_member WHERE ${where} ORDER BY org_id, name, id`.execute(database.db);
+  const where = memberCondition(await requestedOrgIds(req), memberStatusOf((req.query as { partyStatus?: string }).partyStatus));
+  // Names in pinyin order (the member module's sort key).
+  const byName = sql.ref(req.server.runtime.module('member')?.pinyinColumn ?? 'name');
+  const rows = await sql<{ id: number }>`SELECT id FROM m_member WHERE ${where} ORDER BY org_id, ${byName}, id`.execute(req.server.services.database.db);
   return rows.rows.map((r) => r.id);
 }
 

@@ -66,6 +66,12 @@ export class OrgTreeService implements OrgTree {
     return this.byId.get(id);
   }
 
+  /** Organisations without a (known) parent: the tops of the tree. */
+  async roots(): Promise<number[]> {
+    await this.load();
+    return this.childrenOf(null).map((r) => r.id);
+  }
+
   childrenOf(id: number | null): OrgRow[] {
     return this.children.get(id) ?? [];
   }

@@ -1,38 +1,24 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { localToday } from '../../../shared/module-schema/computed.js';
-import { orgWarnings, type OrgWarning } from '../../../shared/org-rules.js';
+import { orgWarnings } from '../../../shared/org-rules.js';
+import type { OrgTreeNode } from '../../../shared/org-tree.js';
 import { LOGIN, currentUser, perm } from '../../core/auth/guard.js';
 import { scopeOrgIds } from '../../core/auth/org-scope.js';
+import { ACTIVE_MEMBER_STATUS, memberCondition } from '../member/members.js';
 import { orgTreeOf } from './index.js';
 import type { OrgRow, OrgTreeService } from './org-tree.js';
-
-export interface OrgTreeNode {
-  id: number;
-  name: string;
-  shortName: string | null;
-  type: string | null;
-  typeLabel: string | null;
-  parentId: number | null;
-  unitId: number | null;
-  secretary: string | null;
-  /** Party members (status 正常) in this organisation and everything under it. */
-  memberCount: number;
-  fullMemberCount: number;
-  warnings: OrgWarning[];
-  children?: OrgTreeNode[];
-}
 
 interface Counts {
   total: number;
   full: number;
 }
 
-/** Own-organisation member counts, one grouped query over the member table. */
+/** Own-organisation member counts (the members of an organisation: domain/member/members.ts), one grouped query. */
 async function ownCounts(app: FastifyInstance): Promise<Map<number, Counts>> {
   const rows = await sql<{ orgId: number; total: number; full: number }>`
     SELECT org_id AS "orgId", count(*)::int AS total, count(*) FILTER (WHERE member_type = '1')::int AS full
-    FROM m_member WHERE party_status = '1' GROUP BY org_id`.execute(app.services.database.db);
+    FROM m_member WHERE ${memberCondition('all', ACTIVE_MEMBER_STATUS)} GROUP BY org_id`.execute(app.services.database.db);
   return new Map(rows.rows.map((r) => [r.orgId, { total: r.total, full: r.full }]));
 }
 

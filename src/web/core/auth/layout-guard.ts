@@ -2,11 +2,13 @@ import { redirect } from 'react-router-dom';
 import { usePermission } from '../stores/permission';
 import { useSession } from '../stores/session';
 import { getToken } from './token';
-import { appPath, loginPathFor } from './guard';
+import { appPath, isOpenPath, loginPathFor } from './guard';
 
 /**
  * The navigation guard of spec §2 for every page inside the layout: session token, single sign-on
  * `?sessionId=`, user info before menus, logout when the info fetch fails, `/` to the first menu entry.
+ * A path that starts with an open path (`/loginFoo`, `/mobileUpload/x`) needs no session: it is no page
+ * of the app, so it goes where the catch-all sends unknown paths, the root.
  */
 export async function layoutGuard({ request }: { request: Request }) {
   const { pathname, search, full } = appPath(request);
@@ -16,6 +18,7 @@ export async function layoutGuard({ request }: { request: Request }) {
       useSession.getState().adoptToken(sessionId);
       return redirect('/');
     }
+    if (isOpenPath(pathname)) return redirect('/');
     return redirect(loginPathFor(full));
   }
   const session = useSession.getState();

@@ -7,6 +7,11 @@ declare module 'axios' {
   interface AxiosRequestConfig {
     /** Do not show the error notification for this request (spec §8: "unless the request opts out"). */
     skipErrorNotify?: boolean;
+    /**
+     * The answer belongs to a part of the page (a panel, a tab, a picker), which shows a refusal in place:
+     * a 403 does not send the whole app to /401 (it is notified like other errors unless skipErrorNotify).
+     */
+    inPlace?: boolean;
   }
 }
 
@@ -120,7 +125,7 @@ export function createRequest(production: boolean): AxiosInstance {
       const status = error.response?.status;
       if (status === 401) {
         showExpiredPrompt();
-      } else if (status === 403) {
+      } else if (status === 403 && !error.config?.inPlace) {
         hooks.onForbidden();
       } else if (!error.config?.skipErrorNotify) {
         showFeedback((f) => f.notification.error({ title: errorText(error), duration: NOTIFY_DURATION / 1000 }));

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { REMIND_COUNTER_DELAY, REMIND_COUNTER_INTERVAL, TODO_COUNTER_DELAY, TODO_COUNTER_INTERVAL } from '../../../shared/constants';
+import type { Page } from '../../../shared/paging';
 import { get } from '../request/request';
 
 export interface Counter {
@@ -17,11 +18,6 @@ export interface MessageSummary {
   id: number;
   title: string;
   createTime?: string;
-}
-
-interface Page<T> {
-  content: T[];
-  totalElements: number;
 }
 
 interface CountersState extends Counters {

@@ -32,4 +32,6 @@ export const useSysConfig = create<SysConfigState>((set) => ({
 }));
 
 export const configFlag = (key: string): boolean => useSysConfig.getState().map[key] === 'true';
+/** A boolean setting in a component, re-rendered when it changes. */
+export const useConfigFlag = (key: string): boolean => useSysConfig((s) => s.map[key] === 'true');
 export const configValue = (key: string): string | undefined => useSysConfig.getState().map[key];

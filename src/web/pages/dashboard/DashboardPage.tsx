@@ -1,10 +1,13 @@
 import { Card, Col, Row, Typography } from 'antd';
 import { useSession } from '../../core/stores/session';
+import { useConfigFlag } from '../../core/stores/sysconfig';
 
+/** The home page (首页, the /home/home of spec §2): greyed in mourning mode like the login page. */
 export default function DashboardPage() {
   const user = useSession((s) => s.user);
+  const isDead = useConfigFlag('isDead');
   return (
-    <div className="page-container">
+    <div className={`page-container dashboard${isDead ? ' is-dead' : ''}`}>
       <Typography.Title level={4}>欢迎，{user?.nickName ?? user?.username}</Typography.Title>
       <Row gutter={16}>
         <Col xs={24} md={8}>

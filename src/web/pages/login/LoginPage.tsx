@@ -11,7 +11,7 @@ import { getRemembered } from '../../core/auth/token';
 import { showFeedback } from '../../core/request/feedback';
 import { get, post } from '../../core/request/request';
 import { useSession } from '../../core/stores/session';
-import { useSysConfig } from '../../core/stores/sysconfig';
+import { useConfigFlag, useSysConfig } from '../../core/stores/sysconfig';
 import { useFields } from './useFields';
 import './login.css';
 
@@ -203,7 +203,7 @@ export default function LoginPage() {
   const config = useSysConfig((s) => s.map);
   const school = useSchool();
   const siteTitle = config.htmlTitle || defaultSettings.title;
-  const isDead = config.isDead === 'true';
+  const isDead = useConfigFlag('isDead');
   const smsFirst = location.pathname.startsWith('/newlogin');
   const onDone = () => navigate(afterLoginPath(params.get('redirect')), { replace: true });
   const [mode, setMode] = useState<LoginMode>(smsFirst ? 'sms' : 'password');

@@ -4,10 +4,14 @@ import { Button, Card, Col, Drawer, Empty, Row, Space, Spin, Statistic, Table } 
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { download } from '../../core/request/download';
 import { get, post } from '../../core/request/request';
+import { ACTIVE_MEMBER_STATUS, memberStatusOf, membersFilter } from '../../../shared/party-members';
+import { MemberStatusSelect } from './MemberStatusSelect';
 import { OrgTreeSelect } from './OrgTreeSelect';
 import { sliceFilter, type Analysis, type Slice } from './analysis-filters';
+import type { Page } from '../../../shared/paging';
 
-const PieChart = lazy(() => import('./PieChart'));
+// The chart choice (pie for a few categories, sorted bars beyond) is the shared one of src/web/core/charts.
+const CategoryChart = lazy(() => import('../../core/charts/CategoryChart'));
 
 interface MemberRow {
   id: number;
@@ -22,17 +26,22 @@ interface MemberRow {
 /** 党员数据分析: charts by dimension (loaded lazily); a click on a slice lists those members. */
 export default function MemberAnalysisPage() {
   const [orgId, setOrgId] = useState<number>();
+  const [status, setStatus] = useState(ACTIVE_MEMBER_STATUS);
   const [picked, setPicked] = useState<{ dimension: string; title: string; slice: Slice }>();
   const [page, setPage] = useState(0);
   const pick = (dimension: string, title: string, slice: Slice) => {
     setPage(0);
     setPicked({ dimension, title, slice });
   };
-  const analysis = useQuery({ queryKey: ['member-analysis', orgId], queryFn: () => get<Analysis>('/api/member/analysis', { orgId }) });
-  const filter = useMemo(() => (picked ? { ...sliceFilter(picked.dimension, picked.slice.value), ...(orgId ? { orgId } : {}) } : undefined), [picked, orgId]);
+  const analysis = useQuery({ queryKey: ['member-analysis', orgId, status], queryFn: () => get<Analysis>('/api/member/analysis', { orgId, partyStatus: status }) });
+  // The slice's members among the members analysed (the same definition: src/shared/party-members.ts).
+  const filter = useMemo(
+    () => (picked ? { ...membersFilter(orgId, memberStatusOf(status)), ...sliceFilter(picked.dimension, picked.slice.value) } : undefined),
+    [picked, orgId, status],
+  );
   const members = useQuery({
     queryKey: ['member-analysis-list', filter, page],
-    queryFn: () => post<{ content: MemberRow[]; totalElements: number }>(`/api/m/member/list?page=${page}&size=10`, filter),
+    queryFn: () => post<Page<MemberRow>>(`/api/m/member/list?page=${page}&size=10`, filter),
     enabled: !!filter,
   });
 
@@ -40,7 +49,8 @@ export default function MemberAnalysisPage() {
     <div className="page-container">
       <Space wrap style={{ marginBottom: 16 }}>
         <OrgTreeSelect value={orgId} onChange={setOrgId} />
-        <Button icon={<DownloadOutlined />} onClick={() => void download('/api/member/analysis/export', { orgId }, '党员数据分析.xlsx')}>
+        <MemberStatusSelect value={status} onChange={setStatus} />
+        <Button icon={<DownloadOutlined />} onClick={() => void download('/api/member/analysis/export', { orgId, partyStatus: status }, '党员数据分析.xlsx')}>
           导出统计数据
         </Button>
       </Space>
@@ -57,8 +67,8 @@ export default function MemberAnalysisPage() {
             {analysis.data.dimensions.map((d) => (
               <Col key={d.key} xs={24} md={12} xl={8}>
                 <Card size="small" title={`按${d.title}`} className="analysis-card" data-dimension={d.key}>
-                  <Suspense fallback={<div style={{ height: 280 }} />}>
-                    <PieChart slices={d.slices} onPick={(slice) => pick(d.key, d.title, slice)} />
+                  <Suspense fallback={<div style={{ height: 300 }} />}>
+                    <CategoryChart categories={d.slices} onPick={(slice) => pick(d.key, d.title, slice as Slice)} />
                   </Suspense>
                   <div className="analysis-slices">
                     {d.slices.map((s) => (

@@ -5,8 +5,11 @@ import { useMemo, useState } from 'react';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { download } from '../../core/request/download';
 import { get, post } from '../../core/request/request';
+import { ACTIVE_MEMBER_STATUS, memberStatusOf, membersFilter } from '../../../shared/party-members';
+import { MemberStatusSelect } from './MemberStatusSelect';
 import { OrgTreeSelect } from './OrgTreeSelect';
 import './roster.css';
+import type { Page } from '../../../shared/paging';
 
 const DEFAULT_COLUMNS = ['name', 'gender', 'ethnicity', 'birthDate', 'education', 'category', 'memberType', 'joinDate', 'fullDate', 'orgId', 'phone'];
 const LABELLED = (f: { 'x-dict'?: string; 'x-ref'?: string }, name: string) => (f['x-dict'] ? `${name}Label` : f['x-ref'] ? `${name}Name` : name);
@@ -14,6 +17,7 @@ const LABELLED = (f: { 'x-dict'?: string; 'x-ref'?: string }, name: string) => (
 /** 花名册: the printable, exportable member roster of an organisation subtree, with a choice of columns. */
 export default function MemberRosterPage() {
   const [orgId, setOrgId] = useState<number>();
+  const [status, setStatus] = useState(ACTIVE_MEMBER_STATUS);
   const [name, setName] = useState('');
   const [columns, setColumns] = useState<string[]>(DEFAULT_COLUMNS);
   const [page, setPage] = useState(0);
@@ -21,10 +25,10 @@ export default function MemberRosterPage() {
   const schema = useQuery({ queryKey: ['module-schema', 'member'], queryFn: () => get<{ schema: ModuleSchema }>('/api/m/member/schema') });
   const fields = useMemo(() => Object.entries(schema.data?.schema.properties ?? {}).filter(([, f]) => !f['x-hidden'] && f.format !== 'image'), [schema.data]);
   const list = useQuery({
-    queryKey: ['roster', orgId, name, page, size],
+    queryKey: ['roster', orgId, status, name, page, size],
     queryFn: () =>
-      post<{ content: Record<string, unknown>[]; totalElements: number }>(`/api/m/member/list?page=${page}&size=${size}&sort=orgId,asc&sort=name,asc&fields=all`, {
-        ...(orgId ? { orgId } : {}),
+      post<Page<Record<string, unknown>>>(`/api/m/member/list?page=${page}&size=${size}&sort=orgId,asc&sort=name,asc&fields=all`, {
+        ...membersFilter(orgId, memberStatusOf(status)),
         ...(name ? { name } : {}),
       }),
   });
@@ -40,6 +44,7 @@ export default function MemberRosterPage() {
     <div className="page-container roster-page">
       <Space wrap className="roster-toolbar" style={{ marginBottom: 16 }}>
         <OrgTreeSelect value={orgId} onChange={(v) => { setOrgId(v); setPage(0); }} />
+        <MemberStatusSelect value={status} onChange={(v) => { setStatus(v); setPage(0); }} />
         <Input.Search allowClear placeholder="按姓名查找" style={{ width: 200 }} onSearch={(v) => { setName(v.trim()); setPage(0); }} />
         <Popover
           trigger="click"
@@ -51,7 +56,7 @@ export default function MemberRosterPage() {
         >
           <Button icon={<SettingOutlined />}>选择列</Button>
         </Popover>
-        <Button type="primary" icon={<DownloadOutlined />} onClick={() => void download('/api/member/roster/export', { orgId, columns: columns.join(',') }, '党员花名册.xlsx', { timeout: 600_000 })}>
+        <Button type="primary" icon={<DownloadOutlined />} onClick={() => void download('/api/member/roster/export', { orgId, partyStatus: status, columns: columns.join(',') }, '党员花名册.xlsx', { timeout: 600_000 })}>
           导出花名册
         </Button>
         <Button icon={<PrinterOutlined />} onClick={() => window.print()}>

@@ -3,6 +3,7 @@ import { Input, Segmented, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { parseTime } from '../../../shared/format';
 import { get } from '../../core/request/request';
+import type { Page } from '../../../shared/paging';
 
 interface Change {
   field: string;
@@ -34,7 +35,7 @@ export default function OrgTrailPage() {
   const [page, setPage] = useState(0);
   const trail = useQuery({
     queryKey: ['org-trail', module, keyword, page],
-    queryFn: () => get<{ content: TrailRow[]; totalElements: number }>('/api/trail/orgs', { module: module === 'all' ? undefined : module, keyword: keyword || undefined, page, size: 20 }),
+    queryFn: () => get<Page<TrailRow>>('/api/trail/orgs', { module: module === 'all' ? undefined : module, keyword: keyword || undefined, page, size: 20 }),
   });
   return (
     <div className="page-container">

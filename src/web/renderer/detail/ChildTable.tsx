@@ -5,12 +5,13 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Result, Skeleton, Space, Table } from 'antd';
+import type { AxiosError } from 'axios';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { modulePermissions } from '../../../shared/module-schema/fields';
 import { Permission } from '../../core/Permission';
 import { useConfirmRun } from '../../core/useConfirmRun';
-import { moduleApi, moduleKeys, useModuleMeta, type ModuleRecord } from '../api';
+import { IN_PLACE, moduleApi, moduleKeys, useModuleMeta, type ModuleRecord } from '../api';
 import { FormDialog } from '../form/FormDialog';
 import { displayText, listColumns } from '../model';
 
@@ -23,7 +24,7 @@ export interface ChildLink {
 }
 
 export function ChildTable({ link, parentId, parentName }: { link: ChildLink; parentId: number; parentName: string }) {
-  const meta = useModuleMeta(link.module);
+  const meta = useModuleMeta(link.module, true);
   const queryClient = useQueryClient();
   const confirmRun = useConfirmRun();
   const [page, setPage] = useState(0);
@@ -31,7 +32,7 @@ export function ChildTable({ link, parentId, parentName }: { link: ChildLink; pa
   const filter = useMemo(() => ({ [link.foreignKey]: parentId }), [link.foreignKey, parentId]);
   const list = useQuery({
     queryKey: [...moduleKeys.list(link.module), filter, page],
-    queryFn: () => moduleApi.list(link.module, filter, { page, size: PAGE_SIZE }),
+    queryFn: () => moduleApi.list(link.module, filter, { page, size: PAGE_SIZE }, { ...IN_PLACE, skipErrorNotify: true }),
     placeholderData: keepPreviousData,
     enabled: !!meta.data,
   });
@@ -51,7 +52,8 @@ export function ChildTable({ link, parentId, parentName }: { link: ChildLink; pa
     return cols;
   }, [schema, link.foreignKey]);
 
-  if (meta.isError) return <Result status="warning" title="无法加载子表" subTitle="您可能没有查看该数据的权限。" />;
+  const refused = meta.isError || (list.error as AxiosError | null)?.response?.status === 403;
+  if (refused) return <Result status="warning" title="无法加载子表" subTitle="您可能没有查看该数据的权限。" />;
   if (!schema || !perms) return <Skeleton active />;
   const remove = (r: ModuleRecord) =>
     confirmRun({

@@ -2,10 +2,11 @@
  * The detail of a record in a drawer: every field with its label (in the form's sections), then a tab
  * per child module (x-children) and the modification trail (x-trail).
  */
-import { EditOutlined } from '@ant-design/icons';
+import { EditOutlined, LinkOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Descriptions, Drawer, Result, Skeleton, Tabs } from 'antd';
-import type { ReactNode } from 'react';
+import { Button, Descriptions, Drawer, Result, Skeleton, Space, Tabs } from 'antd';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { modulePermissions, nameFieldOf } from '../../../shared/module-schema/fields';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { Permission } from '../../core/Permission';
@@ -15,6 +16,11 @@ import { AuthImage, FileLink } from '../form/widgets';
 import { displayText, fileRef, formatDateTime, showIfMatches } from '../model';
 import { ChildTable } from './ChildTable';
 import { TrailPanel } from './TrailPanel';
+import { StateTag } from '../workflow/StateTag';
+
+// A workflow module's steps (buttons and their dialogs) and its approval log.
+const StepButtons = lazy(() => import('../workflow/StepButtons').then((m) => ({ default: m.StepButtons })));
+const ApprovalTimeline = lazy(() => import('../workflow/ApprovalTimeline').then((m) => ({ default: m.ApprovalTimeline })));
 
 /** The value of a field as the detail shows it: files as links, images as pictures, empty as a dash. */
 function FieldValue({ record, name, schema }: { record: ModuleRecord; name: string; schema: ModuleSchema }) {
@@ -82,6 +88,7 @@ export function DetailDrawer({
   });
   const data = record.data;
   const nameField = nameFieldOf(schema);
+  const workflow = schema['x-workflow'];
   const name = data && nameField ? String(data[nameField] ?? '') : '';
 
   let content: ReactNode;
@@ -90,6 +97,9 @@ export function DetailDrawer({
   else {
     const tabs = [
       { key: 'fields', label: '基本信息', children: <Fields record={data} schema={schema} /> },
+      ...(workflow
+        ? [{ key: 'approvals', label: '办理记录', children: <Suspense fallback={<Skeleton active />}><ApprovalTimeline module={module} recordId={data.id} version={data.version} /></Suspense> }]
+        : []),
       ...(schema['x-children'] ?? []).map((link) => ({
         key: `child-${link.module}`,
         label: link.title ?? link.module,
@@ -107,19 +117,40 @@ export function DetailDrawer({
       open={id !== undefined}
       onClose={onClose}
       size={880}
-      title={`${schema.title}详情${name ? ` · ${name}` : ''}`}
+      title={
+        <Space size={8}>
+          <span>{`${schema.title}详情${name ? ` · ${name}` : ''}`}</span>
+          {workflow && data && <StateTag workflow={workflow} state={data[workflow.stateField]} />}
+        </Space>
+      }
       destroyOnHidden
       className="rf-drawer"
       extra={
         data && (
-          <Permission roles={[perms.edit]}>
-            <Button type="primary" icon={<EditOutlined />} onClick={() => onEdit(data)}>
-              编辑
-            </Button>
-          </Permission>
+          <Space>
+            {(schema['x-links'] ?? [])
+              .filter((l) => !l['x-show-if'] || showIfMatches(l['x-show-if'], data[l['x-show-if'].field]))
+              .map((l) => (
+                <Link key={l.path} to={l.path.replaceAll('{id}', String(data.id))} onClick={onClose} className="rf-record-link">
+                  <Button icon={<LinkOutlined />}>{l.title}</Button>
+                </Link>
+              ))}
+            <Permission roles={[perms.edit]}>
+              <Button type={workflow ? 'default' : 'primary'} icon={<EditOutlined />} onClick={() => onEdit(data)}>
+                编辑
+              </Button>
+            </Permission>
+          </Space>
         )
       }
     >
+      {workflow && data && (
+        <div className="wf-steps-bar">
+          <Suspense fallback={null}>
+            <StepButtons module={module} schema={schema} record={data} />
+          </Suspense>
+        </div>
+      )}
       {content}
     </Drawer>
   );

@@ -44,6 +44,11 @@ function ChangeItem({ schema, change, canRestore, onRestore }: { schema: ModuleS
         <Tag color={ORIGIN_COLORS[change.origin]} variant="outlined">
           {originLabel}
         </Tag>
+        {change.source && (
+          <Tag color="gold" variant="outlined" className="rf-trail-source">
+            来源：{change.source.title}（编号{change.source.recordId}）
+          </Tag>
+        )}
         <span className="rf-trail-who">{change.username || '系统'}</span>
         <span className="rf-trail-when">{formatDateTime(change.at)}</span>
         {canRestore && change.type === ChangeRecordType.UPDATE && (

@@ -7,8 +7,10 @@ import { ExclamationCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Modal, Result, Skeleton, Typography } from 'antd';
 import type { AxiosError } from 'axios';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { requiredLackedBy } from '../../../shared/module-schema/fields';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
+import { recordFormSchema } from '../../../shared/module-schema/workflow';
 import { errorText } from '../../core/request/request';
 import { moduleApi, moduleKeys, type ModuleRecord } from '../api';
 import { displayText, toFormData, toWriteBody } from '../model';
@@ -27,6 +29,8 @@ export interface FormDialogProps {
   fixed?: string[];
   onClose: () => void;
   onSaved?: (record: ModuleRecord) => void;
+  /** Open without the zoom-in: it takes the place of a frame already on screen (ModulePage). */
+  instant?: boolean;
 }
 
 interface ErrorBody {
@@ -56,7 +60,7 @@ function typedDifferences(schema: ModuleSchema, typed: Record<string, unknown>, 
     .map(([name, f]) => ({ name, title: f.title, text: displayText(typed, name, f) || '（空）' }));
 }
 
-export function FormDialog({ module, schema, open, editing, preset, presetNames, fixed, onClose, onSaved }: FormDialogProps) {
+export function FormDialog({ module, schema, open, editing, preset, presetNames, fixed, onClose, onSaved, instant }: FormDialogProps) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const form = useRef<RecordFormHandle>(null);
@@ -73,6 +77,8 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
   });
   const record = editing ? recordQuery.data : undefined;
   const title = `${editing ? '编辑' : '新增'}${schema.title}`;
+  // A workflow record's steps fill in their own fields: the record form leaves them out.
+  const formModule = useMemo(() => recordFormSchema(schema), [schema]);
 
   const save = async () => {
     const values = form.current?.validate();
@@ -116,15 +122,16 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
   const body = () => {
     if (editing && recordQuery.isError) return <Result status="error" title="记录加载失败" subTitle="该记录可能已被删除，或您没有查看权限。" />;
     if (editing && !record) return <Skeleton active paragraph={{ rows: 8 }} />;
-    const initial = record ? toFormData(schema, record) : { ...preset };
+    const initial = record ? toFormData(formModule, record) : { ...preset };
     return (
       <RecordForm
         key={`${record?.id ?? 'new'}-${record?.version ?? 0}-${generation}`}
         ref={form}
-        schema={schema}
+        schema={formModule}
         initialValues={initial}
         refNames={record ? refNamesOf(schema, record) : presetNames}
         fixed={fixed}
+        optional={record ? requiredLackedBy(schema, record) : undefined}
         onSubmit={() => void save()}
       />
     );
@@ -141,6 +148,7 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
       destroyOnHidden
       onCancel={onClose}
       className="rf-dialog"
+      {...(instant && { transitionName: '', maskTransitionName: '' })}
       styles={{ body: { maxHeight: 'calc(100vh - 190px)', overflowY: 'auto', overflowX: 'hidden', paddingRight: 8 } }}
       footer={[
         <Button key="cancel" onClick={onClose}>

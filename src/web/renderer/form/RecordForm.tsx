@@ -1,9 +1,11 @@
 /**
- * The form of a module record on @rjsf/core with antd widgets. rjsf holds the data and renders fields;
- * validation (ajv on the module's own schema, Chinese messages) runs per field on blur and for all
- * fields on submit, with the messages kept in a small store so only the fields concerned re-render.
+ * The form of a module record on @rjsf/core with antd widgets. rjsf lays out the fields and picks their
+ * widgets; the values, messages and active tab live in the form store (store.ts), which feeds each field
+ * its own value, so a keystroke re-renders only the field typed in (rjsf's form data stays the values the
+ * form opened with). Validation (rjsf's ajv validator on the module's own schema, Chinese messages) runs
+ * per field on blur and for all fields on submit, on the store's values.
  */
-import { withTheme, type IChangeEvent } from '@rjsf/core';
+import { withTheme } from '@rjsf/core';
 import type { UiSchema } from '@rjsf/utils';
 import { Form as AntForm } from 'antd';
 import { forwardRef, useImperativeHandle, useMemo, useRef, useState } from 'react';
@@ -40,6 +42,8 @@ export interface RecordFormProps {
   refNames?: Record<string, Record<number, string>>;
   /** Fields shown read-only with a fixed value (the parent's key of a child record). */
   fixed?: string[];
+  /** Required fields that may stay empty: those the edited record lacks (x-required-from, requiredLackedBy). */
+  optional?: string[];
   /** Enter pressed in a field. */
   onSubmit?: () => void;
 }
@@ -59,17 +63,19 @@ export function revealField(container: HTMLElement | null, field: string): void 
   el.querySelector<HTMLElement>('input:not([readonly]), textarea, [tabindex="0"]')?.focus({ preventScroll: true });
 }
 
-export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function RecordForm({ schema, initialValues, refNames, fixed, onSubmit }, ref) {
+export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function RecordForm({ schema, initialValues, refNames, fixed, optional, onSubmit }, ref) {
   const container = useRef<HTMLDivElement>(null);
   const [initial] = useState(() => withDefaults(schema, initialValues));
   const [store] = useState(() => new FormStore(initial, watchedFields(schema)));
   const fixedKey = (fixed ?? []).join(',');
+  const optionalKey = (optional ?? []).join(',');
   const built = useMemo(() => {
     const ui: UiSchema = formUiSchema(schema);
     for (const name of fixedKey ? fixedKey.split(',') : []) ui[name] = { ...ui[name], 'ui:widget': 'readonly' };
     const rjsfSchema = formSchema(schema);
-    return { rjsfSchema, ui, layout: formLayout(schema), transform: chineseErrors(schema), validator: validatorFor(rjsfSchema) };
-  }, [schema, fixedKey]);
+    const transform = chineseErrors(schema, optionalKey ? optionalKey.split(',') : []);
+    return { rjsfSchema, ui, layout: formLayout(schema), transform, validator: validatorFor(rjsfSchema) };
+  }, [schema, fixedKey, optionalKey]);
 
   const context = useMemo(() => {
     const shown = (name: string) => {
@@ -101,13 +107,7 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
     requestAnimationFrame(() => revealField(container.current, first));
   };
 
-  const handlers = useMemo(
-    () => ({
-      change: (e: IChangeEvent) => store.sync((e.formData ?? {}) as Record<string, unknown>),
-      submit: () => onSubmitRef.current?.(),
-    }),
-    [store],
-  );
+  const submit = useMemo(() => () => onSubmitRef.current?.(), []);
   const onSubmitRef = useRef(onSubmit);
   onSubmitRef.current = onSubmit;
 
@@ -155,8 +155,7 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
           noHtml5Validate
           noValidate
           showErrorList={false}
-          onChange={handlers.change}
-          onSubmit={handlers.submit}
+          onSubmit={submit}
         />
       </AntForm>
     </div>

@@ -18,22 +18,21 @@ export interface RecordFormContext {
 export const contextOf = (props: { registry: { formContext?: unknown } }) => props.registry.formContext as RecordFormContext;
 
 /**
- * A widget's change and blur handlers: the form store learns the value first (synchronously, so anything
- * that depends on it updates in the same commit as rjsf), then rjsf; blur validates the field.
+ * A widget's change and blur handlers. A change goes to the form store only (rjsf's form data is not
+ * updated: that would re-render the whole form on every keystroke); blur validates the field.
  * `validateNow` is for pickers, where choosing is the end of the input.
  */
 export function useFieldHandlers(props: WidgetProps, validateNow = false) {
-  const { name, onChange } = props;
+  const { name } = props;
   const ctx = contextOf(props);
   const change = useCallback(
     (value: unknown) => {
       const normalised = value === '' || value === null || (Array.isArray(value) && value.length === 0) ? undefined : value;
       const hadError = ctx.store.change(name, normalised);
-      onChange(normalised);
       if (validateNow) ctx.validateField(name);
       else if (hadError) ctx.revalidate(name);
     },
-    [ctx, name, onChange, validateNow],
+    [ctx, name, validateNow],
   );
   const blur = useCallback(() => ctx.validateField(name), [ctx, name]);
   return { change, blur, ctx };

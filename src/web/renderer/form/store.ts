@@ -1,7 +1,10 @@
 /**
- * The state of one open form outside rjsf: current values, field errors, the active tab. Fields subscribe
- * with a selector and re-render only when what they selected changes, so a keystroke re-renders the
- * field typed in and nothing else (rjsf's own state change is the one commit).
+ * The state of one open form: current values, field errors, the active tab. It is the form's data: the
+ * widgets read their values here and write them here, and rjsf's own form data stays what the form was
+ * opened with, so a keystroke makes rjsf do nothing (rjsf still lays out the fields, picks the widgets and
+ * validates with its validator, on the values of this store). A widget subscribes to its own value only;
+ * templates subscribe with a selector and re-render when what they selected changes. A keystroke thus
+ * re-renders the field typed in and nothing else.
  */
 import { useCallback, useSyncExternalStore } from 'react';
 
@@ -16,6 +19,7 @@ export interface FormStoreState {
 export class FormStore {
   private state: FormStoreState;
   private readonly listeners = new Set<() => void>();
+  private readonly fieldListeners = new Map<string, Set<() => void>>();
   /** Fields that others read (x-show-if, x-computed): a change to them is announced. */
   private readonly watched: ReadonlySet<string>;
 
@@ -39,29 +43,32 @@ export class FormStore {
     return () => this.listeners.delete(listener);
   };
 
+  /** Listens to one field's value (the widget showing it). */
+  subscribeField(name: string, listener: () => void): () => void {
+    let set = this.fieldListeners.get(name);
+    if (!set) this.fieldListeners.set(name, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
   private emit(): void {
     for (const l of this.listeners) l();
   }
 
   /**
-   * A field changed. The values are replaced quietly unless a watched field changed, so typing into an
-   * ordinary field wakes no subscriber. Answers whether the field currently shows an error (the caller
-   * then re-validates it).
+   * A field changed: its own listeners hear it, everyone else only when it is a watched field, so typing
+   * into an ordinary field wakes nothing but that field. Answers whether the field currently shows an
+   * error (the caller then re-validates it).
    */
   change(name: string, value: unknown): boolean {
+    if (Object.is(this.state.values[name], value)) return !!this.state.errors[name]?.length;
     const values = { ...this.state.values };
     if (value === undefined) delete values[name];
     else values[name] = value;
     this.state = { ...this.state, values };
+    for (const l of this.fieldListeners.get(name) ?? []) l();
     if (this.watched.has(name)) this.emit();
     return !!this.state.errors[name]?.length;
-  }
-
-  /** Replaces all values (rjsf's committed form data, with defaults it added). Quiet unless a watched value differs. */
-  sync(values: Record<string, unknown>): void {
-    const before = this.state.values;
-    this.state = { ...this.state, values };
-    if ([...this.watched].some((w) => before[w] !== values[w])) this.emit();
   }
 
   /** Sets the messages of some fields (others keep theirs); an empty list clears a field. */
@@ -91,6 +98,13 @@ export class FormStore {
     this.state = { ...this.state, tab };
     this.emit();
   }
+}
+
+/** A field's current value; the component re-renders when (only when) this field's value changes. */
+export function useFieldValue(store: FormStore, name: string): unknown {
+  const subscribe = useCallback((listener: () => void) => store.subscribeField(name, listener), [store, name]);
+  const get = useCallback(() => store.values[name], [store, name]);
+  return useSyncExternalStore(subscribe, get, get);
 }
 
 /** What a component reads from the form store; it re-renders only when the selected value changes (by Object.is). */

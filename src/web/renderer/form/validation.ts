@@ -33,11 +33,16 @@ export function errorField(e: RJSFValidationError): string {
   return (e.property ?? '').replace(/^\./, '').split('.')[0] ?? '';
 }
 
-/** Chinese messages for ajv errors, with the field titles of the module schema. */
-export function chineseErrors(schema: Pick<ModuleSchema, 'properties'>): ErrorTransformer {
+/**
+ * Chinese messages for ajv errors, with the field titles of the module schema. `optional`: required
+ * fields that may stay empty (the edited record lacks them, see requiredLackedBy) lose their 不能为空.
+ */
+export function chineseErrors(schema: Pick<ModuleSchema, 'properties'>, optional: string[] = []): ErrorTransformer {
   const titleOf = (name: string) => schema.properties[name.split('.')[0]]?.title;
   return (errors) =>
-    errors.map((e) => {
+    errors
+      .filter((e) => !(e.name === 'required' && optional.includes(String((e.params as { missingProperty?: string })?.missingProperty))))
+      .map((e) => {
       const field = errorField(e);
       const params = (e.params ?? {}) as Record<string, unknown>;
       if (e.name === 'format' && FORMAT_MESSAGES[params.format as string])

@@ -17,21 +17,23 @@ import { ACCEPT_ALL, uploadFile, uploadProblem, type UploadedFile } from '../../
 import { displayText, fileRef, fileRefValue } from '../model';
 import { RefPicker } from '../pickers';
 import { contextOf, useFieldHandlers } from './context';
-import { useFormStore } from './store';
+import { useFieldValue, useFormStore } from './store';
 
 const fieldOf = (props: WidgetProps) => props.schema as unknown as FieldSchema;
 const FULL = { width: '100%' };
 
 /*
- * Text and number inputs are uncontrolled: antd mirrors a controlled value into its own state in a layout effect,
- * which costs a second commit per keystroke. The form is remounted whenever its values are replaced.
+ * Values live in the form store (store.ts). Text and number inputs are uncontrolled, starting from the
+ * store's value: antd mirrors a controlled value into its own state in a layout effect, which costs a
+ * second commit per keystroke. The form is remounted whenever its values are replaced. The other widgets
+ * show the store's value of their field (useFieldValue) and re-render when it changes.
  */
 function TextWidget(props: WidgetProps) {
-  const { change, blur } = useFieldHandlers(props);
+  const { change, blur, ctx } = useFieldHandlers(props);
   return (
     <Input
       id={props.id}
-      defaultValue={props.value ?? ''}
+      defaultValue={(ctx.store.values[props.name] as string | undefined) ?? ''}
       placeholder={props.placeholder}
       disabled={props.disabled}
       readOnly={props.readonly}
@@ -43,12 +45,12 @@ function TextWidget(props: WidgetProps) {
 }
 
 function TextareaWidget(props: WidgetProps) {
-  const { change, blur } = useFieldHandlers(props);
+  const { change, blur, ctx } = useFieldHandlers(props);
   const max = fieldOf(props).maxLength;
   return (
     <Input.TextArea
       id={props.id}
-      defaultValue={props.value ?? ''}
+      defaultValue={(ctx.store.values[props.name] as string | undefined) ?? ''}
       placeholder={props.placeholder}
       disabled={props.disabled}
       readOnly={props.readonly}
@@ -62,13 +64,13 @@ function TextareaWidget(props: WidgetProps) {
 }
 
 function NumberWidget(props: WidgetProps) {
-  const { change, blur } = useFieldHandlers(props);
+  const { change, blur, ctx } = useFieldHandlers(props);
   const f = fieldOf(props);
   return (
     <InputNumber
       id={props.id}
       style={FULL}
-      defaultValue={props.value ?? null}
+      defaultValue={(ctx.store.values[props.name] as number | undefined)}
       min={f.minimum}
       max={f.maximum}
       precision={f.type === 'integer' ? 0 : undefined}
@@ -83,11 +85,12 @@ function NumberWidget(props: WidgetProps) {
 }
 
 function SwitchWidget(props: WidgetProps) {
-  const { change } = useFieldHandlers(props, true);
+  const { change, ctx } = useFieldHandlers(props, true);
+  const value = useFieldValue(ctx.store, props.name);
   return (
     <Switch
       id={props.id}
-      checked={!!props.value}
+      checked={!!value}
       disabled={props.disabled || props.readonly}
       checkedChildren="是"
       unCheckedChildren="否"
@@ -107,15 +110,16 @@ interface Choice {
 
 /** One choice among options, drawn as radio buttons, checkboxes or a select by `ui:options.mode`. */
 function ChoiceInput({ props, options, loading }: { props: WidgetProps; options: Choice[]; loading?: boolean }) {
-  const { change, blur } = useFieldHandlers(props, true);
+  const { change, blur, ctx } = useFieldHandlers(props, true);
+  const value = useFieldValue(ctx.store, props.name) as string | number | (string | number)[] | undefined;
   const multiple = fieldOf(props).type === 'array';
   const mode = props.options.mode as 'radio' | 'checkbox' | 'select' | undefined;
   const disabled = props.disabled || props.readonly;
   if (mode === 'radio' && !multiple) {
-    return <Radio.Group id={props.id} value={props.value} options={options} disabled={disabled} onChange={(e) => change(e.target.value)} />;
+    return <Radio.Group id={props.id} value={value} options={options} disabled={disabled} onChange={(e) => change(e.target.value)} />;
   }
   if (mode === 'checkbox' && multiple) {
-    return <Checkbox.Group value={props.value ?? []} options={options} disabled={disabled} onChange={(v) => change(v)} />;
+    return <Checkbox.Group value={(value as (string | number)[] | undefined) ?? []} options={options} disabled={disabled} onChange={(v) => change(v)} />;
   }
   return (
     <Select
@@ -125,7 +129,7 @@ function ChoiceInput({ props, options, loading }: { props: WidgetProps; options:
       showSearch={{ optionFilterProp: 'label' }}
       mode={multiple ? 'multiple' : undefined}
       loading={loading}
-      value={props.value ?? (multiple ? [] : undefined)}
+      value={value ?? (multiple ? [] : undefined)}
       options={options}
       placeholder={props.placeholder}
       disabled={disabled}
@@ -148,6 +152,7 @@ function DictWidget(props: WidgetProps) {
 
 function RefWidget(props: WidgetProps) {
   const { change, blur, ctx } = useFieldHandlers(props, true);
+  const value = useFieldValue(ctx.store, props.name);
   const f = fieldOf(props);
   return (
     <RefPicker
@@ -155,7 +160,7 @@ function RefWidget(props: WidgetProps) {
       module={f['x-ref']!}
       tree={f['x-widget'] === 'org-tree'}
       multiple={f.type === 'array'}
-      value={props.value}
+      value={value as never}
       knownNames={ctx.refNames[props.name]}
       placeholder={props.placeholder}
       disabled={props.disabled || props.readonly}
@@ -168,9 +173,10 @@ function RefWidget(props: WidgetProps) {
 const DATE = 'YYYY-MM-DD';
 
 function DateWidget(props: WidgetProps) {
-  const { change } = useFieldHandlers(props, true);
+  const { change, ctx } = useFieldHandlers(props, true);
+  const stored = useFieldValue(ctx.store, props.name);
   const time = props.options.time === true;
-  const value = props.value ? dayjs(props.value as string, time ? undefined : DATE) : null;
+  const value = stored ? dayjs(stored as string, time ? undefined : DATE) : null;
   return (
     <DatePicker
       id={props.id}
@@ -192,7 +198,8 @@ function ReadOnlyWidget(props: WidgetProps) {
   const f = fieldOf(props);
   const spec = f['x-computed'];
   const live = useFormStore(ctx.store, (s) => (spec ? computeField(spec, s.values) : undefined));
-  const value = spec ? live : props.value;
+  const stored = useFieldValue(ctx.store, props.name);
+  const value = spec ? live : stored;
   const text = spec
     ? value === null || value === undefined
       ? ''
@@ -256,13 +263,14 @@ function UploadWidget(props: WidgetProps) {
   const { message } = App.useApp();
   const [percent, setPercent] = useState<number>();
   const image = fieldOf(props).format === 'image' || fieldOf(props)['x-widget'] === 'image';
-  const file = fileRef(props.value);
+  const value = useFieldValue(ctx.store, props.name);
+  const file = fileRef(value);
   const disabled = props.disabled || props.readonly;
   return (
     <div className="rf-upload" id={props.id}>
       {file && (
         <Space size={12} align="center">
-          {image ? <AuthImage url={`/api/file/view?id=${file.id}`} alt={file.name} /> : <FileLink value={props.value} />}
+          {image ? <AuthImage url={`/api/file/view?id=${file.id}`} alt={file.name} /> : <FileLink value={value} />}
           {!disabled && (
             <Button size="small" type="text" danger icon={<DeleteOutlined />} onClick={() => change(undefined)}>
               删除

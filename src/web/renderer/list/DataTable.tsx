@@ -118,9 +118,10 @@ interface Geometry {
   offsets: Map<string, { side: 'left' | 'right'; at: number; edge: boolean }>;
 }
 
+/** Only the sticky offset: stacking lives in renderer.css (pinned body cells 2, header cells 3, pinned header cells 4). */
 function cellStyle(id: string, g: Geometry): CSSProperties | undefined {
   const o = g.offsets.get(id);
-  return o ? { position: 'sticky', [o.side]: o.at, zIndex: 2 } : undefined;
+  return o ? { position: 'sticky', [o.side]: o.at } : undefined;
 }
 
 function cellClass(id: string, g: Geometry, extra = ''): string {
@@ -134,12 +135,15 @@ const BodyRow = memo(function BodyRow({
   geometry,
   height,
   ellipsis,
+  tones,
 }: {
   row: ListRow;
   selected: boolean;
   geometry: Geometry;
   height: number;
   ellipsis: Set<string>;
+  /** Columns shown as a coloured tag (a workflow's state), by column id. */
+  tones: Map<string, (value: unknown) => string>;
 }) {
   return (
     <tr className={selected ? 'rt-row rt-row-selected' : 'rt-row'} style={{ height }} data-row-key={row.id}>
@@ -161,9 +165,10 @@ const BodyRow = memo(function BodyRow({
           );
         }
         const text = cell.getValue() as string;
+        const tone = tones.get(id);
         return (
           <td key={cell.id} className={cellClass(id, geometry, 'rt-cell')} style={cellStyle(id, geometry)} title={ellipsis.has(id) && text ? text : undefined}>
-            {text}
+            {tone && text ? <span className={`rt-state rt-state-${tone(row.original[id])}`}>{text}</span> : text}
           </td>
         );
       })}
@@ -233,6 +238,7 @@ export function DataTable(props: DataTableProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [columns, visibility, columnPinning, available]);
   const ellipsis = useMemo(() => new Set(specs.filter((s) => s.ellipsis).map((s) => s.field)), [specs]);
+  const tones = useMemo(() => new Map(specs.flatMap((s) => (s.tone ? [[s.field, s.tone] as const] : []))), [specs]);
   const totalWidth = [...geometry.widths.values()].reduce((s, w) => s + w, 0);
 
   // The room the table has: its width (spare width goes to the columns), and the height down to the pagination.
@@ -335,7 +341,7 @@ export function DataTable(props: DataTableProps) {
             )}
             {items.map((item) => {
               const row = modelRows[item.index];
-              return <BodyRow key={row.id} row={row} selected={!!rowSelection[row.id]} geometry={geometry} height={rowHeight} ellipsis={ellipsis} />;
+              return <BodyRow key={row.id} row={row} selected={!!rowSelection[row.id]} geometry={geometry} height={rowHeight} ellipsis={ellipsis} tones={tones} />;
             })}
             {padBottom > 0 && (
               <tr aria-hidden style={{ height: padBottom }}>

@@ -3,10 +3,10 @@
  * in → multi-select, range → date range or number range, org-subtree → organisation tree. 查询 applies
  * the values, 重置 clears them; long bars fold to their first row.
  */
-import { DownOutlined, SearchOutlined, UndoOutlined, UpOutlined } from '@ant-design/icons';
-import { Button, Form, Input, InputNumber, Select, Space } from 'antd';
+import { DownOutlined, FilterOutlined, SearchOutlined, UndoOutlined, UpOutlined } from '@ant-design/icons';
+import { Button, Drawer, Form, Input, InputNumber, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { LazyDatePicker, LazyRangePicker } from '../../core/date-pickers/LazyDatePicker';
 import { useDict } from '../../core/dicts';
 import { filterBody, type FilterSpec } from '../model';
@@ -64,6 +64,7 @@ function filterInput(spec: FilterSpec): ReactNode {
       return <LazyRangePicker style={{ width: '100%' }} allowEmpty={[true, true]} placeholder={['开始日期', '结束日期']} />;
     return <NumberRange />;
   }
+  if (spec.options) return <Select allowClear mode={many ? 'multiple' : undefined} maxTagCount="responsive" placeholder={choose} options={spec.options} />;
   if (f['x-dict']) return <DictSelect code={f['x-dict']} multiple={many} placeholder={choose} />;
   if (f['x-ref']) return <RefPicker module={f['x-ref']} tree={f['x-widget'] === 'org-tree'} multiple={many} placeholder={choose} />;
   const values = f.enum ?? f.items?.enum;
@@ -100,13 +101,85 @@ export function filterValuesToBody(specs: FilterSpec[], raw: Record<string, unkn
   return filterBody(specs, plain);
 }
 
+/** Screens narrower than this get the filter drawer (antd's xs/sm boundary). */
+const NARROW = '(max-width: 575.98px)';
+
+function useNarrow(): boolean {
+  const [narrow, setNarrow] = useState(() => typeof window !== 'undefined' && window.matchMedia?.(NARROW).matches === true);
+  useEffect(() => {
+    const query = window.matchMedia?.(NARROW);
+    if (!query) return;
+    const update = () => setNarrow(query.matches);
+    update();
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, []);
+  return narrow;
+}
+
 export function FilterBar({ specs, onSearch }: { specs: FilterSpec[]; onSearch: (body: Record<string, unknown>) => void }) {
   const [form] = Form.useForm();
   const [expanded, setExpanded] = useState(false);
+  const narrow = useNarrow();
+  const [drawer, setDrawer] = useState(false);
+  const [active, setActive] = useState(0);
   if (!specs.length) return null;
   const foldable = specs.length > FOLDED_FILTERS;
   const shown = expanded || !foldable ? specs : specs.slice(0, FOLDED_FILTERS);
-  const search = () => onSearch(filterValuesToBody(specs, form.getFieldsValue(true)));
+  const search = () => {
+    const body = filterValuesToBody(specs, form.getFieldsValue(true));
+    setActive(Object.keys(body).length);
+    setDrawer(false);
+    onSearch(body);
+  };
+  const reset = () => {
+    form.resetFields();
+    setActive(0);
+    setDrawer(false);
+    onSearch({});
+  };
+
+  if (narrow) {
+    return (
+      <Form form={form} className="rt-filters rt-filters-narrow" layout="vertical" colon={false} onFinish={search}>
+        <div className="rt-filter-compact">
+          <Button icon={<FilterOutlined />} onClick={() => setDrawer(true)}>
+            筛选{active ? `（${active}）` : ''}
+          </Button>
+          <Button icon={<UndoOutlined />} onClick={reset}>
+            重置
+          </Button>
+        </div>
+        {/* Rendered from the start, so the inputs (and their values) exist while the drawer is closed. */}
+        <Drawer
+          open={drawer}
+          forceRender
+          placement="bottom"
+          size="large"
+          title="筛选"
+          className="rt-filter-drawer"
+          onClose={() => setDrawer(false)}
+          footer={
+            <div className="rt-filter-drawer-footer">
+              <Button icon={<UndoOutlined />} onClick={reset}>
+                重置
+              </Button>
+              <Button type="primary" icon={<SearchOutlined />} onClick={() => form.submit()}>
+                查询
+              </Button>
+            </div>
+          }
+        >
+          {specs.map((spec) => (
+            <Form.Item key={spec.field} name={spec.field} label={spec.title} className="rt-filter">
+              {filterInput(spec)}
+            </Form.Item>
+          ))}
+        </Drawer>
+      </Form>
+    );
+  }
+
   return (
     <Form form={form} className="rt-filters" layout="horizontal" labelCol={{ flex: '88px' }} labelWrap colon={false} onFinish={search}>
       <div className="rt-filter-row">
@@ -123,13 +196,7 @@ export function FilterBar({ specs, onSearch }: { specs: FilterSpec[]; onSearch: 
             <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
               查询
             </Button>
-            <Button
-              icon={<UndoOutlined />}
-              onClick={() => {
-                form.resetFields();
-                onSearch({});
-              }}
-            >
+            <Button icon={<UndoOutlined />} onClick={reset}>
               重置
             </Button>
             {foldable && (

@@ -6,30 +6,12 @@ import { del, post, put } from '../../../core/request/request';
 import { ellipsisCell } from '../shared/cells';
 import { CrudTable } from '../shared/CrudTable';
 import { getPage } from '../shared/list';
-import { dictQueryKey, useDict, type DictEntry } from '../shared/useDict';
+import type { DictDetailInput, DictDto, DictInput } from '../../../../shared/dicts';
+import { dictQueryKey, useDict, type DictDetail } from '../../../core/dicts';
 
-interface DictRow {
-  id: number;
-  code: string;
-  name: string;
-  description: string;
-  entryCount: number;
-  createTime: string;
-}
-
-interface DictForm {
-  code: string;
-  name: string;
-  description?: string;
-}
-
-interface EntryForm {
-  value: string;
-  label: string;
-  dictSort: number;
-  parent?: string | null;
-  disabled: boolean;
-}
+type DictRow = DictDto;
+type DictForm = DictInput;
+type EntryForm = DictDetailInput;
 
 const dictColumns: ColumnsType<DictRow> = [
   { title: '字典编码', dataIndex: 'code', key: 'code', sorter: true },
@@ -42,7 +24,7 @@ const dictColumns: ColumnsType<DictRow> = [
 function EntriesPane({ dict }: { dict: DictRow }) {
   const queryClient = useQueryClient();
   const { entries, labelOf } = useDict(dict.code);
-  const columns: ColumnsType<DictEntry> = [
+  const columns: ColumnsType<DictDetail> = [
     { title: '字典值', dataIndex: 'value' },
     { title: '字典标签', dataIndex: 'label' },
     { title: '上级', dataIndex: 'parent', render: (v: string | null) => (v ? labelOf(v) : '-') },
@@ -55,9 +37,9 @@ function EntriesPane({ dict }: { dict: DictRow }) {
   };
 
   return (
-    <CrudTable<DictEntry, EntryForm>
+    <CrudTable<DictDetail, EntryForm>
       queryKey={['dictDetail', dict.code]}
-      load={getPage<DictEntry>('/api/dictDetail', { dictName: dict.code })}
+      load={getPage<DictDetail>('/api/dictDetail', { dictName: dict.code })}
       columns={columns}
       search={{ placeholder: '字典值或标签' }}
       selectable

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { AutoComplete, Button, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Tag, TreeSelect } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { MENU_ICONS } from '../../../../shared/menu-icons';
-import { CORE_PAGES, PLANNED_MODULE_IDS, type MenuDto, type MenuNodeType } from '../../../../shared/menus';
+import { CORE_PAGES, PLANNED_MODULE_IDS, type MenuDto, type MenuInput, type MenuNodeType } from '../../../../shared/menus';
 import { MenuIcon } from '../../../core/layout/menu-icons';
 import { del, get, post, put } from '../../../core/request/request';
 import { usePermission } from '../../../core/stores/permission';
@@ -20,7 +20,6 @@ const FLAGS = [
   { name: 'affix', label: '固定标签', unset: false, types: ['page'] },
   { name: 'breadcrumb', label: '显示面包屑', unset: true, types: ['directory', 'page'] },
 ] as const;
-type FlagName = (typeof FLAGS)[number]['name'];
 
 /** Which text fields a menu type has. */
 const FIELDS: Record<MenuNodeType, ('path' | 'icon' | 'component' | 'permission' | 'redirect')[]> = {
@@ -29,17 +28,8 @@ const FIELDS: Record<MenuNodeType, ('path' | 'icon' | 'component' | 'permission'
   button: ['permission'],
 };
 
-interface MenuForm extends Partial<Record<FlagName, boolean>> {
-  parentId: number;
-  type: MenuNodeType;
-  title: string;
-  path?: string;
-  icon?: string;
-  component?: string;
-  permission?: string;
-  redirect?: string;
-  sort?: number;
-}
+/** The dialog's values: the API's fields (MenuInput) without nulls, the root as parent 0. */
+type MenuForm = { [K in keyof MenuInput]?: NonNullable<MenuInput[K]> } & { parentId: number; type: MenuNodeType; title: string };
 
 const TYPE_TAGS: Record<MenuNodeType, { label: string; color: string }> = {
   directory: { label: '目录', color: 'blue' },
@@ -103,9 +93,9 @@ function toValues(row: MenuRow): Partial<MenuForm> {
 }
 
 /** The API body: fields the type does not have are cleared; a switch at its unset meaning travels as null. */
-function toBody(values: MenuForm) {
+function toBody(values: MenuForm): MenuInput {
   const fields = FIELDS[values.type];
-  const body: Record<string, unknown> = {
+  const body: MenuInput & Record<string, unknown> = {
     parentId: values.parentId === ROOT ? null : values.parentId,
     type: values.type,
     title: values.title,

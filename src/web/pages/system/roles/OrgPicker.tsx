@@ -1,16 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { Input, TreeSelect, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { LONG_REQUEST_TIMEOUT } from '../../../../shared/constants';
-import { get } from '../../../core/request/request';
-
-interface OrgNode {
-  id: number;
-  label?: string;
-  name?: string;
-  title?: string;
-  children?: OrgNode[];
-}
+import { useOrgTree, type OrgTreeNode } from '../../../core/org-tree';
 
 interface TreeOption {
   value: number;
@@ -18,8 +8,8 @@ interface TreeOption {
   children?: TreeOption[];
 }
 
-const toOptions = (nodes: OrgNode[]): TreeOption[] =>
-  nodes.map((n) => ({ value: n.id, title: n.label ?? n.name ?? n.title ?? String(n.id), children: n.children?.length ? toOptions(n.children) : undefined }));
+const toOptions = (nodes: OrgTreeNode[]): TreeOption[] =>
+  nodes.map((n) => ({ value: n.id, title: n.name, children: n.children?.length ? toOptions(n.children) : undefined }));
 
 /** `12, 15，20` → [12, 15, 20]; anything else is dropped. */
 const parseIds = (text: string) => [
@@ -58,12 +48,7 @@ function IdsInput({ id, value = [], onChange, loading }: { id?: string; value?: 
  * organisation module does not answer it, organisation ids typed by hand.
  */
 export function OrgPicker({ id, value, onChange }: { id?: string; value?: number[]; onChange?: (ids: number[]) => void }) {
-  const tree = useQuery({
-    queryKey: ['org-tree'],
-    // Spec §7: building the organisation tree may take long.
-    queryFn: () => get<OrgNode[]>('/api/dzzxx/buildtree', { withCount: false }, { skipErrorNotify: true, timeout: LONG_REQUEST_TIMEOUT }),
-    staleTime: 5 * 60_000,
-  });
+  const tree = useOrgTree();
   if (tree.data && Array.isArray(tree.data)) {
     return (
       <TreeSelect

@@ -1,10 +1,8 @@
+import type { Page } from '../../../../shared/paging';
 import { get, post } from '../../../core/request/request';
+import { PAGE_SIZE_OPTIONS } from '../../../core/usePagedQuery';
 
-/** A page of a list as the server answers it (spec §7 paging). */
-export interface PageResult<T> {
-  content: T[];
-  totalElements: number;
-}
+export { PAGE_SIZE_OPTIONS };
 
 /** What a table asks its loader for: `page` is 0-based as on the wire; `filters` are the search bar's values. */
 export interface ListQuery {
@@ -16,9 +14,7 @@ export interface ListQuery {
 }
 
 /** A table's data source: a server page, or a whole list (a tree for the menus). */
-export type ListLoader<T> = (query: ListQuery) => Promise<PageResult<T> | T[]>;
-
-export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100];
+export type ListLoader<T> = (query: ListQuery) => Promise<Page<T> | T[]>;
 
 /** Filter values worth sending: no undefined, null or blank strings, no empty lists. */
 export function compact(values: Record<string, unknown>): Record<string, unknown> {
@@ -34,10 +30,10 @@ export const pagingParams = (q: ListQuery) => ({ page: q.page, size: q.size, sor
 export const getPage =
   <T>(url: string, fixed: Record<string, unknown> = {}): ListLoader<T> =>
   (q) =>
-    get<PageResult<T>>(url, { ...pagingParams(q), ...compact(q.filters), ...fixed });
+    get<Page<T>>(url, { ...pagingParams(q), ...compact(q.filters), ...fixed });
 
 /** `POST url?page&size&sort` with the filters as the body: the user lists. */
 export const postPage =
   <T>(url: string, toBody: (filters: Record<string, unknown>) => unknown = compact): ListLoader<T> =>
   (q) =>
-    post<PageResult<T>>(url, toBody(q.filters), { params: pagingParams(q) });
+    post<Page<T>>(url, toBody(q.filters), { params: pagingParams(q) });

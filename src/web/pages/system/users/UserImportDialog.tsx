@@ -4,27 +4,21 @@
  */
 import { Alert, App, Button, Modal, Space } from 'antd';
 import { useState } from 'react';
-import type { ImportMode, ImportRowError } from '../../../../shared/module-schema/api';
+import type { ImportMode, ImportResult } from '../../../../shared/module-schema/api';
 import { ImportChooser, ImportErrorTable, importChooseFooter } from '../../../core/import';
 import { post } from '../../../core/request/request';
 import { downloadUserTemplate } from './template';
 
-/** `POST /api/users/import`. */
-export interface UserImportResult {
-  total: number;
-  imported: number;
-  errors: ImportRowError[];
-}
 
 function importUsers(file: File, mode: ImportMode) {
   const form = new FormData();
   form.append('mode', mode);
   form.append('file', file, file.name);
-  return post<UserImportResult>('/api/users/import', form, { headers: { 'Content-Type': 'multipart/form-data' } });
+  return post<ImportResult>('/api/users/import', form, { headers: { 'Content-Type': 'multipart/form-data' } });
 }
 
 /** The outcome in one line: imported count, and how many rows were bad. */
-function summary(result: UserImportResult, mode: ImportMode): { type: 'success' | 'warning' | 'error'; title: string } {
+function summary(result: ImportResult, mode: ImportMode): { type: 'success' | 'warning' | 'error'; title: string } {
   const badRows = new Set(result.errors.map((e) => e.row)).size;
   if (!badRows) return { type: 'success', title: `成功导入 ${result.imported} 条` };
   if (!result.imported) return { type: 'error', title: `${badRows} 行数据有误，${mode === 'all' ? '未导入任何数据' : '没有可导入的用户'}` };
@@ -35,7 +29,7 @@ export function UserImportDialog({ open, onClose, onImported }: { open: boolean;
   const { message } = App.useApp();
   const [mode, setMode] = useState<ImportMode>('partial');
   const [file, setFile] = useState<File>();
-  const [result, setResult] = useState<UserImportResult>();
+  const [result, setResult] = useState<ImportResult>();
   const [importing, setImporting] = useState(false);
 
   const start = async () => {

@@ -14,7 +14,7 @@ import { useSession } from '../../../core/stores/session';
 import { CrudTable, type CrudApi } from '../shared/CrudTable';
 import { compact, postPage } from '../shared/list';
 import { ellipsisCell } from '../shared/cells';
-import { useDict } from '../shared/useDict';
+import { useDict } from '../../../core/dicts';
 import { useOnceTrue } from '../../../core/useOnceTrue';
 import { downloadUserTemplate } from './template';
 

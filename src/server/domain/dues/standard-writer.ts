@@ -1,0 +1,138 @@
+import { sql, type Kysely } from 'kysely';
+import { ChangeRecordOrigin, ChangeRecordType } from '../../../shared/constants.js';
+import type { FieldChange } from '../../../shared/module-schema/api.js';
+import type { DuesCategory } from '../../../shared/dues/rules.js';
+import type { DB } from '../../db/types.js';
+import type { Actor } from '../../runtime/index.js';
+import type { Runtime } from '../../runtime/index.js';
+import { recordChanges, type TrailEntry } from '../../runtime/trail.js';
+import type { Bands } from './settings.js';
+import { sameBase, standardValues, type StandardFields, type StandardMember } from './standard-values.js';
+import { duesDb } from './tables.js';
+import type { WriteCounts } from '../../../shared/dues/api.js';
+
+export interface StandardInput {
+  member: StandardMember;
+  category: DuesCategory;
+  baseCents: number | null;
+  source: string;
+}
+
+/** Rows per transaction: a big import commits as it goes, each chunk whole or not at all. */
+const CHUNK = 4000; // 14 columns a row: under the 65,535 parameters of a statement
+
+/**
+ * The fields a bulk write compares, with their trail titles (as in schemas/modules/dues-standard.json).
+ * `traced`: kept in the change record; the member's name, branch and the rule's words follow from the others.
+ */
+const FIELDS: [keyof StandardFields | 'year', string, boolean][] = [
+  ['memberId', '党员', true],
+  ['memberName', '姓名', false],
+  ['orgId', '所在党支部', false],
+  ['year', '年度', true],
+  ['category', '缴纳类别', true],
+  ['base', '党费基数（元/月）', true],
+  ['rate', '交纳比例', true],
+  ['amount', '每月应交（元）', true],
+  ['rule', '适用规定', false],
+  ['source', '来源', true],
+];
+
+type Stored = Record<string, unknown> & { id: number; version: number };
+
+/**
+ * Writes many standards of one year at once (payroll import, generation by the rules, demo data): the
+ * same values the hook `dues.standard` computes, inserted or updated in bulk, with a change record per
+ * written row (origin SYSTEM_IMPORT / SYSTEM_IMPORT_UPDATE, or USER_CREATE / USER_UPDATE), so the trail
+ * of every standard shows how it was set. Unchanged rows are left alone.
+ */
+export async function writeStandards(
+  runtime: Runtime,
+  school: string,
+  year: number,
+  inputs: StandardInput[],
+  bands: Bands,
+  actor: Actor,
+  options: { imported: boolean; categoryLabels: Map<string, string> },
+): Promise<WriteCounts> {
+  const counts: WriteCounts = { created: 0, updated: 0, unchanged: 0 };
+  const module = runtime.module('dues-standard')!;
+  const db = runtime.ctx.db;
+  for (let start = 0; start < inputs.length; start += CHUNK) {
+    const chunk = inputs.slice(start, start + CHUNK);
+    const ids = await db.transaction().execute(async (trx) => writeChunk(trx, school, year, chunk, bands, actor, options, counts, module));
+    if (ids.created.length) runtime.events.emit('write', { module: 'dues-standard', action: 'create', ids: ids.created });
+    if (ids.updated.length) runtime.events.emit('write', { module: 'dues-standard', action: 'update', ids: ids.updated });
+  }
+  return counts;
+}
+
+async function writeChunk(
+  trx: Kysely<DB>,
+  school: string,
+  year: number,
+  chunk: StandardInput[],
+  bands: Bands,
+  actor: Actor,
+  options: { imported: boolean; categoryLabels: Map<string, string> },
+  counts: WriteCounts,
+  module: NonNullable<ReturnType<Runtime['module']>>,
+): Promise<{ created: number[]; updated: number[] }> {
+  const d = duesDb(trx);
+  const memberIds = chunk.map((i) => i.member.id);
+  const existing = new Map<number, Stored>();
+  const rows = await sql<Stored>`SELECT id, version, member_id AS "memberId", member_name AS "memberName", org_id AS "orgId", year, category, base, rate, amount, rule, source
+    FROM m_dues_standard WHERE year = ${year} AND member_id = ANY(${memberIds}::int[])`.execute(trx);
+  for (const r of rows.rows) existing.set(r.memberId as number, r);
+  const orgIds = [...new Set([...chunk.map((i) => i.member.orgId), ...rows.rows.map((r) => r.orgId as number)])];
+  const orgNames = new Map((await d.selectFrom('m_org').select(['id', 'name']).where('id', 'in', orgIds).execute()).map((o) => [o.id, o.name]));
+
+  const creates: { values: StandardFields; changes: FieldChange[] }[] = [];
+  const updates: { id: number; values: StandardFields; changes: FieldChange[] }[] = [];
+  for (const input of chunk) {
+    const values = standardValues(input.member, input.category, input.baseCents, bands, input.source);
+    const before = existing.get(input.member.id);
+    const after: Record<string, unknown> = { ...values, year };
+    let changed = false;
+    const changes = FIELDS.flatMap(([field, title, traced]) => {
+      const b = before ? (before[field] ?? null) : null;
+      const a = after[field] ?? null;
+      const same = field === 'base' ? sameBase(a, b) : a === b;
+      if (same && before) return [];
+      changed = true;
+      if ((!before && a === null) || !traced) return [];
+      const change: FieldChange = { field, title, before: b, after: a };
+      if (field === 'memberId') Object.assign(change, { beforeLabel: b === null ? null : (before?.memberName as string), afterLabel: values.memberName });
+      if (field === 'orgId') Object.assign(change, { beforeLabel: b === null ? null : (orgNames.get(b as number) ?? null), afterLabel: orgNames.get(a as number) ?? null });
+      if (field === 'category') Object.assign(change, { beforeLabel: b === null ? null : (options.categoryLabels.get(String(b)) ?? String(b)), afterLabel: options.categoryLabels.get(String(a)) ?? String(a) });
+      return [change];
+    });
+    if (!before) creates.push({ values, changes });
+    else if (changed) updates.push({ id: before.id, values, changes });
+    else counts.unchanged++;
+  }
+
+  const created: number[] = [];
+  if (creates.length) {
+    const inserted = await d
+      .insertInto('m_dues_standard')
+      .values(creates.map(({ values: v }) => ({ school, member_id: v.memberId, member_name: v.memberName, org_id: v.orgId, year, category: v.category, base: v.base, rate: v.rate, amount: v.amount, rule: v.rule, source: v.source, remark: null, created_by: actor.id, updated_by: actor.id })))
+      .returning('id')
+      .execute();
+    created.push(...inserted.map((r) => r.id));
+  }
+  if (updates.length) {
+    const tuples = updates.map(({ id, values: v }) => sql`(${id}::int, ${v.memberName}::text, ${v.orgId}::int, ${v.category}::text, ${v.base}::text, ${v.rate}::text, ${v.amount}::text, ${v.rule}::text, ${v.source}::text)`);
+    await sql`UPDATE m_dues_standard t SET member_name = v.member_name, org_id = v.org_id, category = v.category, base = v.base, rate = v.rate, amount = v.amount,
+        rule = v.rule, source = v.source, version = t.version + 1, updated_at = now(), updated_by = ${actor.id}
+      FROM (VALUES ${sql.join(tuples)}) AS v(id, member_name, org_id, category, base, rate, amount, rule, source) WHERE t.id = v.id`.execute(trx);
+  }
+  const entries: TrailEntry[] = [
+    ...creates.map((c, i) => ({ recordId: created[i], type: ChangeRecordType.ADD, origin: options.imported ? ChangeRecordOrigin.SYSTEM_IMPORT : ChangeRecordOrigin.USER_CREATE, changes: c.changes })),
+    ...updates.map((u) => ({ recordId: u.id, type: ChangeRecordType.UPDATE, origin: options.imported ? ChangeRecordOrigin.SYSTEM_IMPORT_UPDATE : ChangeRecordOrigin.USER_UPDATE, changes: u.changes })),
+  ];
+  await recordChanges(trx, module, entries, actor);
+  counts.created += creates.length;
+  counts.updated += updates.length;
+  return { created, updated: updates.map((u) => u.id) };
+}

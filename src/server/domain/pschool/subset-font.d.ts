@@ -1,0 +1,4 @@
+// subset-font ships no types: the one function the party school calls.
+declare module 'subset-font' {
+  export default function subsetFont(font: Buffer, text: string, options?: { targetFormat?: 'sfnt' | 'truetype' | 'woff' | 'woff2' }): Promise<Buffer>;
+}

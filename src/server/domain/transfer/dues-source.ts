@@ -1,0 +1,53 @@
+/**
+ * What the transfer area needs to know of a member's party dues, behind a small interface: the dues area
+ * (domain/dues) is wired in by the composition root. Until it is, nothing is known: a transfer is not
+ * held up and the letter's "党费交至" is left for the person issuing it to fill in.
+ */
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+
+export interface DuesStanding {
+  /** The last month paid without a break ('YYYY-MM'), null when none or unknown. */
+  paidUpTo: string | null;
+  /** Due months not paid, oldest first ('YYYY-MM'). */
+  unpaidMonths: string[];
+}
+
+/** A member's dues standing; null when the dues area has no record of the member (unknown: allowed). */
+export type DuesStatusSource = (db: Kysely<DB>, memberId: number) => Promise<DuesStanding | null>;
+
+/** 自行脱党 candidates: members whose dues are unpaid six months in a row without a proper reason (党章第九条). */
+export interface LapseCandidate {
+  memberId: number;
+  name: string;
+  orgId: number;
+  /** The unpaid months, oldest first. */
+  months: string[];
+}
+export type LapseCandidateSource = (db: Kysely<DB>, orgIds: number[] | 'all') => Promise<LapseCandidate[]>;
+
+const unknownStanding: DuesStatusSource = async () => null;
+
+let duesSource: DuesStatusSource = unknownStanding;
+let lapseSource: LapseCandidateSource | null = null;
+
+/** The composition root plugs the dues area in here (a test may plug in its own). */
+export function setDuesSources(sources: { status?: DuesStatusSource; lapse?: LapseCandidateSource | null }): void {
+  if (sources.status) duesSource = sources.status;
+  if (sources.lapse !== undefined) lapseSource = sources.lapse;
+}
+
+/** Back to "nothing known" (tests). */
+export function resetDuesSources(): void {
+  duesSource = unknownStanding;
+  lapseSource = null;
+}
+
+export function duesStanding(db: Kysely<DB>, memberId: number): Promise<DuesStanding | null> {
+  return duesSource(db, memberId);
+}
+
+/** Null when no dues area is wired in (the page says so instead of showing an empty list). */
+export async function lapseCandidates(db: Kysely<DB>, orgIds: number[] | 'all'): Promise<LapseCandidate[] | null> {
+  return lapseSource ? lapseSource(db, orgIds) : null;
+}

@@ -1,0 +1,486 @@
+/**
+ * The workflow engine (docs/schema.md, "x-workflow"): which steps a caller may take on a record, taking
+ * one (or a batch), the approval log, and the "waiting for me" list condition.
+ *
+ * A step is one transaction: the guards (refuse → 400, nothing written), the state change
+ * `UPDATE ... WHERE id = ? AND state = <from> AND version = <read>` (another approver first → 409), the
+ * step's values, the effects (other modules, derived values), the trail record, the log entry and the
+ * to-dos; pushes and the write event follow the commit.
+ */
+import { sql, type Kysely } from 'kysely';
+import { ChangeRecordOrigin, ChangeRecordType } from '../../../shared/constants.js';
+import { localToday } from '../../../shared/module-schema/computed.js';
+import { LEVEL_TITLES, isWaitingStep, type WorkflowLevel } from '../../../shared/module-schema/workflow.js';
+import type { OrgTree } from '../../core/auth/org-scope.js';
+import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user.js';
+import type { MessageService, NewTodo, TodoTransaction } from '../../core/messages/service.js';
+import type { DB } from '../../db/types.js';
+import { HttpError, STATUS_MESSAGES } from '../../errors.js';
+import type { FieldError } from '../../../shared/validation-messages.js';
+import type { RuntimeContext } from '../context.js';
+import type { Actor } from '../hooks.js';
+import type { RuntimeModule } from '../module.js';
+import type { Condition } from '../query.js';
+import type { ApiRecord, RecordService, WriteEvent } from '../records.js';
+import { changesOf, dictSnapshot, recordChanges } from '../trail.js';
+import { Directory, participantOf } from './directory.js';
+import { effectNamed, guardNamed, type GuardContext, type GuardProblem, type StepContext } from './hooks.js';
+import { OrgLevels, levelsText, type Acting, type Participant } from './levels.js';
+import { previousState, readLog, valueTexts, writeLog, type ApprovalDto } from './log.js';
+import { todoLink } from './links.js';
+import type { Step } from './model.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
+
+export interface EngineDeps {
+  ctx: RuntimeContext;
+  records(module: string): RecordService;
+  actorOf(user: SessionUser): Promise<Actor>;
+  emit(event: WriteEvent): void;
+  messages(): MessageService | undefined;
+  orgTree(): OrgTree;
+}
+
+/** A step open to the caller, as `GET /api/m/{id}/{recordId}/transitions` answers it. */
+export interface OpenStep {
+  id: string;
+  title: string;
+  /** The state the record moves to (the current one for a step that records something). */
+  to: number;
+  toTitle: string;
+  result: string;
+  level: WorkflowLevel;
+  levelTitle: string;
+  fields: { name: string; title: string; required: boolean }[];
+  comment: 'required' | 'optional' | 'none';
+  /** Warnings the guards give now (they go into the log when the step is taken). */
+  warnings: string[];
+  /** What the guards would refuse if the step were taken now with the record as it is. */
+  blocked: string[];
+}
+
+export interface BatchResult {
+  id: number;
+  status: 'done' | 'failed';
+  code: number;
+  message: string;
+  warnings?: string[];
+}
+
+interface StepInput {
+  version?: number;
+  comment: string;
+  values: Record<string, unknown>;
+}
+
+const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+const COMMENT_MAX = 1000;
+const BATCH_MAX = 1000;
+
+function readInput(body: unknown, withVersion: boolean): StepInput {
+  const b = (body ?? {}) as Record<string, unknown>;
+  if (typeof b !== 'object' || Array.isArray(b)) throw new HttpError(400, '请求数据的格式不正确');
+  if (withVersion && !Number.isSafeInteger(b.version)) {
+    throw new HttpError(400, '缺少记录的版本号', { errors: [{ field: 'version', message: '缺少记录的版本号（读取记录时得到的 version）' }] });
+  }
+  if (b.comment !== undefined && b.comment !== null && typeof b.comment !== 'string') throw new HttpError(400, '意见的格式不正确', { errors: [{ field: 'comment', message: '意见必须是文字' }] });
+  const values = b.values ?? {};
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new HttpError(400, '办理信息的格式不正确', { errors: [{ field: 'values', message: 'values 必须是对象' }] });
+  return { version: withVersion ? (b.version as number) : undefined, comment: String(b.comment ?? '').trim(), values: values as Record<string, unknown> };
+}
+
+export class WorkflowEngine {
+  readonly levels: OrgLevels;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.levels = new OrgLevels(deps.orgTree);
+  }
+
+  private get ctx(): RuntimeContext {
+    return this.deps.ctx;
+  }
+
+  private directory(): Directory {
+    return new Directory(this.ctx.db, this.levels, this.deps.orgTree);
+  }
+
+  private async who(user: SessionUser): Promise<{ actor: Actor; p: Participant }> {
+    const actor = await this.deps.actorOf(user);
+    return { actor, p: await participantOf(user, actor, this.levels) };
+  }
+
+  /** A record the actor sees (in their data scope, or their own as its `selfField` user), else 404 as for reading it. */
+  private async visibleRow(m: RuntimeModule, id: number, actor: Actor): Promise<Record<string, unknown>> {
+    const service = this.deps.records(m.id);
+    const row = Number.isSafeInteger(id) && id > 0 ? await service.readRow(id) : undefined;
+    if (!row || !(this.isSelf(m, row, actor) || (await service.inScope([row], actor, this.ctx.db, 'read')))) throw new HttpError(404, `${m.title}记录不存在`);
+    return row;
+  }
+
+  private isSelf(m: RuntimeModule, row: Record<string, unknown>, actor: Actor): boolean {
+    const field = m.workflow!.selfField;
+    return !!field && actor.id !== null && row[field.name] === actor.id;
+  }
+
+  /** The level and organisation the participant takes the step at, or why not. */
+  private async acting(m: RuntimeModule, t: Step, record: Record<string, unknown>, p: Participant): Promise<Acting | string> {
+    const wf = m.workflow!;
+    const levels = wf.levelsOf(t, record[wf.stateField.name] as number);
+    const orgId = m.scopeField ? ((record[m.scopeField.name] as number | null) ?? null) : null;
+    const other = wf.otherField ? ((record[wf.otherField.name] as number | null) ?? null) : null;
+    const self = wf.selfField ? record[wf.selfField.name] : undefined;
+    let ownLevel = false;
+    for (const level of levels) {
+      const actingOrg = await this.levels.actingOrg(level, orgId, other);
+      if (await this.levels.canAct(p, level, actingOrg, self)) return { level, orgId: actingOrg };
+      if (level !== 'self' && p.level === level) ownLevel = true;
+    }
+    if (!levels.length) return `当前状态下没有人可以办理“${t.title}”`;
+    return ownLevel ? `该记录不在您的管理范围内，不能办理“${t.title}”` : `“${t.title}”须由${levelsText(levels)}办理`;
+  }
+
+  private stepContext(m: RuntimeModule, t: Step, record: Record<string, unknown>, values: Record<string, unknown>, actor: Actor, acting: Acting, trx: Kysely<DB>): StepContext {
+    const moduleValues = Object.fromEntries(t.fields.filter((f) => f in values).map((f) => [f, values[f]]));
+    return {
+      module: m,
+      transition: t,
+      record,
+      values,
+      next: { ...record, ...moduleValues },
+      actor,
+      level: acting.level,
+      actingOrgId: acting.orgId,
+      trx,
+      params: m.workflow!.params,
+      today: localToday(),
+      records: (id) => this.deps.records(id),
+      source: { module: m.id, recordId: record.id as number },
+    };
+  }
+
+  private async runGuards(t: Step, ctx: GuardContext): Promise<{ problems: (GuardProblem & { rule: string })[]; warnings: string[] }> {
+    const problems: (GuardProblem & { rule: string })[] = [];
+    const warnings: string[] = [];
+    for (const name of t.guards) {
+      const result = await guardNamed(name)(ctx);
+      if (!result) continue;
+      for (const p of result.problems ?? []) problems.push({ ...p, rule: name });
+      warnings.push(...(result.warnings ?? []));
+    }
+    return { problems, warnings };
+  }
+
+  /**
+   * The step's values: only the fields it takes; what the record already holds for its module fields
+   * counts as given (a step taken again after a return); checked like a write (types, formats, required,
+   * dictionary values, references).
+   */
+  private async stepValues(m: RuntimeModule, t: Step, given: Record<string, unknown>, record: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const wf = m.workflow!;
+    const errors: FieldError[] = [];
+    const names = new Set(t.inputs.map((f) => f.name));
+    const values: Record<string, unknown> = {};
+    for (const f of t.fields) if (!isBlank(record[f])) values[f] = record[f];
+    for (const [key, value] of Object.entries(given)) {
+      if (!names.has(key)) errors.push({ field: key, message: `不允许的字段：${key}` });
+      else if (isBlank(value)) delete values[key];
+      else values[key] = typeof value === 'string' ? value.trim() : value;
+    }
+    if (!errors.length) errors.push(...wf.validate(t, values));
+    const failed = new Set(errors.map((e) => e.field));
+    for (const f of t.inputs) {
+      const v = values[f.name];
+      if (isBlank(v) || failed.has(f.name)) continue;
+      const list = Array.isArray(v) ? v : [v];
+      if (f.dict) {
+        const allowed = await this.ctx.dictValues(f.dict);
+        const bad = list.find((x) => !allowed.has(String(x)));
+        if (bad !== undefined) errors.push({ field: f.name, message: `${f.title}“${String(bad)}”不是有效的选项` });
+      }
+      if (f.ref) {
+        const existing = await this.ctx.existingRefs(f.ref, list as number[]);
+        if (existing && list.some((x) => !existing.has(x as number))) errors.push({ field: f.name, message: `${f.title}所选的记录不存在` });
+      }
+    }
+    if (errors.length) throw new HttpError(400, errors[0].message, { errors });
+    return values;
+  }
+
+  // ------------------------------------------------------------------ reading
+
+  /** The steps the caller may take on a record now. */
+  async open(m: RuntimeModule, id: number, user: SessionUser): Promise<OpenStep[]> {
+    const wf = m.workflow!;
+    const { actor, p } = await this.who(user);
+    const record = await this.visibleRow(m, id, actor);
+    const state = record[wf.stateField.name] as number;
+    const out: OpenStep[] = [];
+    for (const t of wf.transitions.values()) {
+      if (!wf.isOpen(t, record) || !hasAnyPermission(user, [t.permission])) continue;
+      const acting = await this.acting(m, t, record, p);
+      if (typeof acting === 'string') continue;
+      const values = Object.fromEntries(t.fields.filter((f) => !isBlank(record[f])).map((f) => [f, record[f]]));
+      const preview = await this.runGuards(t, { ...this.stepContext(m, t, record, values, actor, acting, this.ctx.db), preview: true });
+      const to = t.to === 'previous' ? await previousState(this.ctx.db, m, id, state) : (t.to ?? state);
+      out.push({
+        id: t.id,
+        title: t.title,
+        to,
+        toTitle: wf.stateTitle(to),
+        result: t.result,
+        level: acting.level,
+        levelTitle: LEVEL_TITLES[acting.level],
+        fields: t.inputs.map((f) => ({ name: f.name, title: f.title, required: t.required.includes(f.name) })),
+        comment: t.comment,
+        warnings: preview.warnings,
+        blocked: preview.problems.map((x) => x.message),
+      });
+    }
+    return out;
+  }
+
+  async approvals(m: RuntimeModule, id: number, user: SessionUser): Promise<ApprovalDto[]> {
+    const { actor } = await this.who(user);
+    await this.visibleRow(m, id, actor);
+    return readLog(this.ctx, m, id);
+  }
+
+  // ------------------------------------------------------------------ taking steps
+
+  /** The transitions of a step id (one per level when several share it), which the caller may take. */
+  private stepOf(m: RuntimeModule, transitionId: string, user: SessionUser): Step[] {
+    const named = m.workflow!.stepsNamed(transitionId);
+    if (!named.length) throw new HttpError(404, `${m.title}没有“${transitionId}”这一办理步骤`);
+    const allowed = named.filter((t) => hasAnyPermission(user, [t.permission]));
+    if (!allowed.length) throw new HttpError(403, `没有办理“${named[0].title}”的权限`);
+    return allowed;
+  }
+
+  /** One step on one record; answers the record as it is now, with the guards' warnings. */
+  async take(m: RuntimeModule, id: number, transitionId: string, body: unknown, user: SessionUser, ip: string | null): Promise<ApiRecord & { warnings: string[] }> {
+    const t = this.stepOf(m, transitionId, user);
+    const { actor, p } = await this.who(user);
+    const { warnings } = await this.takeAs(m, t, id, readInput(body, true), actor, p, ip, this.directory());
+    const service = this.deps.records(m.id);
+    const row = await service.readRow(id);
+    // The applicant sees their own application outside their data scope.
+    const record = row && this.isSelf(m, row, actor) ? await service.decorateOne(row) : await service.get(id, actor);
+    return { ...(record as ApiRecord), warnings };
+  }
+
+  /** The same step on many records, each in its own transaction: answers per record. */
+  async batch(m: RuntimeModule, transitionId: string, body: unknown, user: SessionUser, ip: string | null): Promise<{ results: BatchResult[]; done: number; failed: number }> {
+    const t = this.stepOf(m, transitionId, user);
+    const b = (body ?? {}) as { ids?: unknown };
+    const ids = Array.isArray(b.ids) ? [...new Set(b.ids as unknown[])] : [];
+    if (!ids.length || ids.some((x) => !Number.isSafeInteger(x) || (x as number) <= 0)) throw new HttpError(400, '请选择要办理的记录', { errors: [{ field: 'ids', message: '请选择要办理的记录' }] });
+    if (ids.length > BATCH_MAX) throw new HttpError(400, `一次最多办理${BATCH_MAX}条记录`, { errors: [{ field: 'ids', message: `一次最多办理${BATCH_MAX}条记录` }] });
+    const input = readInput(body, false);
+    const { actor, p } = await this.who(user);
+    const directory = this.directory();
+    const results: BatchResult[] = [];
+    for (const id of ids as number[]) {
+      try {
+        const { warnings } = await this.takeAs(m, t, id, input, actor, p, ip, directory);
+        results.push({ id, status: 'done', code: 200, message: '办理成功', ...(warnings.length && { warnings }) });
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        results.push({ id, status: 'failed', code: error.statusCode, message: error.message });
+      }
+    }
+    const done = results.filter((r) => r.status === 'done').length;
+    return { results, done, failed: results.length - done };
+  }
+
+  private async conflict(m: RuntimeModule, id: number, db: Kysely<DB>): Promise<never> {
+    const service = this.deps.records(m.id);
+    const row = await service.readRow(id, db);
+    if (!row) throw new HttpError(404, `${m.title}记录不存在`);
+    throw new HttpError(409, STATUS_MESSAGES[409], { current: await service.decorateOne(row, db) });
+  }
+
+  private async takeAs(m: RuntimeModule, named: Step[], id: number, input: StepInput, actor: Actor, p: Participant, ip: string | null, directory: Directory): Promise<{ warnings: string[] }> {
+    const wf = m.workflow!;
+    const service = this.deps.records(m.id);
+    const record = await this.visibleRow(m, id, actor);
+    if (input.version !== undefined && record.version !== input.version) await this.conflict(m, id, this.ctx.db);
+    const from = record[wf.stateField.name] as number;
+    // The step at this record's level: the transition of the id open from its state.
+    const t = named.find((x) => x.from.includes(from)) ?? named[0];
+    if (!t.from.includes(from)) throw new HttpError(400, `当前状态为“${wf.stateTitle(from)}”，不能办理“${t.title}”`);
+    if (t.doneField && !isBlank(record[t.doneField])) throw new HttpError(400, `“${t.title}”已办理`);
+    const acting = await this.acting(m, t, record, p);
+    if (typeof acting === 'string') throw new HttpError(403, acting);
+    if (t.comment === 'required' && !input.comment) throw new HttpError(400, `请填写${t.title}意见`, { errors: [{ field: 'comment', message: `请填写${t.title}意见` }] });
+    if (input.comment.length > COMMENT_MAX) throw new HttpError(400, `意见不能超过${COMMENT_MAX}个字符`, { errors: [{ field: 'comment', message: `意见不能超过${COMMENT_MAX}个字符` }] });
+    const values = await this.stepValues(m, t, input.values, record);
+    const moduleValues = Object.fromEntries(t.fields.filter((f) => f in values).map((f) => [f, values[f]]));
+    const dicts = await dictSnapshot(this.ctx, m);
+    const link = await todoLink(this.ctx, m);
+    const messages = this.deps.messages();
+
+    let todos: TodoTransaction | undefined;
+    const outcome = await this.ctx.db.transaction().execute(async (trx) => {
+      const ctx = this.stepContext(m, t, record, values, actor, acting, trx);
+      const { problems, warnings } = await this.runGuards(t, { ...ctx, preview: false });
+      if (problems.length) throw new HttpError(400, problems[0].message, { rule: problems[0].rule, errors: problems.map((x) => ({ field: x.field ?? '', message: x.message, rule: x.rule })) });
+      const to = t.to === 'previous' ? await previousState(trx, m, id, from) : (t.to ?? from);
+
+      // The claim: only the version read, in the state read, moves. The loser of a race changes nothing.
+      const claimed = await (trx as Kysely<any>)
+        .updateTable(m.table)
+        .set({ ...service.toColumns(moduleValues), [wf.stateField.column!]: to, version: sql`version + 1`, updated_at: new Date(), updated_by: actor.id })
+        .where('id', '=', id)
+        .where(wf.stateField.column!, '=', from)
+        .where('version', '=', record.version as number)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) await this.conflict(m, id, trx);
+
+      const final: Record<string, unknown> = { ...record, ...moduleValues, [wf.stateField.name]: to };
+      const derived: Record<string, unknown> = {};
+      for (const name of [...t.effects, ...wf.effects]) {
+        const out = await effectNamed(name)({ ...ctx, next: { ...final }, to, from, id });
+        if (out) Object.assign(derived, out), Object.assign(final, out);
+      }
+      if (Object.keys(derived).length) await (trx as Kysely<any>).updateTable(m.table).set(service.toColumns(derived)).where('id', '=', id).execute();
+
+      const changes = await changesOf(this.ctx, trx, m, record, final, dicts);
+      await recordChanges(trx, m, [{ recordId: id, type: ChangeRecordType.UPDATE, origin: ChangeRecordOrigin.USER_UPDATE, changes }], actor);
+      await writeLog(trx, {
+        module: m.id,
+        recordId: id,
+        transition: t.id,
+        transitionTitle: t.title,
+        from,
+        to,
+        result: t.result,
+        level: acting.level,
+        actingOrgId: acting.orgId,
+        actorId: actor.id,
+        actorName: p.name,
+        comment: input.comment,
+        values,
+        valueTexts: await valueTexts(this.ctx, trx, t.inputs, values),
+        warnings,
+        ip,
+      });
+      if (messages) {
+        todos = messages.inTransaction(trx);
+        await this.updateTodos(todos, m, t, id, from, final, actor, directory, link);
+      }
+      return { warnings };
+    });
+    await todos?.flush();
+    this.deps.emit({ module: m.id, action: 'update', ids: [id], origin: ChangeRecordOrigin.USER_UPDATE });
+    return outcome;
+  }
+
+  /**
+   * The record's to-dos after a step: the step's own are done (all of the record's when its state
+   * changed), and the actors of the next steps get new ones (`todos`, or by default every step then
+   * waiting on the record). A to-do's ref id is `<record id>:<step id>`.
+   */
+  private async updateTodos(todos: TodoTransaction, m: RuntimeModule, t: Step, id: number, from: number, record: Record<string, unknown>, actor: Actor, directory: Directory, link: string | null): Promise<void> {
+    const wf = m.workflow!;
+    const to = record[wf.stateField.name] as number;
+    const moved = to !== from;
+    if (moved) await todos.complete({ module: m.id, refIdPrefix: `${id}:` });
+    else await todos.complete({ module: m.id, refIds: [`${id}:${t.id}`] });
+    const wanted = t.todos ?? (moved ? wf.waitingSteps().map((w) => ({ step: w.key, title: undefined })) : []);
+    const name = m.nameField ? String(record[m.nameField.name] ?? '') : String(id);
+    const add: NewTodo[] = [];
+    for (const want of wanted) {
+      const next = wf.stepFor(want.step, to) ?? wf.transitions.get(want.step);
+      if (!next || !isWaitingStep(next) || !wf.isOpen(next, record)) continue;
+      const toUserIds = await this.actorsOf(m, next.key, record, directory, todos.trx);
+      if (!toUserIds.length) continue;
+      const title = (want.title ?? '{step}：{name}').replaceAll('{name}', name).replaceAll('{module}', m.title).replaceAll('{step}', next.title);
+      add.push({ toUserIds, title, content: `${m.title}：${name}，当前状态“${wf.stateTitle(to)}”，待办理“${next.title}”。`, link: link?.replaceAll('{id}', String(id)) ?? null, module: m.id, refId: `${id}:${next.id}`, createdBy: actor.id });
+    }
+    await todos.add(add);
+  }
+
+  /**
+   * Who would take a step on a record now: holders of its permission acting at its level for the
+   * record's organisations (superusers excluded). Reminders and to-dos go to them. `stepId`: a step id
+   * (the transition of that id open from the record's state) or a transition key.
+   */
+  async actorsOf(m: RuntimeModule, stepId: string, record: Record<string, unknown>, directory: Directory = this.directory(), db: Kysely<DB> = this.ctx.db): Promise<number[]> {
+    const wf = m.workflow!;
+    const step = wf.stepFor(stepId, record[wf.stateField.name] as number) ?? wf.transitions.get(stepId);
+    if (!step) return [];
+    const orgId = m.scopeField ? ((record[m.scopeField.name] as number | null) ?? null) : null;
+    const other = wf.otherField ? ((record[wf.otherField.name] as number | null) ?? null) : null;
+    const self = wf.selfField ? record[wf.selfField.name] : undefined;
+    const holders = await directory.holders(step.permission, db);
+    const out = new Set<number>();
+    for (const level of wf.levelsOf(step, record[wf.stateField.name] as number)) {
+      const actingOrg = await this.levels.actingOrg(level, orgId, other);
+      for (const h of holders) if (await this.levels.canAct(h, level, actingOrg, self)) out.add(h.userId);
+    }
+    return [...out];
+  }
+
+  /** A directory of permission holders to share across several look-ups (a batch, a reminder run). */
+  newDirectory(): Directory {
+    return this.directory();
+  }
+
+  // ------------------------------------------------------------------ lists
+
+  /** The list condition of "waiting for me": records in a state whose next step the caller may take. */
+  async waitingCondition(m: RuntimeModule, user: SessionUser): Promise<Condition> {
+    const wf = m.workflow!;
+    const { p } = await this.who(user);
+    const stateCol = wf.stateField.column!;
+    const clauses: Condition[] = [];
+    for (const t of wf.waitingSteps()) {
+      if (!hasAnyPermission(user, [t.permission])) continue;
+      const levels = wf.levelsOf(t, t.from[0]);
+      for (const level of levels) {
+        const org = await this.orgCondition(m, level, p);
+        if (org === false) continue;
+        const done = t.doneField ? m.field(t.doneField)?.column : undefined;
+        clauses.push((eb) =>
+          eb.and([
+            eb(stateCol, 'in', t.from),
+            ...(done ? [eb(done, 'is', null)] : []),
+            ...(org === true ? [] : [org(eb)]),
+          ]),
+        );
+      }
+    }
+    return (eb) => (clauses.length ? eb.or(clauses.map((c) => c(eb))) : eb.val(false));
+  }
+
+  /** Which records' organisations make the participant the actor at a level: always, never, or a condition. */
+  private async orgCondition(m: RuntimeModule, level: WorkflowLevel, p: Participant): Promise<Condition | boolean> {
+    const wf = m.workflow!;
+    if (p.isSuper) return true;
+    const orgCol = m.scopeField?.column;
+    const otherCol = wf.otherField?.column;
+    const within = (column: string | null | undefined, ids: number[] | 'all'): Condition | boolean => {
+      if (!column) return false;
+      if (ids === 'all') return true;
+      return (eb) => eb(sql.ref(column), '=', sql<number>`ANY(${ids}::int[])`);
+    };
+    switch (level) {
+      case 'self':
+        return wf.selfField ? (eb) => eb(wf.selfField!.column!, '=', p.userId) : false;
+      case 'branch':
+      case 'otherBranch':
+        return p.level === 'branch' ? within(level === 'branch' ? orgCol : otherCol, p.scope) : false;
+      case 'committee':
+      case 'otherCommittee': {
+        const col = level === 'committee' ? orgCol : otherCol;
+        if (p.level === 'committee') return within(col, p.scope === 'all' ? 'all' : await this.levels.committeeOrgs(p.scope));
+        if (p.level === 'orgdept') return within(col, await this.levels.orgsUnderTopCommittee());
+        return false;
+      }
+      case 'orgdept':
+        return p.level === 'orgdept';
+      case 'other':
+        return p.level === 'branch' || p.level === 'committee' ? within(wf.otherField?.column, p.scope) : false;
+    }
+  }
+}

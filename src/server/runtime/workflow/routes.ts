@@ -1,0 +1,60 @@
+/**
+ * The workflow API of a module with x-workflow (docs/schema.md, "Workflow API"):
+ * - `GET  /api/m/{id}/{recordId}/transitions`           the steps the caller may take now
+ * - `POST /api/m/{id}/{recordId}/transitions/{step}`    `{ version, comment, values }` → the record (+ warnings)
+ * - `POST /api/m/{id}/transitions/{step}`               `{ ids, comment, values? }` → per record: done or why not
+ * - `GET  /api/m/{id}/{recordId}/approvals`             the approval log, oldest first
+ * and `"$waiting": true` in the body of `POST /api/m/{id}/list` (records waiting for the caller).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { currentUser, perm } from '../../core/auth/guard.js';
+import type { SessionUser } from '../../core/auth/session-user.js';
+import { HttpError } from '../../errors.js';
+import type { Runtime } from '../index.js';
+import type { RuntimeModule } from '../module.js';
+import type { Condition } from '../query.js';
+
+/** The key of the list body that asks for the records waiting for the caller. */
+export const WAITING_KEY = '$waiting';
+
+function recordId(raw: unknown, m: RuntimeModule): number {
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new HttpError(404, `${m.title}记录不存在`);
+  return id;
+}
+
+/** Splits `$waiting` off a list body: the filter object for the runtime, and the extra condition. */
+export async function listWaiting(runtime: Runtime, m: RuntimeModule, body: unknown, user: SessionUser): Promise<{ filter: unknown; conditions: Condition[] }> {
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !(WAITING_KEY in body)) return { filter: body, conditions: [] };
+  const { [WAITING_KEY]: waiting, ...filter } = body as Record<string, unknown>;
+  if (!m.workflow) throw new HttpError(400, `${m.title}没有审批流程，不能按“待我审批”筛选`, { errors: [{ field: WAITING_KEY, message: '该模块没有审批流程' }] });
+  if (waiting !== true && waiting !== false && waiting !== null) throw new HttpError(400, '“待我审批”的筛选值不正确', { errors: [{ field: WAITING_KEY, message: '应为 true 或 false' }] });
+  return { filter, conditions: waiting === true ? [await runtime.workflows.waitingCondition(m, user)] : [] };
+}
+
+export function workflowRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule): void {
+  const wf = m.workflow;
+  if (!wf) return;
+  const base = `/api/m/${m.id}`;
+  const engine = runtime.workflows;
+  // The route admits anyone holding one of the steps' permissions; the step's own is checked inside.
+  const stepPermissions = perm(...new Set([...wf.transitions.values()].map((t) => t.permission)));
+  const ipOf = (req: FastifyRequest) => req.ip ?? null;
+
+  app.get(`${base}/:id/transitions`, { config: perm(m.permissions.view) }, async (req) =>
+    engine.open(m, recordId((req.params as { id: string }).id, m), currentUser(req)),
+  );
+
+  app.get(`${base}/:id/approvals`, { config: perm(m.permissions.view) }, async (req) =>
+    engine.approvals(m, recordId((req.params as { id: string }).id, m), currentUser(req)),
+  );
+
+  app.post(`${base}/:id/transitions/:transition`, { config: stepPermissions }, async (req) => {
+    const params = req.params as { id: string; transition: string };
+    return engine.take(m, recordId(params.id, m), params.transition, req.body, currentUser(req), ipOf(req));
+  });
+
+  app.post(`${base}/transitions/:transition`, { config: stepPermissions }, async (req) =>
+    engine.batch(m, (req.params as { transition: string }).transition, req.body, currentUser(req), ipOf(req)),
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * 我的党费: what a member owes and has paid — the standard and how it is worked out, the months with
+ * their state, receipts — and online payment through the provider (a simulator here: no real gateway),
+ * which marks the months paid through the same path as cash.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Col, Descriptions, Empty, Input, Modal, Result, Row, Space, Table, Tag } from 'antd';
+import { useState } from 'react';
+import type { MemberItem, OrderView, Receipt } from '../../../shared/dues/api';
+import { formatCents, parseYuan } from '../../../shared/dues/money';
+import { duesApi, monthText, timeText } from './api';
+import { ReceiptsModal } from './Receipt';
+import './dues.css';
+
+const STATUS_COLOR: Record<string, string> = { paid: 'success', unpaid: 'error', deferred: 'warning', settled: 'processing' };
+
+/** The simulated payment page: stands in for the bank's, and tells the server the outcome as a gateway would. */
+function SimulatorDialog({ order, onClose }: { order: OrderView; onClose: (done: OrderView | undefined) => void }) {
+  const [current, setCurrent] = useState(order);
+  const [busy, setBusy] = useState(false);
+  const finish = async (result: 'success' | 'fail') => {
+    setBusy(true);
+    try {
+      setCurrent(await duesApi.simulate(order.id, result));
+    } catch {
+      // Shown by the request layer.
+    } finally {
+      setBusy(false);
+    }
+  };
+  const done = current.status !== 1;
+  return (
+    <Modal open width={460} title={current.provider.name} footer={null} onCancel={() => onClose(done ? current : undefined)} mask={{ closable: false }} keyboard={false} className="dues-simulator">
+      {!done ? (
+        <Space orientation="vertical" style={{ width: '100%' }} size={16}>
+          <Alert type="info" showIcon title="这是模拟支付页面，不会产生真实扣款。" />
+          <div className="dues-sim-amount">¥{current.amount}</div>
+          <Space>
+            <Button type="primary" loading={busy} onClick={() => void finish('success')}>
+              确认支付
+            </Button>
+            <Button disabled={busy} onClick={() => void finish('fail')}>
+              取消支付
+            </Button>
+          </Space>
+        </Space>
+      ) : current.status === 2 ? (
+        <Result status="success" title="支付成功" subTitle={`收据号 ${current.receipt?.receiptNo ?? ''}`} extra={<Button type="primary" onClick={() => onClose(current)}>完成</Button>} />
+      ) : (
+        <Result status="warning" title="订单已关闭" subTitle={current.message} extra={<Button onClick={() => onClose(current)}>关闭</Button>} />
+      )}
+    </Modal>
+  );
+}
+
+export default function MyDuesPage() {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const my = useQuery({ queryKey: ['dues', 'my'], queryFn: () => duesApi.my() });
+  const [selected, setSelected] = useState<number[]>([]);
+  const [extra, setExtra] = useState('');
+  const [order, setOrder] = useState<OrderView>();
+  const [printing, setPrinting] = useState<Receipt[]>();
+  const d = my.data;
+  if (my.isLoading) return <div className="page-container" />;
+  if (!d?.member) {
+    return (
+      <div className="page-container dues-page">
+        <Empty description="您的账号未关联党员信息，请联系党支部管理员" />
+      </div>
+    );
+  }
+  const payable = d.items.filter((i) => i.canPay);
+  const total = d.items.filter((i) => selected.includes(i.id)).reduce((s, i) => s + (parseYuan(i.due) ?? 0), 0) + (parseYuan(extra || '0') ?? 0);
+  const pay = async () => {
+    try {
+      setOrder(await duesApi.order(selected, extra || undefined));
+    } catch {
+      // Shown by the request layer.
+    }
+  };
+
+  return (
+    <div className="page-container dues-page dues-my">
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={12}>
+          <Card size="small" title={`${d.member.name} · ${d.member.orgName}`}>
+            {d.standard ? (
+              <Descriptions size="small" column={2}
+                items={[
+                  { key: 'category', label: '缴纳类别', children: d.standard.categoryLabel },
+                  { key: 'base', label: '党费基数', children: d.standard.base ? `${d.standard.base} 元` : '—' },
+                  { key: 'rate', label: '比例', children: d.standard.rate },
+                  { key: 'amount', label: `${d.standard.year}年每月应交`, children: <b className="dues-my-amount">{d.standard.amount} 元</b> },
+                  { key: 'rule', label: '适用规定', span: 2, children: d.standard.rule },
+                  { key: 'formula', label: '基数公式', span: 2, children: d.formulaText },
+                ]}
+              />
+            ) : (
+              <Alert type="warning" showIcon title="本年度的党费标准尚未设定，请联系党支部。" />
+            )}
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card size="small" title="缴纳情况">
+            <Descriptions size="small" column={1}
+              items={[
+                { key: 'upto', label: '党费交至', children: d.status?.paidUpTo ? monthText(d.status.paidUpTo) : '—' },
+                { key: 'unpaid', label: '未缴月份', children: d.status?.unpaidMonths.length ? d.status.unpaidMonths.map(monthText).join('、') : <Tag color="success">无</Tag> },
+                { key: 'owed', label: '未缴金额', children: `${d.status?.owed ?? '0.00'} 元` },
+              ]}
+            />
+          </Card>
+        </Col>
+      </Row>
+      <Card size="small" title="我的党费" style={{ marginTop: 16 }}>
+        <Table<MemberItem>
+          rowKey="id"
+          size="small"
+          dataSource={d.items}
+          pagination={{ pageSize: 12 }}
+          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), getCheckboxProps: (i) => ({ disabled: !i.canPay }) }}
+          columns={[
+            { title: '批次', dataIndex: 'title' },
+            { title: '应交（元）', dataIndex: 'due', width: 110, align: 'right' },
+            { title: '实交（元）', dataIndex: 'paid', width: 110, align: 'right' },
+            { title: '状态', dataIndex: 'statusLabel', width: 90, render: (l: string, i) => <Tag color={STATUS_COLOR[i.status]}>{l}</Tag> },
+            { title: '缴费时间', dataIndex: 'paidAt', width: 150, render: (t: string | null) => timeText(t) },
+            {
+              title: '收据',
+              key: 'receipt',
+              width: 170,
+              render: (_, i) => {
+                const receipt = d.receipts.find((r) => r.id === i.paymentId);
+                return receipt ? <a onClick={() => setPrinting([receipt])}>{receipt.receiptNo}</a> : null;
+              },
+            },
+          ]}
+        />
+        {payable.length > 0 && (
+          <div className="dues-pay-bar">
+            <Space wrap>
+              <span>自愿多交（元）</span>
+              <Input value={extra} onChange={(e) => setExtra(e.target.value)} placeholder="0.00" style={{ width: 120 }} aria-label="自愿多交" />
+              <span className="dues-total">{`已选 ${selected.length} 个月，合计 ¥${formatCents(total)}`}</span>
+              <Button type="primary" disabled={!selected.length} onClick={() => void pay()}>
+                在线缴纳
+              </Button>
+            </Space>
+          </div>
+        )}
+      </Card>
+      {order && (
+        <SimulatorDialog
+          order={order}
+          onClose={(done) => {
+            setOrder(undefined);
+            if (done?.status === 2) message.success('缴费成功');
+            setSelected([]);
+            setExtra('');
+            void queryClient.invalidateQueries({ queryKey: ['dues'] });
+          }}
+        />
+      )}
+      {printing && <ReceiptsModal receipts={printing} onClose={() => setPrinting(undefined)} />}
+    </div>
+  );
+}

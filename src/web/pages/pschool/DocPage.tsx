@@ -1,0 +1,99 @@
+/**
+ * 文档阅读 (`/pschool/doc/view?nodeId=`): reads a course node's PDF in the browser and counts the time
+ * the page is in view. Every `videoRecordTime` seconds the seconds read go to the server, which credits
+ * them against the document's minimum reading time as it does a video's position.
+ */
+import { CheckCircleFilled } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Empty, Progress, Skeleton, Space, Tag } from 'antd';
+import type { AxiosError } from 'axios';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { PschoolNav, clock, nodeLink } from './PschoolNav';
+import { NodeFrame, useStudyNode } from './NodeFrame';
+import { pschoolApi, type StudyNode } from './api';
+
+const PdfPages = lazy(() => import('./PdfPages'));
+
+function Reader({ node }: { node: StudyNode }) {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const bytes = useQuery({ queryKey: ['pschool', 'doc-bytes', node.id], queryFn: () => pschoolApi.mediaBytes(node.mediaUrl!), enabled: !!node.mediaUrl, staleTime: Infinity });
+  const read = useRef(node.furthest);
+  const [state, setState] = useState({ read: node.furthest, completed: node.completed });
+
+  useEffect(() => {
+    let done = node.completed;
+    const send = () =>
+      pschoolApi
+        .progress(node.id, Math.floor(read.current))
+        .then((a) => {
+          read.current = Math.max(a.furthest, Math.min(read.current, a.furthest + 1));
+          setState({ read: a.furthest, completed: a.completed });
+          if (a.completed && !done) {
+            done = true;
+            message.success(`本节已完成，获得${a.hours}学时`);
+            void queryClient.invalidateQueries({ queryKey: ['pschool'] });
+          }
+        })
+        .catch((error: AxiosError<{ furthest?: number }>) => {
+          if (typeof error.response?.data?.furthest === 'number') read.current = error.response.data.furthest;
+        });
+    void send();
+    // The clock runs only while the page is in view.
+    const tick = setInterval(() => {
+      if (document.visibilityState === 'visible' && read.current < node.length) read.current += 1;
+      setState((s) => ({ ...s, read: Math.max(s.read, Math.floor(read.current)) }));
+    }, 1000);
+    const report = setInterval(() => {
+      if (!done) void send();
+    }, node.recordInterval * 1000);
+    const finishCheck = setInterval(() => {
+      // Send as soon as the minimum is reached, rather than at the next interval.
+      if (!done && read.current >= node.length) void send();
+    }, 1000);
+    return () => {
+      clearInterval(tick);
+      clearInterval(report);
+      clearInterval(finishCheck);
+      if (!done) void send();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [node.id]);
+
+  const left = Math.max(0, node.length - state.read);
+  return (
+    <>
+      <Space wrap style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
+        <span data-testid="pschool-read">
+          {state.completed ? <Tag icon={<CheckCircleFilled />} color="success">已完成</Tag> : <Tag color="processing">阅读中</Tag>}
+          <span className="ps-muted">{state.completed ? `已阅读 ${clock(state.read)}` : `还需阅读 ${clock(left)}`}</span>
+        </span>
+        <Progress style={{ width: 200 }} percent={Math.min(100, Math.round((state.read * 100) / node.length))} size="small" status={state.completed ? 'success' : 'active'} />
+      </Space>
+      {bytes.isError ? <Alert type="error" showIcon message="文档下载失败" /> : bytes.data ? <Suspense fallback={<Skeleton active />}><PdfPages data={bytes.data} /></Suspense> : <Skeleton active />}
+    </>
+  );
+}
+
+export default function DocPage() {
+  const { nodeId, node } = useStudyNode();
+  return (
+    <div className="page-container ps-page">
+      <PschoolNav />
+      {!nodeId ? (
+        <Empty description="请从学习中心选择要阅读的文档"><Link to="/pschool"><Button type="primary">去学习中心</Button></Link></Empty>
+      ) : node.isLoading ? (
+        <Skeleton active />
+      ) : node.isError || !node.data ? (
+        <Alert type="warning" showIcon message="文档不存在或已下架" />
+      ) : node.data.kind !== 'doc' ? (
+        <Alert type="info" showIcon message="这一节是视频" action={<Link to={nodeLink(node.data)}>去观看</Link>} />
+      ) : (
+        <NodeFrame node={node.data}>
+          <Reader key={node.data.id} node={node.data} />
+        </NodeFrame>
+      )}
+    </div>
+  );
+}

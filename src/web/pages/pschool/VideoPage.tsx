@@ -1,0 +1,145 @@
+/**
+ * 视频播放 (`/pschool/video/view?nodeId=`): plays a course node's video from where the learner left it
+ * and reports the position every `videoRecordTime` seconds while it plays (and on pause and end). The
+ * player refuses seeking past the furthest point watched; the server refuses it too (409), and then the
+ * player seeks back to what the server credited.
+ */
+import { CheckCircleFilled } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Empty, Progress, Skeleton, Space, Tag } from 'antd';
+import type { AxiosError } from 'axios';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { NodeFrame, useStudyNode } from './NodeFrame';
+import { PschoolNav, clock, nodeLink } from './PschoolNav';
+import { pschoolApi, type StudyNode } from './api';
+
+/** A seek this far past what was watched is let through (the player lands between frames). */
+const SEEK_SLACK = 1;
+
+function Player({ node }: { node: StudyNode }) {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const video = useRef<HTMLVideoElement>(null);
+  /** The furthest point the server credited, and the furthest this visit has played through. */
+  const credited = useRef(node.furthest);
+  const watched = useRef(node.furthest);
+  const [state, setState] = useState({ furthest: node.furthest, completed: node.completed, position: node.position });
+  const sending = useRef(false);
+
+  const report = (position: number) => {
+    if (sending.current) return;
+    sending.current = true;
+    pschoolApi
+      .progress(node.id, Math.round(position * 100) / 100)
+      .then((a) => {
+        credited.current = a.furthest;
+        watched.current = Math.max(watched.current, a.furthest);
+        setState({ furthest: a.furthest, completed: a.completed, position: a.position });
+        if (a.completed && !state.completed) {
+          message.success(`本节已完成，获得${a.hours}学时`);
+          void queryClient.invalidateQueries({ queryKey: ['pschool'] });
+        }
+      })
+      .catch((error: AxiosError<{ furthest?: number; message?: string }>) => {
+        const furthest = error.response?.data?.furthest;
+        if (error.response?.status === 409 && typeof furthest === 'number' && video.current) {
+          credited.current = furthest;
+          watched.current = furthest;
+          video.current.currentTime = furthest;
+          message.warning(error.response.data?.message ?? '不能跳过未学习的内容');
+        }
+      })
+      .finally(() => (sending.current = false));
+  };
+
+  // While playing: a report every recordInterval seconds.
+  useEffect(() => {
+    const v = video.current!;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const start = () => {
+      clearInterval(timer);
+      report(v.currentTime);
+      timer = setInterval(() => report(v.currentTime), node.recordInterval * 1000);
+    };
+    const stop = () => {
+      clearInterval(timer);
+      report(v.currentTime);
+    };
+    v.addEventListener('play', start);
+    v.addEventListener('pause', stop);
+    v.addEventListener('ended', stop);
+    return () => {
+      clearInterval(timer);
+      v.removeEventListener('play', start);
+      v.removeEventListener('pause', stop);
+      v.removeEventListener('ended', stop);
+      if (!v.paused) report(v.currentTime);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [node.id]);
+
+  return (
+    <div className="ps-player">
+      <video
+        ref={video}
+        src={node.mediaUrl ?? undefined}
+        controls
+        controlsList="nodownload noplaybackrate"
+        disablePictureInPicture
+        playsInline
+        preload="metadata"
+        data-testid="pschool-video"
+        onLoadedMetadata={(e) => {
+          // Resume where the learner was (a finished video starts again from the beginning).
+          const v = e.currentTarget;
+          if (node.position > 0 && node.position < (v.duration || node.length) - 1) v.currentTime = node.position;
+        }}
+        onTimeUpdate={(e) => {
+          const v = e.currentTarget;
+          if (!v.seeking && v.currentTime <= watched.current + SEEK_SLACK + 1) watched.current = Math.max(watched.current, v.currentTime);
+        }}
+        onSeeking={(e) => {
+          const v = e.currentTarget;
+          const allowed = Math.max(watched.current, credited.current) + SEEK_SLACK;
+          if (v.currentTime > allowed) {
+            v.currentTime = Math.max(watched.current, credited.current);
+            message.warning('不能跳过未学习的内容');
+          }
+        }}
+        onRateChange={(e) => {
+          if (e.currentTarget.playbackRate !== 1) e.currentTarget.playbackRate = 1;
+        }}
+      />
+      <Space wrap style={{ marginTop: 12, width: '100%', justifyContent: 'space-between' }}>
+        <span>
+          {state.completed ? <Tag icon={<CheckCircleFilled />} color="success">已完成</Tag> : <Tag color="processing">学习中</Tag>}
+          <span className="ps-muted" data-testid="pschool-furthest">已学到 {clock(state.furthest)} / {clock(node.length)}</span>
+        </span>
+        <Progress style={{ width: 200 }} percent={Math.min(100, Math.round((state.furthest * 100) / node.length))} size="small" status={state.completed ? 'success' : 'active'} />
+      </Space>
+    </div>
+  );
+}
+
+export default function VideoPage() {
+  const { nodeId, node } = useStudyNode();
+  return (
+    <div className="page-container ps-page">
+      <PschoolNav />
+      {!nodeId ? (
+        <Empty description="请从学习中心选择要观看的视频"><Link to="/pschool"><Button type="primary">去学习中心</Button></Link></Empty>
+      ) : node.isLoading ? (
+        <Skeleton active />
+      ) : node.isError || !node.data ? (
+        <Alert type="warning" showIcon message="视频不存在或已下架" />
+      ) : node.data.kind !== 'video' ? (
+        <Alert type="info" showIcon message="这一节是文档" action={<Link to={nodeLink(node.data)}>去阅读</Link>} />
+      ) : (
+        <NodeFrame node={node.data}>
+          <Player key={node.data.id} node={node.data} />
+        </NodeFrame>
+      )}
+    </div>
+  );
+}
