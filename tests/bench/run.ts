@@ -11,6 +11,7 @@ import { pschoolSuite } from './suites/pschool.js';
 import { runtimeSuite } from './suites/runtime.js';
 import { serverSuite } from './suites/server.js';
 import { webSuite } from './suites/web.js';
+import { workflowSuite } from './suites/workflow.js';
 
 const suites: Record<string, () => Promise<BenchResult[]>> = {
   members: membersSuite,
@@ -18,6 +19,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   web: webSuite,
   runtime: runtimeSuite,
   form: formSuite,
+  workflow: workflowSuite,
   api: apiSuite,
   dues: duesSuite,
   pschool: pschoolSuite,
