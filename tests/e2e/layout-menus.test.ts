@@ -124,7 +124,7 @@ describe('a narrow role sees only its own menus, and nothing hidden', () => {
   let hiddenMenuId: number | undefined;
 
   beforeAll(async () => {
-    narrow = await createUser(admin, `lay${unique()}`, ['pschool-study:list', 'pschool-video:list', 'msg-remind:list', 'regulation:list']);
+    narrow = await createUser(admin, `lay${unique()}`, ['pschool:study', 'msg-remind:list', 'regulation:list']);
     // A hidden page every signed-in user may open (no permission), below 消息中心.
     const all = flattenMenus((await api<MenuNode[]>('GET', '/api/menus/tree', undefined, admin)).body as MenuNode[]) as (MenuNode & { id: unknown; key?: string })[];
     const parent = all.find((n) => n.key === 'message-center')!;

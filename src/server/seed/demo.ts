@@ -132,8 +132,6 @@ export const demoSeeders: DemoSeeder[] = [
       }
     },
   },
-  // Party dues of the last 12 months; the demo secretary and member are members of their branch.
-  { name: 'demo-dues', run: seedDemoDues },
   {
     // Batches, classes, courses with their media, questions, exams, results and learners (after the university).
     name: 'demo-pschool',
@@ -174,4 +172,7 @@ export const demoSeeders: DemoSeeder[] = [
       }
     },
   },
+  // Party dues of the last 12 months, last: every member the other areas added (预备党员, transfers in)
+  // has a standard, so the next batch can be configured. The demo secretary and member are in their branch.
+  { name: 'demo-dues', run: seedDemoDues },
 ];
