@@ -4,6 +4,7 @@ import { HttpError } from '../../errors.js';
 import { currentUser, perm } from '../auth/guard.js';
 import { likeContains, parsePaging } from '../paging.js';
 import { idsOf } from '../ids.js';
+import { Grants } from '../users/grants.js';
 
 const PERMISSION = '^[a-zA-Z][\\w-]*(:[\\w-]+)*$';
 const roleFields = {
@@ -23,7 +24,7 @@ const roleDto = (r: { id: number; name: string; code: string; description: strin
 
 /** Roles: permission strings plus a data scope. Only a superuser may grant the superuser permission. */
 export async function roleRoutes(app: FastifyInstance): Promise<void> {
-  const { database, sessions } = app.services;
+  const { database, sessions, orgTree } = app.services;
   const { db } = database;
 
   app.get('/api/roles', { config: perm('role:list', 'user:list') }, async (req) => {
@@ -53,6 +54,13 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
     if (b.scopeOrgIds !== undefined) v.scope_org_ids = b.scopeOrgIds;
     return v;
   };
+  /** A role's rights after an edit: the body's fields over the stored ones. */
+  const rightsOf = (b: Record<string, unknown>, stored: { name: string; permissions: string[]; data_scope: string; scope_org_ids: number[] }) => ({
+    name: (b.name as string | undefined) ?? stored.name,
+    permissions: (b.permissions as string[] | undefined) ?? stored.permissions,
+    dataScope: (b.dataScope as string | undefined) ?? stored.data_scope,
+    scopeOrgIds: (b.scopeOrgIds as number[] | undefined) ?? stored.scope_org_ids,
+  });
   async function assertUnique(b: { name?: string; code?: string }, exceptId = 0) {
     if (b.name === undefined && b.code === undefined) return;
     const clash = await db
@@ -67,6 +75,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/roles', { config: perm('role:add'), schema: { body: { type: 'object', required: ['name', 'code'], properties: roleFields } } }, async (req, reply) => {
     const b = req.body as Record<string, unknown> & { name: string; code: string; permissions?: string[] };
     guardGrant(req, b.permissions);
+    await new Grants(db, orgTree, currentUser(req)).assertRoleDefinition(rightsOf(b, { name: b.name, permissions: [], data_scope: 'own', scope_org_ids: [] }));
     await assertUnique(b);
     const row = await db.insertInto('roles').values(values(b) as never).returning('id').executeTakeFirstOrThrow();
     return reply.code(201).send({ id: row.id });
@@ -75,8 +84,12 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
   app.put('/api/roles', { config: perm('role:edit'), schema: { body: { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, ...roleFields } } } }, async (req) => {
     const b = req.body as Record<string, unknown> & { id: number; name?: string; code?: string; permissions?: string[] };
     guardGrant(req, b.permissions);
-    const role = await db.selectFrom('roles').select(['code', 'permissions']).where('id', '=', b.id).executeTakeFirst();
+    const role = await db.selectFrom('roles').select(['code', 'name', 'permissions', 'data_scope', 'scope_org_ids']).where('id', '=', b.id).executeTakeFirst();
     if (!role) throw new HttpError(404, '角色不存在');
+    // A role beyond the editor's power is not theirs to change, and the edit may not lift one beyond it.
+    const grants = new Grants(db, orgTree, currentUser(req));
+    if (!(await grants.roleWithin(rightsOf({}, role), null))) throw new HttpError(400, `无权修改角色“${role.name}”：它的权限或数据范围超出了您自己的`);
+    await grants.assertRoleDefinition(rightsOf(b, role));
     if (role.code === 'admin' && (b.code !== undefined && b.code !== 'admin' || (b.permissions && !b.permissions.includes('admin')))) {
       throw new HttpError(400, '超级管理员角色的编码和全部权限不能修改');
     }
@@ -89,8 +102,10 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete('/api/roles', { config: perm('role:delete') }, async (req) => {
     const ids = idsOf(req.body);
-    const roles = await db.selectFrom('roles').select(['id', 'code', 'name']).where('id', 'in', ids).execute();
+    const roles = await db.selectFrom('roles').select(['id', 'code', 'name', 'permissions', 'data_scope', 'scope_org_ids']).where('id', 'in', ids).execute();
     if (roles.some((r) => r.code === 'admin')) throw new HttpError(400, '不能删除超级管理员角色');
+    const grants = new Grants(db, orgTree, currentUser(req));
+    for (const r of roles) if (!(await grants.roleWithin(rightsOf({}, r), null))) throw new HttpError(400, `无权删除角色“${r.name}”：它的权限或数据范围超出了您自己的`);
     const used = await db.selectFrom('user_roles').select('role_id').where('role_id', 'in', ids).limit(1).executeTakeFirst();
     if (used) throw new HttpError(400, `角色“${roles.find((r) => r.id === used.role_id)?.name}”仍有用户在使用，请先解除关联`);
     await db.deleteFrom('roles').where('id', 'in', ids).execute();

@@ -13,6 +13,7 @@ import { hashPassword, verifyPassword } from '../passwords.js';
 import { sendXlsx } from '../xlsx.js';
 import { userImportRoutes, userTemplate } from './import.js';
 import { userDto } from './user-dto.js';
+import { Grants } from './grants.js';
 import { EMAIL_PATTERN } from '../../../shared/validators.js';
 import { PHONE_TAKEN, takenValues, userFields, usernameTaken } from './user-rules.js';
 
@@ -70,6 +71,14 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     if (roleIds.length) await trx.insertInto('user_roles').values(roleIds.map((role_id) => ({ user_id: userId, role_id }))).execute();
   }
 
+  const grantsOf = (req: FastifyRequest) => new Grants(db, orgTree, currentUser(req));
+
+  /** Users in the caller's scope whose roles are within the caller's power (see grants.ts). */
+  async function assertManageable(req: FastifyRequest, userIds: number[]) {
+    await assertInScope(req, userIds);
+    await grantsOf(req).assertCanManage(userIds);
+  }
+
   /** The four list variants share one query: filter body, scope, paging, and an extra condition. */
   function listRoute(path: string, extra?: (eb: ExpressionBuilder<DB & { u: DB['users'] }, 'u'>) => ReturnType<typeof eb.val<boolean>> | ReturnType<typeof eb<'u.has_left', '=', boolean>>) {
     app.post(path, { config: perm('user:list') }, async (req) => {
@@ -106,12 +115,16 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     if (b.phone && (await takenValues(db, 'phone', [b.phone])).size) throw new HttpError(400, PHONE_TAKEN);
     const policy = await passwordPolicy(config);
     const roleIds = await checkedRoleIds(b.roles, caller);
+    const orgId: number | null = b.orgId ?? caller.orgId;
+    const grants = grantsOf(req);
+    await grants.assertPlacement(orgId);
+    if (roleIds) await grants.assertCanGrant(roleIds, orgId);
     const passwordHash = await hashPassword(policy.initPassword);
     // One transaction: a user outside the caller's scope or a refused role leaves nothing behind.
     const created = await db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('users')
-        .values({ username: b.username, nick_name: b.nickName, email: b.email || null, phone: b.phone || null, gender: b.gender ?? null, org_id: b.orgId ?? caller.orgId, enabled: b.enabled ?? true, use_ukey: b.useUkey ?? false, password_hash: passwordHash, password_weak: true })
+        .values({ username: b.username, nick_name: b.nickName, email: b.email || null, phone: b.phone || null, gender: b.gender ?? null, org_id: orgId, enabled: b.enabled ?? true, use_ukey: b.useUkey ?? false, password_hash: passwordHash, password_weak: true })
         .returning('id')
         .executeTakeFirstOrThrow();
       await assertInScope(req, [row.id], trx);
@@ -124,14 +137,22 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
 
   app.put('/api/users', { config: perm('user:edit'), schema: { body: { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, ...userFields } } } }, async (req) => {
     const caller = currentUser(req);
-    const b = req.body as Record<string, never> & { id: number };
-    await assertInScope(req, [b.id]);
+    const b = req.body as Record<string, never> & { id: number; orgId?: number | null };
+    await assertManageable(req, [b.id]);
     if (b.username && (await takenValues(db, 'username', [b.username], b.id)).size) throw new HttpError(400, usernameTaken(b.username));
     if (b.phone && (await takenValues(db, 'phone', [b.phone], b.id)).size) throw new HttpError(400, PHONE_TAKEN);
     const set: Record<string, unknown> = { updated_at: new Date() };
     const map: Record<string, string> = { username: 'username', nickName: 'nick_name', email: 'email', phone: 'phone', gender: 'gender', orgId: 'org_id', enabled: 'enabled', useUkey: 'use_ukey', hasLeft: 'has_left' };
     for (const [k, col] of Object.entries(map)) if (k in b) set[col] = b[k] === '' ? null : b[k];
     const roleIds = await checkedRoleIds(b.roles, caller);
+    const grants = grantsOf(req);
+    await grants.assertNotOwnAccess(b.id, { roleIds, orgId: 'orgId' in b ? b.orgId : undefined });
+    if ('orgId' in b) await grants.assertPlacement(b.orgId);
+    if (roleIds) {
+      const holderOrg = 'orgId' in b ? (b.orgId ?? null) : (await db.selectFrom('users').select('org_id').where('id', '=', b.id).executeTakeFirstOrThrow()).org_id;
+      await grants.assertCanGrant(roleIds, holderOrg);
+    }
+    if (b.id === caller.id && (set.enabled === false || set.has_left === true)) throw new HttpError(400, '不能禁用当前登录的用户');
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set(set).where('id', '=', b.id).execute();
       await writeRoles(trx, b.id, roleIds);
@@ -145,7 +166,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const ids = idsOf(req.body);
     const caller = currentUser(req);
     if (ids.includes(caller.id)) throw new HttpError(400, '不能删除当前登录的用户');
-    await assertInScope(req, ids);
+    await assertManageable(req, ids);
     const admins = await db.selectFrom('users').select('username').where('id', 'in', ids).where('username', '=', 'admin').execute();
     if (admins.length) throw new HttpError(400, '不能删除系统管理员 admin');
     await db.deleteFrom('users').where('id', 'in', ids).execute();
@@ -199,7 +220,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const b = req.body as { username: string; newPass: string };
     const target = await db.selectFrom('users').select('id').where('username', '=', b.username.trim()).executeTakeFirst();
     if (!target) throw new HttpError(400, `用户“${b.username}”不存在`);
-    await assertInScope(req, [target.id]);
+    await assertManageable(req, [target.id]);
     await changePassword(target.id, decryptPassword(keys.privateKey, b.newPass, 'newPass'));
     await sessions.endAllOf([target.id]);
     return { status: 200, message: '密码修改成功' };
@@ -207,7 +228,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/api/users/managerResetPass/', { config: perm('user:edit') }, async (req) => {
     const ids = idsOf(req.body);
-    await assertInScope(req, ids);
+    await assertManageable(req, ids);
     const { initPassword } = await passwordPolicy(config);
     await db.updateTable('users').set({ password_hash: await hashPassword(initPassword), password_weak: true, locked_until: null, updated_at: new Date() }).where('id', 'in', ids).execute();
     await sessions.endAllOf(ids);
@@ -237,7 +258,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/api/users/unLock', { config: perm('user:edit') }, async (req) => {
     const ids = idsOf(req.body);
-    await assertInScope(req, ids);
+    await assertManageable(req, ids);
     const users = await db.updateTable('users').set({ locked_until: null }).where('id', 'in', ids).returning(['id', 'username']).execute();
     // An unlock restarts the failure count, as a successful login does.
     if (users.length) await db.insertInto('login_attempts').values(users.map((u) => ({ username: u.username, user_id: u.id, success: true, method: 'unlock', ip: req.ip, user_agent: null }))).execute();
@@ -248,7 +269,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const ids = idsOf(req.body);
     const enabled = typeof (req.body as { enabled?: unknown })?.enabled === 'boolean' ? (req.body as { enabled: boolean }).enabled : false;
     if (!enabled && ids.includes(currentUser(req).id)) throw new HttpError(400, '不能禁用当前登录的用户');
-    await assertInScope(req, ids);
+    await assertManageable(req, ids);
     await db.updateTable('users').set({ enabled, updated_at: new Date() }).where('id', 'in', ids).execute();
     if (!enabled) await sessions.endAllOf(ids);
     return { status: 200, message: enabled ? '已启用' : '已禁用' };
@@ -257,7 +278,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   // Opens accounts for people who never entered: initial password, enabled, and an SMS telling them.
   app.post('/api/users/registerNoEnterUser', { config: perm('user:edit') }, async (req) => {
     const ids = idsOf(req.body);
-    await assertInScope(req, ids);
+    await assertManageable(req, ids);
     const { initPassword } = await passwordPolicy(config);
     const users = await db
       .updateTable('users')
