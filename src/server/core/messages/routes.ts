@@ -8,6 +8,7 @@ import { idsOf } from '../ids.js';
 import { likeContains, parsePaging } from '../paging.js';
 import { REMIND_TYPES, TODO_DONE, TODO_OPEN } from './service.js';
 import type { MessageType } from './tables.js';
+import { reachOf, withinReach } from './reach.js';
 
 /** Sends to-dos and messages to others, notices to roles, and manages anyone's messages. */
 const SEND = 'msg:send';
@@ -45,7 +46,7 @@ function messageDto(r: { id: number; user_id: number; sender_id: number | null; 
 
 /** To-dos, private messages and reminders of the current user, their counters, and the push websocket. */
 export async function messageRoutes(app: FastifyInstance): Promise<void> {
-  const { database, messages } = app.services;
+  const { database, messages, orgTree } = app.services;
   const { db } = database;
   const canSend = (user: SessionUser) => hasAnyPermission(user, [SEND]);
 
@@ -157,18 +158,25 @@ export async function messageRoutes(app: FastifyInstance): Promise<void> {
     // Anyone may write to people; writing to whole roles, or as the system (reminders, notices), is for senders.
     if ((b.roleIds?.length || type !== 'private') && !canSend(user)) throw new HttpError(403, '没有群发消息的权限');
     const toUserIds = await resolveRecipients(b);
+    if (!canSend(user)) {
+      const reach = await reachOf(orgTree, user, false);
+      const reachable = await db.selectFrom('users').select('id').where('id', 'in', toUserIds).where(withinReach(reach)).execute();
+      if (reachable.length !== toUserIds.length) throw new HttpError(400, '只能给本组织、上级组织和管理范围内的人员发私信', { errors: [{ field: 'userIds', message: '只能给本组织、上级组织和管理范围内的人员发私信' }] });
+    }
     const ids = await messages.sendMessage({ toUserIds, type, title: b.title, content: b.content, link: b.link, senderId: user.id, senderName: user.nickName || user.username });
     return reply.code(201).send({ ids, totalElements: ids.length });
   });
 
-  // Whom a private message can go to: any signed-in user may look up people by name or username (not
-  // by phone: the lookup must not turn a number into a name), enabled accounts only, a short list.
+  // Whom a private message can go to: a signed-in user looks up the people within their reach (reach.ts)
+  // by name or username (not by phone: the lookup must not turn a number into a name), enabled accounts
+  // only, a short list.
   app.get('/api/msgPushHistory/recipients', {
     config: LOGIN,
     schema: { querystring: { type: 'object', properties: { keyword: { type: 'string', title: '关键字', maxLength: 50 } } } },
   }, async (req) => {
     const keyword = String((req.query as { keyword?: string }).keyword ?? '').trim();
-    let q = db.selectFrom('users').select(['id', 'username', 'nick_name']).where('enabled', '=', true).where('has_left', '=', false);
+    const user = currentUser(req);
+    let q = db.selectFrom('users').select(['id', 'username', 'nick_name']).where('enabled', '=', true).where('has_left', '=', false).where(withinReach(await reachOf(orgTree, user, canSend(user))));
     if (keyword) q = q.where((eb) => eb.or([eb('nick_name', 'ilike', like(keyword)), eb('username', 'ilike', like(keyword))]));
     const rows = await q.orderBy('nick_name').orderBy('id').limit(RECIPIENTS_LIMIT).execute();
     return { content: rows.map((r) => ({ id: r.id, username: r.username, nickName: r.nick_name })) };
