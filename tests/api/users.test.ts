@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, enc, login, userWithRole } from '../support/auth.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 
+/** The configured initial password: no account gets it any more (one-time passwords instead). */
 const INIT = 'Dj@123456';
 
 describe(`the users API on ${TEST_DB}`, () => {
@@ -43,24 +44,24 @@ describe(`the users API on ${TEST_DB}`, () => {
   });
 
   it('[S3.E2b] PUT api/users persists useUkey and auth/info reflects it; [S7.C2b] also sent as POST with X-HTTP-Method-Override', async () => {
-    const id = (await call('POST', '/api/users', { username: 'keyuser', nickName: '证书用户' })).json().id;
+    const { id, password } = (await call('POST', '/api/users', { username: 'keyuser', nickName: '证书用户' })).json();
     const override = await t.app.inject({ method: 'POST', url: '/api/users', headers: { ...bearer(admin), 'x-http-method-override': 'PUT' }, payload: { id, useUkey: true } });
     expect(override.statusCode).toBe(200);
-    const token = (await t.app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'keyuser', password: enc(t.app, INIT) } })).json().token;
+    const token = (await t.app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'keyuser', password: enc(t.app, password) } })).json().token;
     expect((await call('GET', '/auth/info', undefined, token)).json().useUkey).toBe(true);
     await call('PUT', '/api/users', { id, useUkey: false });
     expect((await call('GET', '/auth/info', undefined, token)).json().useUkey).toBe(false);
   });
 
   it('[S7.U2] PUT api/users/center changes the caller\'s own profile', async () => {
-    await call('POST', '/api/users', { username: 'selfedit', nickName: '本人' });
-    const token = (await t.app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'selfedit', password: enc(t.app, INIT) } })).json().token;
+    const { password } = (await call('POST', '/api/users', { username: 'selfedit', nickName: '本人' })).json();
+    const token = (await t.app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'selfedit', password: enc(t.app, password) } })).json().token;
     expect((await call('PUT', '/api/users/center', { nickName: '新名字', phone: '13700001111' }, token)).statusCode).toBe(200);
     expect(await find('selfedit')).toMatchObject({ nickName: '新名字', phone: '13700001111' });
   });
 
   it('[S7.U4][S7.U3a] check answers a boolean; updatePass with encoded passwords makes the new one work and the old one fail', async () => {
-    await call('POST', '/api/users', { username: 'changer', nickName: '改密' });
+    const INIT = (await call('POST', '/api/users', { username: 'changer', nickName: '改密' })).json().password;
     const token = (await t.app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'changer', password: enc(t.app, INIT) } })).json().token;
     const weak = await call('GET', '/api/users/check', undefined, token);
     expect(weak.body).toBe('true');
@@ -74,12 +75,17 @@ describe(`the users API on ${TEST_DB}`, () => {
     expect((await t.app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'changer', password: enc(t.app, 'Changed#2026') } })).statusCode).toBe(200);
   });
 
-  it('[S7.U3b][S7.U3c] updatePassByAdmin sets another user\'s password; managerResetPass/ resets it to initPassword', async () => {
+  it('[S7.U3b][S7.U3c] updatePassByAdmin sets another user\'s password; managerResetPass/ resets it to a new one-time password', async () => {
     const id = (await call('POST', '/api/users', { username: 'target', nickName: '目标' })).json().id;
     expect((await call('POST', '/api/users/updatePassByAdmin', { username: 'target', newPass: enc(t.app, 'ByAdmin#2026') })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'target', password: enc(t.app, 'ByAdmin#2026') } })).statusCode).toBe(200);
-    expect((await call('POST', '/api/users/managerResetPass/', { id })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'target', password: enc(t.app, INIT) } })).statusCode).toBe(200);
+    const reset = await call('POST', '/api/users/managerResetPass/', { id });
+    expect(reset.statusCode).toBe(200);
+    const [issued] = reset.json().passwords;
+    expect(issued).toMatchObject({ id, username: 'target', password: expect.stringMatching(/^.{12}$/) });
+    expect((await t.app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'target', password: enc(t.app, 'ByAdmin#2026') } })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'target', password: enc(t.app, issued.password) } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'target', password: enc(t.app, INIT) } })).statusCode).toBe(400);
   });
 
   it('[S7.U3d] updateEmail/{code} with the e-mailed code and the encoded password changes the e-mail', async () => {

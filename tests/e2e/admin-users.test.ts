@@ -21,6 +21,8 @@ describe('user administration in Chromium', () => {
   let page: Page;
   let adminToken: string;
   let initPassword: string;
+  /** The user's password as the steps change it: one-time at creation, by SMS at opening, reset, set. */
+  let password: string;
   const original: Record<string, string> = {};
 
   const row = () => page.getByRole('row', { name: new RegExp(name) });
@@ -29,6 +31,15 @@ describe('user administration in Chromium', () => {
   // By title text: the e2e build runs with NODE_ENV=test, where antd labels every dialog with the same id.
   const dialog = (title: string) => page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
   const notice = (text: string) => page.locator('.ant-message').getByText(text);
+  /** Reads the one-time password the page shows once (new account, reset) and closes the dialog. */
+  const issuedPassword = async (title: string) => {
+    const box = page.locator('.ant-modal-confirm.one-time-passwords');
+    await box.getByText(title).waitFor();
+    const shown = (await box.locator('.one-time-passwords-table tr', { hasText: name }).locator('code').innerText()).trim();
+    await box.getByRole('button', { name: '我已记下' }).click();
+    await box.waitFor({ state: 'detached' });
+    return shown;
+  };
   /** Confirms the open confirm dialog (antd spaces two-character labels: 确 定). */
   const confirm = async (ok = /^确\s*定$/) => {
     const box = page.locator('.ant-modal-confirm');
@@ -115,6 +126,8 @@ describe('user administration in Chromium', () => {
     await form.getByRole('button', { name: /确\s*定/ }).click();
     await notice('新增成功').waitFor();
     await form.waitFor({ state: 'hidden' });
+    password = await issuedPassword('用户已新增');
+    expect((await apiLogin(name, initPassword)).status).toBe(400);
     await row().waitFor();
     await expect(row().textContent()).resolves.toMatch(/端到端用户.*党员/);
   });
@@ -139,6 +152,11 @@ describe('user administration in Chromium', () => {
     const sms = page.getByRole('row', { name: new RegExp(phone) });
     await sms.waitFor();
     await expect(sms.textContent()).resolves.toMatch(/短信.*账号开通通知.*已开通/);
+    // Opening gave the account a new one-time password, sent in that SMS.
+    const sent = /一次性密码(\S{12})，/.exec((await sms.textContent()) ?? '');
+    expect(sent).not.toBeNull();
+    expect((await apiLogin(name, sent![1])).status).toBe(200);
+    password = sent![1];
     await page.goto(webUrl(usersPath));
     await tableLoaded();
   });
@@ -168,21 +186,24 @@ describe('user administration in Chromium', () => {
     expect((await userRow())?.email).toBe(`changed-${name}@example.edu.cn`);
   });
 
-  it('resets the password to the initial password', async () => {
+  it('resets the password to a one-time password shown once', async () => {
     const set = await api('POST', '/api/users/updatePassByAdmin', { username: name, newPass: await encrypted('Other@2026pw') }, adminToken);
     expect(set.status, JSON.stringify(set.body)).toBe(200);
-    expect((await apiLogin(name, initPassword)).status).toBe(400);
+    expect((await apiLogin(name, password)).status).toBe(400);
     await chooseMenuItem(page, row().getByRole('button', { name: /更多/ }), '重置密码', 'click');
-    await expect(page.locator('.ant-modal-confirm').textContent()).resolves.toContain('重置为初始密码');
-    await confirm();
-    await notice('密码已重置为初始密码').waitFor();
-    expect((await apiLogin(name, initPassword)).status).toBe(200);
+    const ask = page.locator('.ant-modal-confirm').filter({ hasText: '确定重置用户' });
+    await expect(ask.textContent()).resolves.toContain('一次性密码');
+    await ask.getByRole('button', { name: /^确\s*定$/ }).click();
+    await notice('已为1个用户生成一次性密码').waitFor();
+    password = await issuedPassword('密码已重置');
+    expect((await apiLogin(name, password)).status).toBe(200);
     expect((await apiLogin(name, 'Other@2026pw')).status).toBe(400);
+    expect((await apiLogin(name, initPassword)).status).toBe(400);
   });
 
   it('unlocks a user locked by five wrong passwords', async () => {
     for (let i = 0; i < 5; i++) expect((await apiLogin(name, `wrong-${i}`)).status).toBe(400);
-    const locked = await apiLogin(name, initPassword);
+    const locked = await apiLogin(name, password);
     expect(locked.status).toBe(400);
     expect(locked.body.message).toContain('锁定');
     await page.getByRole('button', { name: '刷新' }).click();
@@ -192,7 +213,7 @@ describe('user administration in Chromium', () => {
     await notice('解锁成功').waitFor();
     await row().getByText('正常').waitFor();
     expect((await userRow())?.locked).toBe(false);
-    expect((await apiLogin(name, initPassword)).status).toBe(200);
+    expect((await apiLogin(name, password)).status).toBe(200);
   });
 
   describe('the change-password dialog for another user', () => {
@@ -271,7 +292,7 @@ describe('user administration in Chromium', () => {
       await search(name);
       const signIn = await apiLogin(name, newPassword);
       expect(signIn.status, JSON.stringify(signIn.body)).toBe(200);
-      expect((await apiLogin(name, initPassword)).status).toBe(400);
+      expect((await apiLogin(name, password)).status).toBe(400);
     });
   });
 

@@ -8,7 +8,6 @@ import { TOKEN_KEY } from '../../src/web/core/auth/token';
 import { api, apiLogin, encryptForServer } from '../support/api.js';
 import { launchBrowser, newPage, webUrl } from '../support/browser.js';
 
-export const INIT_PASSWORD = 'Dj@123456';
 export const PASSWORD = 'Core#Pages2026';
 /** A suffix per test file, so reruns and files running side by side never share a username. */
 export const run = Date.now().toString(36).slice(-5) + Math.random().toString(36).slice(2, 5);
@@ -36,13 +35,13 @@ export interface TestUser {
 /** A new account with a non-weak password (so no forced change dialog), optionally flagged useUkey. */
 export async function createUser(prefix: string, opts: { useUkey?: boolean } = {}): Promise<TestUser> {
   const username = `${prefix}_${run}`;
-  const created = await api<{ id: number }>('POST', '/api/users', { username, nickName: `${prefix}用户` }, admin);
+  const created = await api<{ id: number; password: string }>('POST', '/api/users', { username, nickName: `${prefix}用户` }, admin);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   if (opts.useUkey) {
     const flagged = await api('PUT', '/api/users', { id: created.body.id, useUkey: true }, admin);
     expect(flagged.status, JSON.stringify(flagged.body)).toBe(200);
   }
-  const token = await apiLogin(username, INIT_PASSWORD);
+  const token = await apiLogin(username, created.body.password);
   // Changing the password ends the user's other sessions; this one stays valid.
   const changed = await api('POST', '/api/users/updatePass', { newPass: await encryptForServer(PASSWORD) }, token);
   expect(changed.status, JSON.stringify(changed.body)).toBe(200);

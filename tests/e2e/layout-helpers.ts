@@ -6,7 +6,6 @@ import { api, apiLogin, encryptForServer } from '../support/api.js';
 import { newPage, webUrl } from '../support/browser.js';
 
 export const LAYOUT_PASSWORD = 'Layout@2026';
-const INIT_PASSWORD = 'Dj@123456';
 
 /** A page whose browser holds the session `token` (as after a login), opened at `route`. */
 export async function signedIn(browser: Browser, token: string, route = '/dashboard', options: BrowserContextOptions = {}): Promise<Page> {
@@ -43,11 +42,11 @@ export async function visibleView(page: Page, path: string) {
 export async function createUser(adminToken: string, username: string, permissions: string[], keepWeak = false): Promise<{ id: number; token: string }> {
   const role = await api<{ id: number }>('POST', '/api/roles', { name: `布局测试-${username}`, code: `layout_${username}`, permissions, dataScope: 'all' }, adminToken);
   expect(role.status, JSON.stringify(role.body)).toBe(201);
-  const user = await api<{ id: number }>('POST', '/api/users', { username, nickName: `测试${username}`, roles: [role.body.id] }, adminToken);
+  const user = await api<{ id: number; password: string }>('POST', '/api/users', { username, nickName: `测试${username}`, roles: [role.body.id] }, adminToken);
   expect(user.status, JSON.stringify(user.body)).toBe(201);
-  const first = await apiLogin(username, INIT_PASSWORD);
+  const first = await apiLogin(username, user.body.password);
   if (keepWeak) return { id: user.body.id, token: first };
-  const changed = await api('POST', '/api/users/updatePass', { oldPass: await encryptForServer(INIT_PASSWORD), newPass: await encryptForServer(LAYOUT_PASSWORD) }, first);
+  const changed = await api('POST', '/api/users/updatePass', { oldPass: await encryptForServer(user.body.password), newPass: await encryptForServer(LAYOUT_PASSWORD) }, first);
   expect(changed.status, JSON.stringify(changed.body)).toBe(200);
   return { id: user.body.id, token: await apiLogin(username, LAYOUT_PASSWORD) };
 }

@@ -61,9 +61,9 @@ async function world(tag: string) {
   const roles = (await api<{ id: number; code: string }[]>('GET', '/api/roles/all', undefined, admin)).body;
   const learnerRole = roles.find((r) => r.code === 'pschool_learner')!;
   const username = `learner_${tag}_${run}`;
-  const user = await api<{ id: number }>('POST', '/api/users', { username, nickName: `学员${tag}`, roles: [learnerRole.id] }, admin);
+  const user = await api<{ id: number; password: string }>('POST', '/api/users', { username, nickName: `学员${tag}`, roles: [learnerRole.id] }, admin);
   expect(user.status, JSON.stringify(user.body)).toBe(201);
-  const initial = await apiLogin(username, 'Dj@123456');
+  const initial = await apiLogin(username, user.body.password);
   expect((await api('POST', '/api/users/updatePass', { newPass: await encryptForServer(PASSWORD) }, initial)).status).toBe(200);
   await create('pschool-student', { classId: cls.id, name: `学员${tag}`, userId: user.body.id, status: '2' });
   return { course, videoNode, docNode, exam, username, token: initial, userId: user.body.id };

@@ -30,6 +30,8 @@ export interface UsersTable {
   has_left: WithDefault<boolean>;
   password_weak: WithDefault<boolean>;
   password_changed_at: Date | null;
+  /** Set while the password is a one-time password an administrator issued (users/one-time-password.ts). */
+  password_expires_at: WithDefault<Date | null>;
   locked_until: Date | null;
   last_login_at: Date | null;
   created_at: Created;

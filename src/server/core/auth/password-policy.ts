@@ -4,6 +4,8 @@ export interface PasswordPolicy {
   pattern: RegExp | null;
   tip: string;
   initPassword: string;
+  /** How long a one-time password an administrator issued stays valid (hours; setting oneTimePasswordHours). */
+  oneTimeHours: number;
 }
 
 export async function passwordPolicy(config: ConfigStore): Promise<PasswordPolicy> {
@@ -18,6 +20,7 @@ export async function passwordPolicy(config: ConfigStore): Promise<PasswordPolic
     pattern,
     tip: (await config.get('passwordRegTip')) || '密码不符合规则',
     initPassword: await config.get('initPassword', 'Dj@123456'),
+    oneTimeHours: hoursOf(await config.get('oneTimePasswordHours', '72')),
   };
 }
 
@@ -25,3 +28,8 @@ export async function passwordPolicy(config: ConfigStore): Promise<PasswordPolic
 export function isWeakPassword(plain: string, policy: PasswordPolicy): boolean {
   return plain === policy.initPassword || (policy.pattern !== null && !policy.pattern.test(plain));
 }
+
+const hoursOf = (value: string) => {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? Math.min(n, 24 * 30) : 72;
+};

@@ -95,7 +95,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         throw new HttpError(400, BAD_CREDENTIALS);
       }
       assertMayLogIn(user);
-      const weak = isWeakPassword(password, await passwordPolicy(config));
+      // A one-time password an administrator issued works until it expires, and only to set one's own.
+      if (user.password_expires_at && new Date(user.password_expires_at).getTime() <= Date.now()) throw new HttpError(400, '一次性密码已过期，请联系管理员重新生成');
+      const weak = isWeakPassword(password, await passwordPolicy(config)) || user.password_expires_at !== null;
       if (weak !== user.password_weak) await db.updateTable('users').set({ password_weak: weak }).where('id', '=', user.id).execute();
       return signIn(req, user.id, 'password', username);
     },
@@ -174,7 +176,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     await consumeCode(database, body.phone, 'reset', body.vercode);
     const user = await db.selectFrom('users').select('id').where('phone', '=', body.phone).executeTakeFirst();
     if (!user) throw new HttpError(400, '验证码错误或已过期');
-    await db.updateTable('users').set({ password_hash: await hashPassword(password), password_weak: isWeakPassword(password, policy), password_changed_at: new Date(), locked_until: null, updated_at: new Date() }).where('id', '=', user.id).execute();
+    await db.updateTable('users').set({ password_hash: await hashPassword(password), password_weak: isWeakPassword(password, policy), password_expires_at: null, password_changed_at: new Date(), locked_until: null, updated_at: new Date() }).where('id', '=', user.id).execute();
     await sessions.endAllOf([user.id]);
     return { status: 200, message: '密码已重置，请使用新密码登录' };
   });

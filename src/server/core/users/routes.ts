@@ -14,8 +14,12 @@ import { sendXlsx } from '../xlsx.js';
 import { userImportRoutes, userTemplate } from './import.js';
 import { userDto } from './user-dto.js';
 import { Grants } from './grants.js';
+import { issueOneTimePasswords, oneTimeColumns } from './one-time-password.js';
 import { EMAIL_PATTERN } from '../../../shared/validators.js';
 import { PHONE_TAKEN, takenValues, userFields, usernameTaken } from './user-rules.js';
+
+/** How long after a login its session may set a new password without repeating the current one. */
+const FRESH_LOGIN_MS = 15 * 60_000;
 
 const SORTABLE = { id: 'u.id', username: 'u.username', nickName: 'u.nick_name', createTime: 'u.created_at', lastLoginAt: 'u.last_login_at', enabled: 'u.enabled' };
 
@@ -119,12 +123,12 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const grants = grantsOf(req);
     await grants.assertPlacement(orgId);
     if (roleIds) await grants.assertCanGrant(roleIds, orgId);
-    const passwordHash = await hashPassword(policy.initPassword);
+    const oneTime = await oneTimeColumns(policy);
     // One transaction: a user outside the caller's scope or a refused role leaves nothing behind.
     const created = await db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('users')
-        .values({ username: b.username, nick_name: b.nickName, email: b.email || null, phone: b.phone || null, gender: b.gender ?? null, org_id: orgId, enabled: b.enabled ?? true, use_ukey: b.useUkey ?? false, password_hash: passwordHash, password_weak: true })
+        .values({ username: b.username, nick_name: b.nickName, email: b.email || null, phone: b.phone || null, gender: b.gender ?? null, org_id: orgId, enabled: b.enabled ?? true, use_ukey: b.useUkey ?? false, ...oneTime.columns })
         .returning('id')
         .executeTakeFirstOrThrow();
       await assertInScope(req, [row.id], trx);
@@ -132,7 +136,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       return row.id;
     });
     if (roleIds) sessions.invalidateAccess();
-    return reply.code(201).send({ id: created });
+    // The one-time password is answered this once, for the administrator to hand over.
+    return reply.code(201).send({ id: created, password: oneTime.plain, expiresAt: oneTime.columns.password_expires_at });
   });
 
   app.put('/api/users', { config: perm('user:edit'), schema: { body: { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, ...userFields } } } }, async (req) => {
@@ -186,18 +191,23 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     return { status: 200, message: '保存成功' };
   });
 
-  /** Checks a new password against the rule, stores it, and marks whether it is weak. */
-  async function changePassword(userId: number, plain: string) {
+  /**
+   * Checks a new password against the rule and stores it. The user's own choice ends a one-time password;
+   * one an administrator sets for someone else is one-time itself (known to two people, changed at first login).
+   */
+  async function changePassword(userId: number, plain: string, setByAdministrator = false) {
     const policy = await passwordPolicy(config);
     if (policy.pattern && !policy.pattern.test(plain)) throw new HttpError(400, policy.tip, { errors: [{ field: 'newPass', message: policy.tip }] });
     if (plain === policy.initPassword) throw new HttpError(400, '新密码不能与初始密码相同', { errors: [{ field: 'newPass', message: '新密码不能与初始密码相同' }] });
-    await db.updateTable('users').set({ password_hash: await hashPassword(plain), password_weak: isWeakPassword(plain, policy), password_changed_at: new Date(), updated_at: new Date() }).where('id', '=', userId).execute();
+    const oneTime = setByAdministrator ? { password_weak: true, password_expires_at: new Date(Date.now() + policy.oneTimeHours * 3_600_000) } : { password_weak: isWeakPassword(plain, policy), password_expires_at: null };
+    await db.updateTable('users').set({ password_hash: await hashPassword(plain), ...oneTime, password_changed_at: new Date(), locked_until: null, updated_at: new Date() }).where('id', '=', userId).execute();
   }
 
   const passBody = { type: 'object', required: ['newPass'], properties: { username: { type: 'string', title: '用户名' }, oldPass: { type: 'string', title: '旧密码' }, newPass: { type: 'string', title: '新密码' } } };
 
-  // Own password. The old password may be left out only in the forced change of a weak password
-  // right after login (the dialog of spec §4 has no old-password field).
+  // Own password, with the current one. The forced change of a weak or one-time password right after login
+  // has no old-password field (spec S5.V4c): there the login that just checked the current password is the
+  // proof, for FRESH_LOGIN_MS only — a session stolen or left open later is not enough to take the account.
   app.post('/api/users/updatePass', { config: LOGIN, schema: { body: passBody } }, async (req) => {
     const me = currentUser(req);
     const b = req.body as { oldPass?: string; newPass: string };
@@ -206,8 +216,10 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     if (b.oldPass) {
       const oldPass = decryptPassword(keys.privateKey, b.oldPass, 'oldPass');
       if (!(await verifyPassword(row.password_hash, oldPass))) throw new HttpError(400, '旧密码错误', { errors: [{ field: 'oldPass', message: '旧密码错误' }] });
-    } else if (!row.password_weak) {
-      throw new HttpError(400, '请输入旧密码', { errors: [{ field: 'oldPass', message: '请输入旧密码' }] });
+    } else {
+      const session = await db.selectFrom('sessions').select('created_at').where('id', '=', me.sessionId).executeTakeFirst();
+      const fresh = session !== undefined && Date.now() - new Date(session.created_at).getTime() < FRESH_LOGIN_MS;
+      if (!row.password_weak || !fresh) throw new HttpError(400, '请输入当前密码', { errors: [{ field: 'oldPass', message: '请输入当前密码' }] });
     }
     if (await verifyPassword(row.password_hash, newPass)) throw new HttpError(400, '新密码不能与旧密码相同', { errors: [{ field: 'newPass', message: '新密码不能与旧密码相同' }] });
     await changePassword(me.id, newPass);
@@ -221,7 +233,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const target = await db.selectFrom('users').select('id').where('username', '=', b.username.trim()).executeTakeFirst();
     if (!target) throw new HttpError(400, `用户“${b.username}”不存在`);
     await assertManageable(req, [target.id]);
-    await changePassword(target.id, decryptPassword(keys.privateKey, b.newPass, 'newPass'));
+    await changePassword(target.id, decryptPassword(keys.privateKey, b.newPass, 'newPass'), true);
     await sessions.endAllOf([target.id]);
     return { status: 200, message: '密码修改成功' };
   });
@@ -229,10 +241,15 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/users/managerResetPass/', { config: perm('user:edit') }, async (req) => {
     const ids = idsOf(req.body);
     await assertManageable(req, ids);
-    const { initPassword } = await passwordPolicy(config);
-    await db.updateTable('users').set({ password_hash: await hashPassword(initPassword), password_weak: true, locked_until: null, updated_at: new Date() }).where('id', 'in', ids).execute();
+    const policy = await passwordPolicy(config);
+    const issued = await issueOneTimePasswords(db, policy, ids);
     await sessions.endAllOf(ids);
-    return { status: 200, message: `密码已重置为初始密码` };
+    return {
+      status: 200,
+      message: `已为${issued.length}个用户生成一次性密码，${policy.oneTimeHours}小时内有效，首次登录须修改`,
+      passwords: issued.map((u) => ({ id: u.id, username: u.username, password: u.password })),
+      expiresAt: issued[0]?.expiresAt ?? null,
+    };
   });
 
   app.post('/api/users/emailCode', { config: { ...LOGIN, rateLimit: { max: 10, timeWindow: '1 minute' } }, schema: { body: { type: 'object', required: ['email'], properties: { email: { type: 'string', title: '邮箱', pattern: EMAIL_PATTERN.source } } } } }, async (req) => {
@@ -275,22 +292,19 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     return { status: 200, message: enabled ? '已启用' : '已禁用' };
   });
 
-  // Opens accounts for people who never entered: initial password, enabled, and an SMS telling them.
+  // Opens accounts for people who never entered: enabled, each with a one-time password sent by SMS;
+  // those without a phone number are answered to the administrator to hand over.
   app.post('/api/users/registerNoEnterUser', { config: perm('user:edit') }, async (req) => {
     const ids = idsOf(req.body);
     await assertManageable(req, ids);
-    const { initPassword } = await passwordPolicy(config);
-    const users = await db
-      .updateTable('users')
-      .set({ enabled: true, password_hash: await hashPassword(initPassword), password_weak: true, locked_until: null, updated_at: new Date() })
-      .where('id', 'in', ids)
-      .where('last_login_at', 'is', null)
-      .returning(['username', 'phone'])
-      .execute();
-    for (const u of users) {
-      if (u.phone) await sender.send({ channel: 'sms', target: u.phone, purpose: 'account', content: `【党建工作管理系统】您的账号${u.username}已开通，初始密码请向管理员索取，首次登录后请修改密码。` });
+    const policy = await passwordPolicy(config);
+    const never = (await db.selectFrom('users').select('id').where('id', 'in', ids).where('last_login_at', 'is', null).execute()).map((u) => u.id);
+    const issued = never.length ? await issueOneTimePasswords(db, policy, never, { enabled: true }) : [];
+    for (const u of issued) {
+      if (u.phone) await sender.send({ channel: 'sms', target: u.phone, purpose: 'account', content: `【党建工作管理系统】您的账号${u.username}已开通，一次性密码${u.password}，${policy.oneTimeHours}小时内有效，首次登录后请修改密码。` });
     }
-    return { status: 200, message: `已为${users.length}名未登录用户开通账号`, count: users.length };
+    const handOver = issued.filter((u) => !u.phone).map((u) => ({ id: u.id, username: u.username, password: u.password }));
+    return { status: 200, message: `已为${issued.length}名未登录用户开通账号`, count: issued.length, passwords: handOver };
   });
 
   app.get('/api/users/loginHistory', { config: LOGIN }, async (req) => {

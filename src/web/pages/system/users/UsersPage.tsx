@@ -17,6 +17,7 @@ import { ellipsisCell } from '../shared/cells';
 import { useDict } from '../../../core/dicts';
 import { useOnceTrue } from '../../../core/useOnceTrue';
 import { downloadUserTemplate } from './template';
+import { useShowOneTimePasswords, type IssuedPassword } from './one-time-passwords';
 
 // The import dialog (upload, error table) loads the first time it is opened.
 const UserImportDialog = lazy(() => import('./UserImportDialog').then((m) => ({ default: m.UserImportDialog })));
@@ -81,6 +82,7 @@ export default function UsersPage() {
   const [tab, setTab] = useState<ListKey>('all');
   const [passwordFor, setPasswordFor] = useState<string>();
   const [importing, setImporting] = useState(false);
+  const showPasswords = useShowOneTimePasswords();
   const importUsed = useOnceTrue(importing);
   const queryClient = useQueryClient();
   const canEdit = useHasPermission(['user:edit']);
@@ -155,8 +157,12 @@ export default function UsersPage() {
             ? setPasswordFor(user.username)
             : api.confirmRun({
                 title: '重置密码',
-                content: `确定将用户“${user.username}”的密码重置为初始密码吗？重置后该用户须重新登录并修改密码。`,
-                run: () => post('/api/users/managerResetPass/', { id: user.id }),
+                content: `确定重置用户“${user.username}”的密码吗？系统将生成一次性密码，该用户须重新登录并修改密码。`,
+                run: async () => {
+                  const answer = await post<{ message: string; passwords: IssuedPassword[] }>('/api/users/managerResetPass/', { id: user.id });
+                  showPasswords(answer.passwords, '密码已重置');
+                  return answer;
+                },
               }),
       }}
     >
@@ -176,12 +182,15 @@ export default function UsersPage() {
             onClick={() =>
               api.confirmRun({
                 title: '开通账号',
-                content: `确定为选中的 ${api.selected.length} 名未登录用户开通账号吗？账号将启用并使用初始密码，有手机号码的用户会收到短信通知。`,
-                run: () =>
-                  post(
+                content: `确定为选中的 ${api.selected.length} 名未登录用户开通账号吗？账号将启用并生成一次性密码，有手机号码的用户通过短信收到密码，其余用户的密码将显示给您。`,
+                run: async () => {
+                  const answer = await post<{ message: string; passwords: IssuedPassword[] }>(
                     '/api/users/registerNoEnterUser',
                     api.selected.map((u) => u.id),
-                  ),
+                  );
+                  showPasswords(answer.passwords, '以下用户没有手机号码，请将一次性密码告知本人');
+                  return answer;
+                },
               })
             }
           >
@@ -256,7 +265,11 @@ export default function UsersPage() {
           editPermission: ['user:edit'],
           initialValues: { enabled: true, useUkey: false, hasLeft: false, roles: [] },
           toValues: (u) => ({ ...u, phone: u.phone ?? undefined, email: u.email ?? undefined, roles: u.roles.map((r) => r.id) }),
-          create: (values) => post('/api/users', values),
+          create: async (values) => {
+            const answer = await post<{ password: string }>('/api/users', values);
+            showPasswords([{ username: values.username, password: answer.password }], '用户已新增');
+            return answer;
+          },
           update: (values, user) => put('/api/users', { ...values, id: user.id }),
           render: ({ editing }) => (
             <Row gutter={16}>
