@@ -33,8 +33,8 @@ describe('user administration in Chromium', () => {
   const notice = (text: string) => page.locator('.ant-message').getByText(text);
   /** Reads the one-time password the page shows once (new account, reset) and closes the dialog. */
   const issuedPassword = async (title: string) => {
-    const box = page.locator('.ant-modal-confirm.one-time-passwords');
-    await box.getByText(title).waitFor();
+    const box = page.locator('.ant-modal-confirm').filter({ has: page.locator('.one-time-passwords-table') });
+    await box.locator('.ant-modal-confirm-title', { hasText: title }).waitFor();
     const shown = (await box.locator('.one-time-passwords-table tr', { hasText: name }).locator('code').innerText()).trim();
     await box.getByRole('button', { name: '我已记下' }).click();
     await box.waitFor({ state: 'detached' });

@@ -33,9 +33,9 @@ export interface TestUser {
   token: string;
 }
 /** A new account with a non-weak password (so no forced change dialog), optionally flagged useUkey. */
-export async function createUser(prefix: string, opts: { useUkey?: boolean } = {}): Promise<TestUser> {
+export async function createUser(prefix: string, opts: { useUkey?: boolean; orgId?: number } = {}): Promise<TestUser> {
   const username = `${prefix}_${run}`;
-  const created = await api<{ id: number; password: string }>('POST', '/api/users', { username, nickName: `${prefix}用户` }, admin);
+  const created = await api<{ id: number; password: string }>('POST', '/api/users', { username, nickName: `${prefix}用户`, ...(opts.orgId ? { orgId: opts.orgId } : {}) }, admin);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   if (opts.useUkey) {
     const flagged = await api('PUT', '/api/users', { id: created.body.id, useUkey: true }, admin);

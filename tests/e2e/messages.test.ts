@@ -53,8 +53,10 @@ describe('private messages and to-dos', () => {
   });
 
   it('sending a private message to a user picked by search, by a user without any role; the recipient sees it', async () => {
-    const to = await createUser('rcpt');
-    const from = await createUser('sndr'); // no role, so no user:list: the recipient lookup is open to every user
+    // Two people of one branch: without any role the lookup offers the people of one's own organisation.
+    const branch = (await api<{ content: { orgId: number }[] }>('POST', '/api/m/member/list?size=1', {}, admin)).body.content[0].orgId;
+    const to = await createUser('rcpt', { orgId: branch });
+    const from = await createUser('sndr', { orgId: branch });
     const page = await openAs(from, '/message/msginfo?tab=private');
     await page.getByRole('button', { name: '发私信' }).click();
     const dialog = page.locator('.ant-modal').filter({ hasText: '发私信' });
