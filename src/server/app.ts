@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { sql } from 'kysely';
-import type { AppConfig } from './config.js';
+import { trustProxyOption, type AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { authGuard, PUBLIC } from './core/auth/guard.js';
 import { outboxSender, type MessageSender } from './core/auth/messages.js';
@@ -24,6 +24,8 @@ import type { WorkflowTables } from './runtime/workflow/tables.js';
 import type { TransferTables } from './domain/transfer/tables.js';
 import { ConfigStore } from './core/sysconfig/store.js';
 import { HttpError, STATUS_MESSAGES, requestValidationErrors } from './errors.js';
+import { badValueMessage, cleanInputHook, clientErrorHandler, frameworkErrors } from './input-guard.js';
+import { logSerializers } from './log-redact.js';
 import { SCHEMAS_DIR, WEB_DIST_DIR } from './paths.js';
 import { routePlugins } from './routes.js';
 import { wireAreaSeams } from './seams.js';
@@ -57,10 +59,20 @@ export interface BuildOptions {
 
 const OVERRIDABLE = new Set(['PUT', 'DELETE', 'PATCH']);
 
+/** The logger options with our serializers last, so no caller's options can log a token in a URL. */
+function loggerOptions(given: BuildOptions['logger'], level: AppConfig['logLevel']): FastifyServerOptions['logger'] {
+  if (given === false) return false;
+  const base = typeof given === 'object' && given ? given : { level };
+  return { ...base, serializers: { ...base.serializers, ...logSerializers } };
+}
+
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: options.config.logLevel },
-    trustProxy: true,
+    logger: loggerOptions(options.logger, options.config.logLevel),
+    // Only the configured proxies may name the client in X-Forwarded-For (TRUST_PROXY, off by default).
+    trustProxy: trustProxyOption(options.config.trustProxy),
+    frameworkErrors,
+    clientErrorHandler,
     bodyLimit: 10 * 1024 * 1024,
     // Production clients send PUT and DELETE as POST with X-HTTP-Method-Override (spec section 7).
     rewriteUrl(req) {
@@ -95,10 +107,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       const errors = requestValidationErrors(req, error.validation as never);
       return reply.code(400).send({ status: 400, message: errors[0]?.message ?? STATUS_MESSAGES[400], errors });
     }
+    const badValue = badValueMessage(error);
+    if (badValue) {
+      req.log.warn({ err: error }, 'request refused: a value the database cannot take');
+      return reply.code(400).send({ status: 400, message: badValue });
+    }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) req.log.error({ err: error }, 'request failed');
     return reply.code(status).send({ status, message: STATUS_MESSAGES[status] ?? STATUS_MESSAGES[500] });
   });
+  app.addHook('preValidation', cleanInputHook);
   app.setNotFoundHandler((req, reply) =>
     reply.code(404).send({ status: 404, message: STATUS_MESSAGES[404], path: req.url.split('?')[0] }),
   );

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { DEFAULT_SCHOOL, SCHOOL_CODES, isSchoolCode, type SchoolCode } from '../shared/schools.js';
 
@@ -22,6 +23,11 @@ export interface AppConfig {
   captcha: boolean;
   /** Requests a minute one client address may make to each login/SMS endpoint. */
   authRateLimit: number;
+  /**
+   * Which proxies may set X-Forwarded-For (Fastify's `trustProxy`): false (the default: the socket's
+   * address is the client), the addresses/CIDRs of the proxies, or how many proxy hops to trust.
+   */
+  trustProxy: false | string[] | number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -41,6 +47,46 @@ function parsePort(raw: string | undefined): number {
     throw new ConfigError(`PORT must be a whole number from 0 to 65535, got "${raw}"`);
   }
   return port;
+}
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: off unless set. Trusting every sender (`true`) would let any client forge its address in
+ * X-Forwarded-For and so escape the per-address rate limits and falsify the audit: it is refused.
+ */
+export function parseTrustProxy(raw: string | undefined): false | string[] | number {
+  const value = raw?.trim() ?? '';
+  if (value === '' || ['false', '0', 'no', 'off'].includes(value.toLowerCase())) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = entries.filter((e) => !isProxyAddress(e));
+  if (bad.length || !entries.length) {
+    throw new ConfigError(
+      `TRUST_PROXY must be off, a hop count (e.g. 1) or a comma-separated list of proxy addresses/CIDRs (e.g. 127.0.0.1,10.0.0.0/8), got "${raw}"`,
+    );
+  }
+  return entries;
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy`. Fastify itself refuses hop counts (a client reaching the app
+ * directly could then forge its address): a hop count trusts that many hops by the operator's word, so
+ * the README says to use it only when the app cannot be reached except through the proxies.
+ */
+export function trustProxyOption(setting: AppConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  return (_address, hop) => hop < setting;
 }
 
 /** Reads and checks the environment. Every failure is a ConfigError with one clear line. */
@@ -77,5 +123,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     adminPassword,
     captcha: parseBoolean('CAPTCHA', env.CAPTCHA, true),
     authRateLimit: Number(rateRaw),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

@@ -283,8 +283,10 @@ describe(`files API on ${TEST_DB}`, () => {
     expect((await get(`/api/archivesShareFile/viewFile?fileId=${id}`, bob)).statusCode).toBe(404);
   });
 
-  it('[S7.F7l][S7.F7m] /druid and /doc.html are routed pages', async () => {
-    const doc = await get('/doc.html');
+  it('[S7.F7l][S7.F7m] /druid and /doc.html are routed pages (for administrators)', async () => {
+    expect((await get('/doc.html')).statusCode).toBe(401);
+    expect((await get('/druid', alice)).statusCode).toBe(403);
+    const doc = await get('/doc.html', admin);
     expect(doc.statusCode).toBe(200);
     expect(doc.headers['content-type']).toMatch(/^text\/html/);
     expect(doc.body).toContain('<title>接口文档</title>');
@@ -293,7 +295,7 @@ describe(`files API on ${TEST_DB}`, () => {
     expect(doc.body).toMatch(/<td>GET<\/td><td><code>\/api\/sysConfig<\/code><\/td><td>sysconfig:list<\/td>/);
     expect(doc.body).toContain('/auth/login');
     expect(doc.body).toContain('/api/health');
-    const druid = await get('/druid');
+    const druid = await get('/druid', admin);
     expect(druid.statusCode).toBe(200);
     expect(druid.body).toContain('<title>数据库监控</title>');
     expect(druid.body).toContain(TEST_DB === 'pglite' ? 'PGlite' : 'PostgreSQL');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type AppConfig } from '../../src/server/config.js';
@@ -47,6 +47,8 @@ export interface TestAppOptions {
   schemasDir?: string;
   /** An existing database (a restart test); by default a fresh one. */
   database?: Database;
+  /** Logger options (tests that read the log pass a stream); by default no logger. */
+  logger?: FastifyServerOptions['logger'];
 }
 
 /** The real app on a fresh database, migrated and initialised; requests go through `app.inject`. */
@@ -60,7 +62,7 @@ export async function createTestApp(
   await migrate(database);
   let app: FastifyInstance;
   try {
-    app = await buildApp({ config, database, logger: false, schemasDir: options.schemasDir });
+    app = await buildApp({ config, database, logger: options.logger ?? false, schemasDir: options.schemasDir });
   } catch (error) {
     // A start that fails (tests of bad schemas) leaves no connection behind.
     if (!options.database) await database.close();

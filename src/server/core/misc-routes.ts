@@ -4,7 +4,8 @@ import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import { escapeHtml } from '../../shared/format.js';
 import { HttpError } from '../errors.js';
-import { LOGIN, PUBLIC, currentUser, perm, type AuthRequirement } from './auth/guard.js';
+import { LOGIN, PUBLIC, TOKEN_COOKIE, currentUser, perm, type AuthRequirement } from './auth/guard.js';
+import { SUPERUSER_PERMISSION, hasAnyPermission } from './auth/session-user.js';
 import { IMAGE_TYPES, OPERATIONS_TYPES } from '../../shared/file-types.js';
 import { sendStoredFile } from './files/serve.js';
 import { fileDto } from './files/store.js';
@@ -89,9 +90,21 @@ async function miscChildRoutes(app: FastifyInstance, opts: { index: RouteEntry[]
     sendStoredFile(req, reply, store, await store.readable(currentUser(req), (req.query as { fileId?: unknown }).fileId), 'view'),
   );
 
-  app.get('/doc.html', { config: PUBLIC }, async (_req, reply) => sendHtml(reply, '接口文档', apiIndex(opts.index)));
+  /**
+   * The route and permission map and the database page are for administrators only. A browser opens them
+   * by navigation, which sends no Authorization header: the web app's token cookie is accepted as well.
+   */
+  const administrator = async (req: FastifyRequest) => {
+    const token = req.user ? undefined : cookieValue(req.headers.cookie, TOKEN_COOKIE);
+    const user = req.user ?? (token ? await app.services.sessions.resolve(token) : null);
+    if (!user) throw new HttpError(401, '登录状态已过期，请重新登录');
+    if (!hasAnyPermission(user, [SUPERUSER_PERMISSION])) throw new HttpError(403, '没有访问权限');
+  };
 
-  app.get('/druid', { config: PUBLIC }, async (_req, reply) => {
+  // PUBLIC for the guard (which reads no cookie here); `administrator` decides.
+  app.get('/doc.html', { config: PUBLIC, onRequest: administrator }, async (_req, reply) => sendHtml(reply, '接口文档', apiIndex(opts.index)));
+
+  app.get('/druid', { config: PUBLIC, onRequest: administrator }, async (_req, reply) => {
     const started = performance.now();
     let ok = true;
     try {
@@ -110,6 +123,19 @@ async function miscChildRoutes(app: FastifyInstance, opts: { index: RouteEntry[]
     ];
     return sendHtml(reply, '数据库监控', `<table><tbody>${rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</tbody></table>`);
   });
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of header?.split(';') ?? []) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(rest.join('=')) || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 function authText(auth: AuthRequirement | undefined): string {

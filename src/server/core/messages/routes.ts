@@ -7,6 +7,7 @@ import { hasAnyPermission, type SessionUser } from '../auth/session-user.js';
 import { idsOf } from '../ids.js';
 import { likeContains, parsePaging } from '../paging.js';
 import { REMIND_TYPES, TODO_DONE, TODO_OPEN } from './service.js';
+import { assertSameOrigin } from './same-origin.js';
 import type { MessageType } from './tables.js';
 import { reachOf, withinReach } from './reach.js';
 
@@ -264,6 +265,7 @@ export async function messageRoutes(app: FastifyInstance): Promise<void> {
   app.get('/websocket', {
     websocket: true,
     config: LOGIN,
+    onRequest: assertSameOrigin,
     // A refused upgrade (401) answers on the raw socket, which nothing else would close.
     onResponse: async (req, reply) => {
       if (reply.statusCode !== 101 && req.headers.upgrade?.toLowerCase() === 'websocket') req.raw.socket.destroySoon();

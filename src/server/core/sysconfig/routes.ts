@@ -2,19 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { HttpError } from '../../errors.js';
 import { PUBLIC, perm } from '../auth/guard.js';
-import { hasAnyPermission } from '../auth/session-user.js';
 import { likeContains, parsePaging } from '../paging.js';
-
-/** Keys the product reads (seeded by 0002_auth): they can be edited but not deleted or renamed. */
-export const BUILT_IN_KEYS = new Set([
-  'htmlTitle', 'isDead', 'isNeedBaiduStatistics', 'isNewLogin', 'footHtml', 'htmlLogo', 'htmlExpandLogo',
-  'passwordReg', 'passwordRegTip', 'initPassword', 'videoRecordTime', 'captchaEnabled', 'sessionIdleMinutes',
-]);
-const BOOLEAN_KEYS = new Set(['isDead', 'isNeedBaiduStatistics', 'isNewLogin', 'captchaEnabled']);
-const POSITIVE_INTEGER_KEYS = new Set(['sessionIdleMinutes', 'videoRecordTime']);
-
-/** Values nobody without `sysconfig:list` may read, not even through the public list read before login. */
-export const isSecretKey = (key: string) => key === 'initPassword' || /(secret|password|key)$/i.test(key);
+import { BUILT_IN_KEYS, CONFIG_KEYS, SECRET_MASK, audienceOf, isSecretKey } from './keys.js';
 
 const fields = {
   configKey: { type: 'string', title: '参数键', minLength: 1, maxLength: 100, pattern: '^[A-Za-z][\\w.]*$' },
@@ -24,16 +13,20 @@ const fields = {
 
 /** The value check a key needs; undefined when the value is fine. */
 function valueError(key: string, value: string): string | undefined {
-  if (BOOLEAN_KEYS.has(key) && value !== 'true' && value !== 'false') return '参数值只能是true或false';
-  if (POSITIVE_INTEGER_KEYS.has(key) && !/^[1-9]\d{0,8}$/.test(value)) return '参数值必须是正整数';
-  if (key === 'passwordReg' && value) {
+  const declared = CONFIG_KEYS[key];
+  if (declared?.kind === 'boolean' && value !== 'true' && value !== 'false') return '参数值只能是true或false';
+  if (declared?.kind === 'positiveInteger') {
+    if (!/^[1-9]\d{0,8}$/.test(value)) return '参数值必须是正整数';
+    if (declared.min && Number(value) < declared.min.value) return declared.min.message;
+  }
+  if (declared?.kind === 'regex' && value) {
     try {
       new RegExp(value);
     } catch {
       return '密码规则不是有效的正则表达式';
     }
   }
-  if (key === 'htmlTitle' && !value.trim()) return '网站标题不能为空';
+  if (declared?.kind === 'nonEmpty' && !value.trim()) return '网站标题不能为空';
   return undefined;
 }
 
@@ -43,7 +36,12 @@ function assertValue(key: string, value: string) {
 }
 
 type Row = { id: number; config_key: string; config_value: string; description: string; created_at: Date; updated_at: Date };
-const dto = (r: Row) => ({ id: r.id, configKey: r.config_key, configValue: r.config_value, description: r.description, createTime: r.created_at, updateTime: r.updated_at });
+/** A stored setting as administrators see it: a secret's value is masked (empty stays empty: "not set"). */
+const dto = (r: Row) => {
+  const secret = isSecretKey(r.config_key);
+  const configValue = secret && r.config_value ? SECRET_MASK : r.config_value;
+  return { id: r.id, configKey: r.config_key, configValue, secret, description: r.description, createTime: r.created_at, updateTime: r.updated_at };
+};
 
 /** System configuration (spec S7.D3/S7.D4): read by the web app before login, edited by administrators. */
 export async function sysConfigRoutes(app: FastifyInstance): Promise<void> {
@@ -55,11 +53,15 @@ export async function sysConfigRoutes(app: FastifyInstance): Promise<void> {
     if (clash) throw new HttpError(400, `参数键“${key}”已存在`, { errors: [{ field: 'configKey', message: `参数键“${key}”已存在` }] });
   }
 
-  // Public: the login page needs the title, mourning mode, login variant, footer, logos and password rule.
+  // Read before login: anonymous callers get only the keys the login page and layout need (keys.ts);
+  // signed-in users also the other non-secret keys; secrets go to nobody.
   app.get('/api/sysConfig/listAll', { config: PUBLIC }, async (req) => {
     const rows = await db.selectFrom('sys_config').select(['config_key', 'config_value']).orderBy('id').execute();
-    const trusted = req.user !== null && hasAnyPermission(req.user, ['sysconfig:list']);
-    const items = rows.filter((r) => trusted || !isSecretKey(r.config_key)).map((r) => ({ configKey: r.config_key, configValue: r.config_value }));
+    const readable = (key: string) => {
+      const audience = audienceOf(key);
+      return audience === 'public' || (audience === 'signedIn' && req.user !== null);
+    };
+    const items = rows.filter((r) => readable(r.config_key)).map((r) => ({ configKey: r.config_key, configValue: r.config_value }));
     // The deployment's school (SCHOOL) unless an administrator configured one: branding on every page.
     if (!items.some((i) => i.configKey === 'school')) items.push({ configKey: 'school', configValue: app.services.appConfig.school });
     return items;
@@ -71,7 +73,13 @@ export async function sysConfigRoutes(app: FastifyInstance): Promise<void> {
     let q = db.selectFrom('sys_config');
     if (blurry) {
       const like = likeContains(blurry);
-      q = q.where((eb) => eb.or([eb('config_key', 'ilike', like), eb('config_value', 'ilike', like), eb('description', 'ilike', like)]));
+      // Never match on a secret's value: the search would reveal it a character at a time.
+      const secretKeys = (await db.selectFrom('sys_config').select('config_key').execute()).map((r) => r.config_key).filter(isSecretKey);
+      q = q.where((eb) => eb.or([
+        eb('config_key', 'ilike', like),
+        secretKeys.length ? eb.and([eb('config_value', 'ilike', like), eb('config_key', 'not in', secretKeys)]) : eb('config_value', 'ilike', like),
+        eb('description', 'ilike', like),
+      ]));
     }
     const { total } = await q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
     let rows = q.selectAll();
@@ -101,7 +109,12 @@ export async function sysConfigRoutes(app: FastifyInstance): Promise<void> {
       if (BUILT_IN_KEYS.has(row.config_key)) throw new HttpError(400, `系统内置参数“${row.config_key}”不能改名`);
       await assertUniqueKey(key, row.id);
     }
-    const value = b.configValue ?? row.config_value;
+    // The masked value written back (the edit form shows the mask) keeps the secret as it is.
+    const unchanged = b.configValue === undefined || (isSecretKey(row.config_key) && b.configValue === SECRET_MASK);
+    if (unchanged && key !== row.config_key && isSecretKey(row.config_key) && !isSecretKey(key)) {
+      throw new HttpError(400, '敏感参数改为普通参数名时，请重新填写参数值');
+    }
+    const value = unchanged ? row.config_value : b.configValue!;
     assertValue(key, value);
     const updated = await db
       .updateTable('sys_config')
