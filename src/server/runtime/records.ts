@@ -112,6 +112,17 @@ export class RecordService<T = Record<string, unknown>> {
     return !(await outOfScope(this.ctx, this.module, rows, actor.scope, db, mode)).some(Boolean);
   }
 
+  /**
+   * Refuses a change to records outside the actor's write scope. A record the actor cannot even read is
+   * answered like a missing one (404), so its existence is not told; one it reads but may not change (the
+   * other side of a workflow) is a 403.
+   */
+  private async assertWritable(rows: Record<string, unknown>[], actor: Actor, db: Kysely<DB>, missing: string): Promise<void> {
+    if (await this.inScope(rows, actor, db)) return;
+    if (!(await this.inScope(rows, actor, db, 'read'))) throw new HttpError(404, missing);
+    throw new HttpError(403, '无权操作该组织的数据');
+  }
+
   // ------------------------------------------------------------------ writing
 
   /** New records start from the schema defaults; the scope field defaults to the actor's organisation. */
@@ -156,7 +167,7 @@ export class RecordService<T = Record<string, unknown>> {
     const db = options.trx ?? this.ctx.db;
     const current = await this.readRow(id, db);
     if (!current) throw new HttpError(404, `${m.title}记录不存在`);
-    if (!(await this.inScope([current], actor, db))) throw new HttpError(403, '无权操作该组织的数据');
+    await this.assertWritable([current], actor, db, `${m.title}记录不存在`);
     if (current.version !== input.version) await this.conflict(id, db);
     const values = { ...this.writableValues(current), ...input.values };
     const [result] = await validateCandidates(this.ctx, m, [{ values, currentId: id, stored: current }], actor, db);
@@ -284,7 +295,7 @@ export class RecordService<T = Record<string, unknown>> {
   }
 
   /**
-   * Deletes records (all in the actor's scope, else 403). Children follow x-children: cascade deletes
+   * Deletes records (all in the actor's scope, else 404 as if missing). Children follow x-children: cascade deletes
    * them in the same transaction (their beforeDelete hooks run), restrict refuses while any exist.
    */
   async remove(ids: number[], actor: Actor, options: { trx?: Kysely<DB> } = {}): Promise<number> {
@@ -297,7 +308,7 @@ export class RecordService<T = Record<string, unknown>> {
       .where(idIn(unique))
       .execute();
     if (rows.length !== unique.length) throw new HttpError(404, `${m.title}记录不存在或已被删除`);
-    if (!(await this.inScope(rows, actor, db))) throw new HttpError(403, '无权操作该组织的数据');
+    await this.assertWritable(rows, actor, db, `${m.title}记录不存在或已被删除`);
     for (const child of m.children.filter((c) => c.onDelete === 'restrict')) {
       const childModule = this.serviceOf(child.module).module;
       const any = await (db as AnyDb).selectFrom(childModule.table).select('id').where(childModule.field(child.foreignKey)!.column!, 'in', unique).limit(1).executeTakeFirst();

@@ -5,7 +5,7 @@ import { LOGIN, currentUser, perm } from '../core/auth/guard.js';
 import { hasAnyPermission, type SessionUser } from '../core/auth/session-user.js';
 import { idsOf } from '../core/ids.js';
 import { parsePaging } from '../core/paging.js';
-import { HttpError } from '../errors.js';
+import { HttpError, STATUS_MESSAGES } from '../errors.js';
 import { streamExport } from './export.js';
 import { missingHooks } from './hooks.js';
 import { readImportUpload, registerImportMultipart } from './import.js';
@@ -70,6 +70,8 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
 
   app.post(`${base}/list`, { config: perm(p.list) }, async (req) => {
     const query = req.query as Record<string, unknown>;
+    // Every field of every record is what the detail shows: it needs the view permission too.
+    if (query.fields === 'all' && !hasAnyPermission(currentUser(req), [p.view])) throw new HttpError(403, STATUS_MESSAGES[403]);
     const { filter, conditions } = await listWaiting(runtime, m, req.body, currentUser(req));
     return records().list({ filter, conditions, query, allFields: query.fields === 'all' }, await actor(req));
   });
