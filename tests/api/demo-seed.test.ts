@@ -70,7 +70,7 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     const dy = await roleOf('dy');
     expect(dy).toMatchObject({ name: '党员', data_scope: 'own' });
     // Every party-school learner page needs the one learner permission.
-    expect(dy.permissions).toEqual(['dues-my:list', 'msg-remind:list', 'msginfo:list', 'pschool:study', 'regulation:list', 'regulation:view']);
+    expect(dy.permissions).toEqual(['dues-my:list', 'msg-remind:list', 'msginfo:list', 'pschool:study', 'regulation:list']);
     const grants = await t.database.db
       .selectFrom('user_roles as ur')
       .innerJoin('users as u', 'u.id', 'ur.user_id')

@@ -33,11 +33,12 @@ describe(`[issue 12] data scope on ${TEST_DB}`, () => {
   let branchB: number;
   let inA: Member;
   let inB: Member;
+  let orgIds: Map<string, number>;
   const u = generateUniversity({ members: 160, seed: 12 });
 
   beforeAll(async () => {
     t = await createTestApp();
-    const { orgIds } = await seedUniversity(t.database, u, 'hntb');
+    orgIds = (await seedUniversity(t.database, u, 'hntb')).orgIds;
     admin = await login(t.app);
     const branches = u.orgs.filter((o) => o.type === '3' && u.members.some((m) => m.orgKey === o.key && m.partyStatus === '1'));
     branchA = orgIds.get(branches[0].key)!;
@@ -167,6 +168,111 @@ describe(`[issue 12] data scope on ${TEST_DB}`, () => {
       expect(tomorrow.json().errors).toEqual([{ field: 'idCard', message: '身份证号中的出生日期晚于今天，请核对' }]);
       const feb31 = await call('POST', '/api/m/member', newMember(idCard('1990-02-31')));
       expect(feb31.json().errors).toEqual([{ field: 'idCard', message: '身份证号中的出生日期不存在，请核对' }]);
+    });
+  });
+
+  describe('organisations and their trail (item 7)', () => {
+    const PRIVATE = ['secretary', 'deputySecretary', 'committee', 'contactPhone', 'address', 'remark', 'termStart', 'termEnd', 'foundedOn'];
+    const orgList = async (token: string, filter: object = {}, query = 'fields=all&size=1000') => {
+      const res = await call('POST', `/api/m/org/list?${query}`, filter, token);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { content: Record<string, unknown>[]; totalElements: number };
+    };
+
+    it('a 支部书记 lists every organisation, but sees contacts, committee and remarks only of their own', async () => {
+      const all = await orgList(admin);
+      const mine = await orgList(secretary);
+      // The public part of the tree: every organisation with its name, type and parent.
+      expect(mine.totalElements).toBe(all.totalElements);
+      const other = mine.content.find((o) => o.id === branchB)!;
+      expect(other).toMatchObject({ name: expect.any(String), type: '3', parentId: expect.any(Number), restricted: true });
+      const adminView = all.content.find((o) => o.id === branchB)!;
+      expect(adminView.secretary).toEqual(expect.any(String));
+      expect(adminView.contactPhone).toEqual(expect.any(String));
+      for (const field of PRIVATE) expect(other[field], field).toBeNull();
+      expect(other.updatedBy ?? null).toBeNull();
+      // The secretary's own branch in full.
+      const own = mine.content.find((o) => o.id === branchA)!;
+      expect(own.secretary).toBe(all.content.find((o) => o.id === branchA)!.secretary);
+      expect(own.restricted).toBeUndefined();
+      // Nothing hidden leaks through the list columns either.
+      const columns = await orgList(secretary, {}, 'size=1000');
+      expect(columns.content.find((o) => o.id === branchB)!.secretary).toBeNull();
+    });
+
+    it('filtering or sorting on a hidden field keeps to the scope (the answer would tell the hidden value)', async () => {
+      const byTerm = await orgList(secretary, { termEnd: ['1900-01-01', '2200-12-31'] });
+      expect(byTerm.content.every((o) => o.id === branchA)).toBe(true);
+      const sorted = await orgList(secretary, {}, 'sort=termEnd,asc&size=1000');
+      expect(sorted.content.map((o) => o.id)).toEqual([branchA]);
+      // Public filters still list everything.
+      const branches = await orgList(secretary, { type: '3' });
+      expect(branches.totalElements).toBe(u.orgs.filter((o) => o.type === '3').length);
+    });
+
+    it('the detail and its trail of an organisation outside the scope answer 404; list?fields=all and the detail need view', async () => {
+      expect((await call('GET', `/api/m/org/${branchB}`, undefined, secretary)).statusCode).toBe(404);
+      expect((await call('GET', `/api/m/org/${branchB}/trail`, undefined, secretary)).statusCode).toBe(404);
+      const own = await call('GET', `/api/m/org/${branchA}`, undefined, secretary);
+      expect(own.statusCode).toBe(200);
+      expect(own.json().secretary).toEqual(expect.any(String));
+      await userWithRole(t.app, admin, { username: 'orglistonly', permissions: ['org:list', 'unit:list'], password: PASS });
+      const listOnly = await login(t.app, 'orglistonly', PASS);
+      expect((await call('POST', '/api/m/org/list?fields=all', {}, listOnly)).statusCode).toBe(403);
+      expect((await call('GET', `/api/m/org/${branchA}`, undefined, listOnly)).statusCode).toBe(403);
+      expect((await call('GET', '/api/trail/orgs', undefined, listOnly)).statusCode).toBe(403);
+      // Pickers keep offering every organisation by name (choosing a transfer's destination).
+      const picked = await call('GET', `/api/m/org/options?ids=${branchB}`, undefined, secretary);
+      expect(picked.json()).toEqual([{ id: branchB, name: u.orgs.find((o) => orgIds.get(o.key) === branchB)!.name }]);
+    });
+
+    it('the trail of organisations and units (/api/trail/orgs) shows a 支部书记 only their own organisation and its unit', async () => {
+      const change = async (module: 'org' | 'unit', id: number, remark: string) => {
+        const current = (await call('GET', `/api/m/${module}/${id}`)).json();
+        const res = await call('PUT', `/api/m/${module}`, { id, version: current.version, remark });
+        expect(res.statusCode, res.body).toBe(200);
+        return current as { unitId: number | null };
+      };
+      const a = await change('org', branchA, '本支部备注');
+      await change('org', branchB, '他支部备注：内部信息');
+      const unitA = a.unitId!;
+      const unitOther = (await call('POST', '/api/m/unit/list?size=1000', {})).json().content.map((x: { id: number }) => x.id).find((id: number) => id !== unitA) as number;
+      await change('unit', unitA, '本单位备注');
+      await change('unit', unitOther, '他单位备注');
+
+      const everything = (await call('GET', '/api/trail/orgs?size=100')).json();
+      expect(everything.totalElements).toBe(4);
+      const res = await call('GET', '/api/trail/orgs?size=100', undefined, secretary);
+      expect(res.statusCode, res.body).toBe(200);
+      const seen = res.json().content.map((c: { module: string; recordId: number }) => `${c.module}:${c.recordId}`).sort();
+      // The secretary holds org:view only: their organisation's changes, no unit's.
+      expect(seen).toEqual([`org:${branchA}`]);
+      expect(JSON.stringify(res.json())).not.toContain('他支部备注');
+      await userWithRole(t.app, admin, { username: 'unitviewer', permissions: ['org:view', 'unit:view'], dataScope: 'own', orgId: branchA, password: PASS });
+      const viewer = (await call('GET', '/api/trail/orgs?size=100', undefined, await login(t.app, 'unitviewer', PASS))).json();
+      expect(viewer.content.map((c: { module: string; recordId: number }) => `${c.module}:${c.recordId}`).sort()).toEqual([`org:${branchA}`, `unit:${unitA}`]);
+    });
+
+    it('an organisation clerk of a college creates and edits only under their college', async () => {
+      const collegeKey = u.orgs.find((o) => orgIds.get(o.key) === branchA)!.parentKey!;
+      const college = orgIds.get(collegeKey)!;
+      const root = orgIds.get('org-root')!;
+      await userWithRole(t.app, admin, { username: 'orgclerk', permissions: ['org:list', 'org:view', 'org:add', 'org:edit', 'org:delete'], dataScope: 'own', orgId: college, password: PASS });
+      const clerk = await login(t.app, 'orgclerk', PASS);
+      const created = await call('POST', '/api/m/org', { name: '新建测试党支部', type: '3', parentId: college }, clerk);
+      expect(created.statusCode, created.body).toBe(201);
+      const outside = await call('POST', '/api/m/org', { name: '越权党支部', type: '3', parentId: root }, clerk);
+      expect(outside.statusCode).toBe(400);
+      expect(outside.json().errors).toEqual([{ field: 'parentId', message: '所选组织不在您的管理范围内' }]);
+      // Their own college keeps its parent (outside the scope) when edited; it cannot be given away.
+      const own = (await call('GET', `/api/m/org/${college}`, undefined, clerk)).json();
+      expect((await call('PUT', '/api/m/org', { id: college, version: own.version, contactPhone: '0731-1234567' }, clerk)).statusCode).toBe(200);
+      expect((await call('PUT', '/api/m/org', { id: created.json().id, version: created.json().version, parentId: root }, clerk)).statusCode).toBe(400);
+      const elsewhere = u.orgs.find((o) => o.parentKey !== collegeKey && o.key !== collegeKey && o.key !== 'org-root')!;
+      const foreign = (await call('GET', `/api/m/org/${orgIds.get(elsewhere.key)}`)).json();
+      expect((await call('PUT', '/api/m/org', { id: foreign.id, version: foreign.version, remark: 'x' }, clerk)).statusCode).toBe(404);
+      expect((await call('DELETE', '/api/m/org', [foreign.id], clerk)).statusCode).toBe(404);
+      expect((await call('DELETE', '/api/m/org', [created.json().id], clerk)).statusCode).toBe(200);
     });
   });
 

@@ -123,6 +123,11 @@ export class RecordService<T = Record<string, unknown>> {
     throw new HttpError(403, '无权操作该组织的数据');
   }
 
+  /** The field a scope refusal is reported on: the organisation field, or an organisation's parent. */
+  private get scopeFieldName(): string | undefined {
+    return this.module.scopeField?.name ?? this.module.selfScope?.parent.name;
+  }
+
   // ------------------------------------------------------------------ writing
 
   /** New records start from the schema defaults; the scope field defaults to the actor's organisation. */
@@ -146,12 +151,14 @@ export class RecordService<T = Record<string, unknown>> {
     const input = readWriteInput(this.module, body);
     const values = this.withDefaults(input.values, actor);
     const [result] = await validateCandidates(this.ctx, this.module, [{ values }], actor, db);
-    assertValid(result, this.module.scopeField?.name);
+    assertValid(result, this.scopeFieldName);
     const origin = options.origin ?? ChangeRecordOrigin.USER_CREATE;
     const dicts = await dictSnapshot(this.ctx, this.module, db);
     const [id] = await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, origin, source: options.source }], actor, dicts));
     this.emit({ module: this.module.id, action: 'create', ids: [id], origin });
-    return this.get(id, actor, db);
+    // A new organisation placed under one of the actor's is theirs, though their scope was read before it existed.
+    const reader = this.module.selfScope && actor.scope !== 'all' ? { ...actor, scope: [...actor.scope, id] } : actor;
+    return this.get(id, reader, db);
   }
 
   /**
@@ -171,7 +178,7 @@ export class RecordService<T = Record<string, unknown>> {
     if (current.version !== input.version) await this.conflict(id, db);
     const values = { ...this.writableValues(current), ...input.values };
     const [result] = await validateCandidates(this.ctx, m, [{ values, currentId: id, stored: current }], actor, db);
-    assertValid(result, this.module.scopeField?.name);
+    assertValid(result, this.scopeFieldName);
     const origin = options.origin ?? ChangeRecordOrigin.USER_UPDATE;
     const dicts = await dictSnapshot(this.ctx, m, db);
     await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, current, origin, version: input.version as number, source: options.source }], actor, dicts));
@@ -439,5 +446,12 @@ export class RecordService<T = Record<string, unknown>> {
   /** The scope condition for other queries over this module (children lists, pickers): what the actor may read. */
   scopeCondition(actor: Actor) {
     return scopeCondition(this.module, actor.scope, 'read');
+  }
+
+  /** The scope of a picker (id and name): none when the name is public to every caller (x-scope-self). */
+  pickerScopeCondition(actor: Actor) {
+    const m = this.module;
+    if (m.selfScope && m.nameField && m.selfScope.public.has(m.nameField.name)) return undefined;
+    return this.scopeCondition(actor);
   }
 }

@@ -118,7 +118,7 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
     app.get(`${base}/options`, { config: perm(...pickers) }, async (req) => {
       const q = req.query as { q?: string; ids?: string; size?: string };
       const size = Math.min(Math.max(Number(q.size) || 20, 1), 100);
-      const scope = records().scopeCondition(await actor(req));
+      const scope = records().pickerScopeCondition(await actor(req));
       let query = runtime.ctx.anyDb.selectFrom(m.table).select(['id', `${nameColumn} as name`]);
       if (scope) query = query.where(scope);
       if (q.ids) {

@@ -140,7 +140,16 @@ export async function validateCandidates(
 
   // A scoped actor may not write records outside its organisations, nor records that belong to none.
   // A read-only scope field is the business of the hook that sets it (docs/schema.md, x-scope).
-  if (!m.scopeField || m.scopeField.writable) {
+  if (m.selfScope) {
+    // An organisation is placed by its parent: a new one, or one moved, must land under one in the scope
+    // (the record itself is checked by the update). Keeping the parent it has is always allowed.
+    const parent = m.selfScope.parent.name;
+    const placed = candidates.map((c) => ({ [parent]: c.values[parent] ?? null }));
+    (await outOfScope(ctx, m, placed, actor.scope, db)).forEach((out, i) => {
+      const c = candidates[i];
+      results[i].outOfScope = out && (!c.stored || (c.stored[parent] ?? null) !== (c.values[parent] ?? null));
+    });
+  } else if (!m.scopeField || m.scopeField.writable) {
     (await outOfScope(ctx, m, candidates.map((c) => c.values), actor.scope, db)).forEach((out, i) => (results[i].outOfScope = out));
   }
   return results;
