@@ -3,6 +3,9 @@
  * 403 vs 404, identity numbers and lookup filters). Each test performs the attack or reproduces the problem
  * the issue describes and checks it no longer gets through.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MenuService } from '../../src/server/core/menus/service.js';
 import { DEMO_ROLES } from '../../src/server/seed/demo.js';
@@ -34,10 +37,12 @@ describe(`[issue 12] data scope on ${TEST_DB}`, () => {
   let inA: Member;
   let inB: Member;
   let orgIds: Map<string, number>;
+  let dataDir: string;
   const u = generateUniversity({ members: 160, seed: 12 });
 
   beforeAll(async () => {
-    t = await createTestApp();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dj-scope-'));
+    t = await createTestApp({ DATA_DIR: dataDir });
     orgIds = (await seedUniversity(t.database, u, 'hntb')).orgIds;
     admin = await login(t.app);
     const branches = u.orgs.filter((o) => o.type === '3' && u.members.some((m) => m.orgKey === o.key && m.partyStatus === '1'));
@@ -54,7 +59,10 @@ describe(`[issue 12] data scope on ${TEST_DB}`, () => {
     inA = await first(branchA);
     inB = await first(branchB);
   });
-  afterAll(() => t.app.close());
+  afterAll(async () => {
+    await t.app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, token = admin) {
     return t.app.inject({ method, url, headers: bearer(token), ...(payload !== undefined && { payload: payload as object }) });
@@ -273,6 +281,85 @@ describe(`[issue 12] data scope on ${TEST_DB}`, () => {
       expect((await call('PUT', '/api/m/org', { id: foreign.id, version: foreign.version, remark: 'x' }, clerk)).statusCode).toBe(404);
       expect((await call('DELETE', '/api/m/org', [foreign.id], clerk)).statusCode).toBe(404);
       expect((await call('DELETE', '/api/m/org', [created.json().id], clerk)).statusCode).toBe(200);
+    });
+  });
+
+  describe('files attached to records (item 6)', () => {
+    const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4e50000000049454e44ae426082', 'hex');
+    const uploadPhoto = async (token: string, moduleName = 'member') => {
+      const fd = new FormData();
+      fd.append('moduleName', moduleName);
+      fd.append('file', new Blob([PNG]), '证件照.png');
+      const res = await t.app.inject({ method: 'POST', url: '/api/file/upload', headers: bearer(token), payload: fd });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { id: number; key: string; url: string };
+    };
+    /** Sets a member's photo as the upload widget does (`<url>&name=<file name>`). */
+    const setPhoto = async (member: Member, file: { url: string }) => {
+      const current = (await call('GET', `/api/m/member/${member.id}`)).json();
+      const res = await call('PUT', '/api/m/member', { id: member.id, version: current.version, photo: `${file.url}&name=${encodeURIComponent('证件照.png')}` });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const view = (token: string, id: string | number) => t.app.inject({ url: `/api/file/view?id=${id}`, headers: bearer(token) });
+
+    it('a member photo is readable only by those who may view that member: view permission and data scope', async () => {
+      const photoB = await uploadPhoto(admin);
+      const photoA = await uploadPhoto(admin);
+      await setPhoto(inB, photoB);
+      await setPhoto(inA, photoA);
+      await userWithRole(t.app, admin, { username: 'photoviewer', permissions: ['member:list', 'member:view'], password: PASS });
+      const viewerAll = await login(t.app, 'photoviewer', PASS);
+
+      // The attack: a member's photo outside the caller's scope, or with list but no view.
+      expect((await view(secretary, photoB.key)).json()).toEqual({ status: 404, message: '文件不存在或已被删除' });
+      expect((await view(lister, photoB.key)).statusCode).toBe(404);
+      expect((await view(lister, photoA.key)).statusCode).toBe(404);
+      // Those who may open the member see the photo.
+      const own = await view(secretary, photoA.key);
+      expect(own.statusCode).toBe(200);
+      expect(own.rawPayload).toEqual(PNG);
+      expect((await view(viewerAll, photoB.key)).statusCode).toBe(200);
+      expect((await view(admin, photoB.key)).statusCode).toBe(200);
+      // The same rule on every way of reading a file.
+      for (const url of ['/api/file/download', '/api/file/play']) {
+        expect((await t.app.inject({ url: `${url}?id=${photoB.key}`, headers: bearer(secretary) })).statusCode, url).toBe(404);
+        expect((await t.app.inject({ url: `${url}?id=${photoA.key}`, headers: bearer(secretary) })).statusCode, url).toBe(200);
+      }
+      expect((await t.app.inject({ url: `/api/archivesShareFile/viewFile?fileId=${photoB.key}`, headers: bearer(secretary) })).statusCode).toBe(404);
+      // Once the photo is removed from the member, the file is attached to nothing the viewer may open.
+      const current = (await call('GET', `/api/m/member/${inA.id}`)).json();
+      await call('PUT', '/api/m/member', { id: inA.id, version: current.version, photo: null });
+      expect((await view(secretary, photoA.key)).statusCode).toBe(404);
+    });
+
+    it('file URLs carry an unguessable key: counting through sequential ids finds nothing', async () => {
+      const photo = await uploadPhoto(admin);
+      await setPhoto(inA, photo);
+      expect(photo.key).toMatch(/^[0-9a-f]{32}$/);
+      expect(photo.url).toBe(`/api/file/view?id=${photo.key}`);
+      expect(photo.url).not.toContain(`id=${photo.id}`);
+      // The member record refers to the file by its key.
+      expect((await call('GET', `/api/m/member/${inA.id}`)).json().photo).toContain(photo.key);
+      // The secretary may see this photo by its key, but not by its number, nor any number near it.
+      expect((await view(secretary, photo.key)).statusCode).toBe(200);
+      for (let id = photo.id - 3; id <= photo.id + 1; id++) {
+        if (id > 0) expect((await view(secretary, id)).statusCode, String(id)).toBe(404);
+      }
+      // The uploader and file:all holders still reach their own files by number (their own lists use it).
+      expect((await view(admin, photo.id)).statusCode).toBe(200);
+      // A key one character off is no file.
+      const forged = photo.key.slice(0, -1) + (photo.key.endsWith('0') ? '1' : '0');
+      expect((await view(secretary, forged)).statusCode).toBe(404);
+    });
+
+    it('avatars stay visible to every signed-in user, by key', async () => {
+      const fd = new FormData();
+      fd.append('avatar', new Blob([PNG]), 'me.png');
+      const res = await t.app.inject({ method: 'POST', url: '/api/users/updateAvatar', headers: bearer(secretary), payload: fd });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().avatar).toMatch(/^\/api\/file\/view\?id=[0-9a-f]{32}$/);
+      expect((await t.app.inject({ url: res.json().avatar, headers: bearer(lister) })).statusCode).toBe(200);
+      expect((await view(lister, res.json().file.id)).statusCode).toBe(404);
     });
   });
 
