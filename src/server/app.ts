@@ -30,6 +30,7 @@ import { SCHEMAS_DIR, WEB_DIST_DIR } from './paths.js';
 import { routePlugins } from './routes.js';
 import { wireAreaSeams } from './seams.js';
 import { Runtime } from './runtime/index.js';
+import { recordFileReadable } from './runtime/file-access.js';
 import { installOrgTree } from './domain/org/index.js';
 
 import { registerWebApp } from './web-static.js';
@@ -155,6 +156,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     dicts: new DictService(options.database),
     messages: new MessageService(options.database),
     listPermissionOf: (moduleId) => runtime.module(moduleId)?.permissions.list ?? `${moduleId}:list`,
+    moduleFileAccess: (user, file) => recordFileReadable(runtime, user, file),
   };
   // The runtime reads the core services it uses on each call: the organisation tree is replaced below.
   const runtime = new Runtime({ database: options.database, schemasDir: options.schemasDir ?? SCHEMAS_DIR, school: options.config.school, dicts: () => services.dicts, orgTree: () => services.orgTree, log: app.log, messages: () => services.messages });

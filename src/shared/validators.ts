@@ -20,21 +20,74 @@ export function idCardCheckChar(first17: string): string {
   return ID_CHECK_CHARS[sum % 11];
 }
 
-/**
- * Resident identity-card number. Empty is accepted (the field may be optional; `required` is separate).
- * 15 digits (the old format, which has no check digit) or 17 digits plus a digit, X or x; for 18 characters
- * the last one must also be the GB 11643-1999 check character, so a mistyped digit is caught.
- * The birth date is not checked here; `idCardInfo` reads it and answers null when it is not a real date.
- */
-export function isIdCard(value: string | null | undefined): boolean {
-  if (value == null || value === '') return true;
+export const ID_CARD_BIRTH_MESSAGE = '身份证号中的出生日期不存在，请核对';
+export const ID_CARD_FUTURE_MESSAGE = '身份证号中的出生日期晚于今天，请核对';
+
+/** The earliest birth year an identity number may encode (older ones are typing mistakes). */
+const ID_CARD_MIN_YEAR = 1900;
+
+/** Today's date as YYYY-MM-DD in local time (the birth date in a number is a calendar date). */
+function todayText(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** The well-formed shapes: 15 digits (the old format, no check digit) or 17 digits plus a digit, X or x with the right check character. */
+function idCardShapeOk(value: string): boolean {
   if (/^\d{15}$/.test(value)) return true;
   if (!/^\d{17}[\dXx]$/.test(value)) return false;
   return idCardCheckChar(value) === value[17].toUpperCase();
 }
 
-export function checkIdCard(value: string | null | undefined): string | undefined {
-  return isIdCard(value) ? undefined : ID_CARD_MESSAGE;
+/** The YYYY-MM-DD birth date a well-formed number encodes, or null when that date does not exist. */
+function idCardBirthDate(value: string): string | null {
+  // The old 15-digit number has a two-digit year, always 19xx.
+  const [year, month, day] =
+    value.length === 15
+      ? [1900 + Number(value.slice(6, 8)), Number(value.slice(8, 10)), Number(value.slice(10, 12))]
+      : [Number(value.slice(6, 10)), Number(value.slice(10, 12)), Number(value.slice(12, 14))];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (year < ID_CARD_MIN_YEAR || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${year}-${pad(month)}-${pad(day)}`;
+}
+
+/**
+ * What is wrong with a resident identity-card number, in Chinese; undefined when it is valid or empty (the
+ * field may be optional; `required` is separate). 15 digits (the old format) or 17 digits plus a digit, X or
+ * x, the 18th being the GB 11643-1999 check character so a mistyped digit is caught; the birth date it
+ * encodes must exist (from 1900 on) and not lie after `today` (YYYY-MM-DD, by default the local date).
+ */
+export function idCardProblem(value: string | null | undefined, today: string = todayText()): string | undefined {
+  if (value == null || value === '') return undefined;
+  if (!idCardShapeOk(value)) return ID_CARD_MESSAGE;
+  const birth = idCardBirthDate(value);
+  if (!birth) return ID_CARD_BIRTH_MESSAGE;
+  if (birth > today) return ID_CARD_FUTURE_MESSAGE;
+  return undefined;
+}
+
+export function isIdCard(value: string | null | undefined, today?: string): boolean {
+  return idCardProblem(value, today) === undefined;
+}
+
+export function checkIdCard(value: string | null | undefined, today?: string): string | undefined {
+  return idCardProblem(value, today);
+}
+
+/**
+ * The one stored form of an identity number, so one person is one number: trimmed, the check character
+ * X upper-cased, and an old 15-digit number widened to its 18-digit form (the year gains "19", the check
+ * character is appended). Anything else is answered unchanged (validation refuses it).
+ */
+export function normalizeIdCard(value: string): string {
+  const v = value.trim();
+  if (/^\d{17}[Xx]$/.test(v)) return v.toUpperCase();
+  if (/^\d{15}$/.test(v)) {
+    const first17 = `${v.slice(0, 6)}19${v.slice(6)}`;
+    return first17 + idCardCheckChar(first17);
+  }
+  return v;
 }
 
 export interface IdCardInfo {
@@ -44,18 +97,13 @@ export interface IdCardInfo {
   gender: '1' | '2';
 }
 
-/** Birth date and gender read from a valid, non-empty identity number; null otherwise. */
+/** Birth date and gender read from a well-formed, non-empty identity number; null otherwise (or when the date does not exist). */
 export function idCardInfo(value: string | null | undefined): IdCardInfo | null {
-  if (!value || !isIdCard(value)) return null;
-  // The old 15-digit number has a two-digit year, always 19xx.
-  const [year, month, day, sequenceDigit] =
-    value.length === 15
-      ? [1900 + Number(value.slice(6, 8)), Number(value.slice(8, 10)), Number(value.slice(10, 12)), Number(value[14])]
-      : [Number(value.slice(6, 10)), Number(value.slice(10, 12)), Number(value.slice(12, 14)), Number(value[16])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return { birthDate: `${year}-${pad(month)}-${pad(day)}`, gender: sequenceDigit % 2 === 1 ? '1' : '2' };
+  if (!value || !idCardShapeOk(value)) return null;
+  const birthDate = idCardBirthDate(value);
+  if (!birthDate) return null;
+  const sequenceDigit = Number(value.length === 15 ? value[14] : value[16]);
+  return { birthDate, gender: sequenceDigit % 2 === 1 ? '1' : '2' };
 }
 
 /** Mainland mobile number: 1, then 3–9, then nine digits. */

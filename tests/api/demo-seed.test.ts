@@ -59,7 +59,10 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect(dwzzb).toMatchObject({ name: '党委组织部管理员', data_scope: 'all' });
     expect(dwzzb.permissions.some((p) => SYSTEM.test(p) || p === 'admin')).toBe(false);
     const business = collectPermissions(FILE_TREE.filter((n) => n.id !== 'system'));
-    expect(dwzzb.permissions).toEqual(business);
+    // The menu's permissions, plus view wherever it lists, edits or deletes a module's records (issue 12).
+    expect(dwzzb.permissions).toEqual(expect.arrayContaining(business));
+    expect(dwzzb.permissions.filter((p) => !business.includes(p)).every((p) => p.endsWith(':view'))).toBe(true);
+    expect(dwzzb.permissions).toEqual(expect.arrayContaining(['member:view', 'org:view', 'unit:view']));
     const zbsj = await roleOf('zbsj');
     expect(zbsj).toMatchObject({ name: '支部书记', data_scope: 'own' });
     expect(zbsj.permissions).toEqual(expect.arrayContaining(['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', 'life-meeting:list', 'pschool:study', 'msginfo:list']));

@@ -64,7 +64,9 @@ describe(`files API on ${TEST_DB}`, () => {
   it('[S7.F4a][S3.E14] POST /api/file/upload takes multipart with only file, or with file, moduleName and tag', async () => {
     const only = await upload(alice, form('报告.docx', 'hello world'));
     expect(only.statusCode, only.body).toBe(200);
-    expect(only.json()).toMatchObject({ id: expect.any(Number), name: '报告.docx', size: 11, mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', url: `/api/file/view?id=${only.json().id}` });
+    expect(only.json()).toMatchObject({ id: expect.any(Number), key: expect.stringMatching(/^[0-9a-f]{32}$/), name: '报告.docx', size: 11, mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' });
+    // URLs name a file by its unguessable key (issue 12), never by its number.
+    expect(only.json().url).toBe(`/api/file/view?id=${only.json().key}`);
     const row = await fileRow(only.json().id);
     expect(row).toMatchObject({ original_name: '报告.docx', size: 11, owner_id: aliceId, module_name: null, tag: null });
     expect(row.sha256).toBe('b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9');
@@ -169,17 +171,23 @@ describe(`files API on ${TEST_DB}`, () => {
     expect(beyond.headers['content-range']).toBe('bytes */1000');
   });
 
-  it('a file is served to its uploader, file:all holders and <module>:list holders only; to others it is not found (404, like an unknown id)', async () => {
-    const own = (await upload(alice, form('私人.txt', 'mine'))).json().id;
-    const member = (await upload(alice, form('党员材料.txt', 'shared', { moduleName: 'member' }))).json().id;
+  it('a file is served to its uploader and file:all holders (by key or number); to others it is not found (404, like an unknown id)', async () => {
+    const ownFile = (await upload(alice, form('私人.txt', 'mine'))).json();
+    const own = ownFile.id;
+    const member = (await upload(alice, form('党员材料.txt', 'shared', { moduleName: 'member' }))).json();
     for (const url of ['/api/file/download', '/api/file/view', '/api/file/play']) {
+      expect((await get(`${url}?id=${ownFile.key}`, bob)).json(), url).toMatchObject({ status: 404, message: '文件不存在或已被删除' });
       expect((await get(`${url}?id=${own}`, bob)).json(), url).toMatchObject({ status: 404, message: '文件不存在或已被删除' });
-      expect((await get(`${url}?id=${own}`)).statusCode, url).toBe(401);
+      expect((await get(`${url}?id=${ownFile.key}`)).statusCode, url).toBe(401);
     }
-    expect((await get(`/api/file/download?id=${own}`, reader)).statusCode).toBe(404);
-    expect((await get(`/api/file/download?id=${member}`, reader)).body).toBe('shared');
-    expect((await get(`/api/file/download?id=${member}`, bob)).statusCode).toBe(404);
+    expect((await get(`/api/file/download?id=${ownFile.key}`, reader)).statusCode).toBe(404);
+    // A member's file attached to no member record: its uploader only (record access: security-scope.test.ts).
+    expect((await get(`/api/file/download?id=${member.key}`, reader)).statusCode).toBe(404);
+    expect((await get(`/api/file/download?id=${member.key}`, alice)).body).toBe('shared');
+    expect((await get(`/api/file/download?id=${member.key}`, bob)).statusCode).toBe(404);
+    expect((await get(`/api/file/download?id=${own}`, alice)).body).toBe('mine');
     expect((await get(`/api/file/download?id=${own}`, admin)).body).toBe('mine');
+    expect((await get(`/api/file/download?id=${ownFile.key}`, admin)).body).toBe('mine');
     expect((await get('/api/file/download?id=999999', alice)).json()).toMatchObject({ status: 404, message: '文件不存在或已被删除' });
     expect((await get('/api/file/view?id=abc', alice)).json()).toMatchObject({ status: 400, message: '请指定文件' });
   });
@@ -193,7 +201,7 @@ describe(`files API on ${TEST_DB}`, () => {
     const first = await upload(alice, avatarForm('me.png', PNG), '/api/users/updateAvatar');
     expect(first.statusCode, first.body).toBe(200);
     const avatar = first.json().avatar as string;
-    expect(avatar).toMatch(/^\/api\/file\/view\?id=\d+$/);
+    expect(avatar).toMatch(/^\/api\/file\/view\?id=[0-9a-f]{32}$/);
     expect((await get('/auth/info', alice)).json().avatar).toBe(avatar);
     expect((await get(avatar, bob)).statusCode).toBe(200);
     const second = await upload(alice, avatarForm('me2.jpg', PNG), '/api/users/updateAvatar');

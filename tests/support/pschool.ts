@@ -30,7 +30,7 @@ export async function uploadFile(app: FastifyInstance, token: string, name: stri
   fd.append('file', new Blob([content as BlobPart]), name);
   const res = await app.inject({ method: 'POST', url: '/api/file/upload', headers: bearer(token), payload: fd });
   expect(res.statusCode, res.body).toBe(200);
-  return `/api/file/view?id=${res.json().id}&name=${encodeURIComponent(name)}`;
+  return `${res.json().url}&name=${encodeURIComponent(name)}`;
 }
 
 /** Users holding the built-in learner role, each with a session token (no password round trip). */

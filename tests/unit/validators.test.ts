@@ -3,6 +3,7 @@ import {
   checkUsername,
   EMAIL_MESSAGE, ID_CARD_MESSAGE, MOBILE_MESSAGE, PIN_MESSAGE, checkEmail, checkIdCard, checkMobile, checkPin,
   idCardCheckChar, idCardInfo, isEmail, isExternal, isIdCard, isMobile, isPin,
+  ID_CARD_BIRTH_MESSAGE, ID_CARD_FUTURE_MESSAGE, idCardProblem, normalizeIdCard,
 } from '../../src/shared/validators.js';
 
 // 18-digit numbers carry a GB 11643-1999 check character, so "17 digits + 5" and "17 digits + X" cannot share
@@ -69,6 +70,53 @@ describe('identity-card number', () => {
     expect(idCardInfo('110105490231002')).toBeNull(); // 1949-02-31
     const feb30 = '43010219900230001';
     expect(idCardInfo(feb30 + idCardCheckChar(feb30))).toBeNull();
+  });
+});
+
+describe('[issue 12] identity numbers: one stored form, real and past birth dates', () => {
+  /** An 18-digit number born on `date` (YYYY-MM-DD), with its check character. */
+  const bornOn = (date: string) => {
+    const first17 = `430102${date.replaceAll('-', '')}005`;
+    return first17 + idCardCheckChar(first17);
+  };
+
+  it('x and X are one number: the check character is stored upper-case', () => {
+    expect(normalizeIdCard(`${BASE_CHECK_X}x`)).toBe(`${BASE_CHECK_X}X`);
+    expect(normalizeIdCard(`${BASE_CHECK_X}X`)).toBe(`${BASE_CHECK_X}X`);
+    expect(normalizeIdCard(` ${BASE_CHECK_5}5 `)).toBe(`${BASE_CHECK_5}5`);
+  });
+
+  it('a 15-digit number is widened to the 18-digit number of the same person', () => {
+    // 110105 491231 002 is the 15-digit form of the GB 11643 sample 11010519491231002X.
+    expect(normalizeIdCard('110105491231002')).toBe(`${BASE_CHECK_X}X`);
+    expect(idCardInfo(normalizeIdCard('110105491231002'))).toEqual(idCardInfo('110105491231002'));
+    // Anything else is left for validation to refuse.
+    expect(normalizeIdCard('12345')).toBe('12345');
+  });
+
+  it('a birth date after today is refused; today itself is accepted (boundary)', () => {
+    const today = '2026-05-20';
+    expect(idCardProblem(bornOn('2026-05-20'), today)).toBeUndefined();
+    expect(isIdCard(bornOn('2026-05-20'), today)).toBe(true);
+    expect(idCardProblem(bornOn('2026-05-21'), today)).toBe(ID_CARD_FUTURE_MESSAGE);
+    expect(checkIdCard(bornOn('2027-01-01'), today)).toBe('身份证号中的出生日期晚于今天，请核对');
+    // Against the real clock: tomorrow is in the future, today is not.
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const day = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    const now = new Date();
+    expect(isIdCard(bornOn(day(now)))).toBe(true);
+    expect(isIdCard(bornOn(day(new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1))))).toBe(false);
+  });
+
+  it('an impossible birth date (31 February, month 13, before 1900) is refused with its own message', () => {
+    expect(idCardProblem(bornOn('1990-02-31'))).toBe(ID_CARD_BIRTH_MESSAGE);
+    expect(idCardProblem(bornOn('1990-13-01'))).toBe(ID_CARD_BIRTH_MESSAGE);
+    expect(idCardProblem(bornOn('1899-12-31'))).toBe('身份证号中的出生日期不存在，请核对');
+    expect(idCardProblem('110105490231002')).toBe(ID_CARD_BIRTH_MESSAGE); // 1949-02-31, old format
+    expect(idCardProblem(bornOn('2000-02-29'))).toBeUndefined();
+    expect(idCardProblem(bornOn('1900-02-29'))).toBe(ID_CARD_BIRTH_MESSAGE);
+    // A malformed number keeps the general message.
+    expect(idCardProblem('12345')).toBe(ID_CARD_MESSAGE);
   });
 });
 

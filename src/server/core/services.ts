@@ -7,6 +7,7 @@ import type { SessionService } from './auth/sessions.js';
 import type { DictService } from './dicts/service.js';
 import type { MessageService } from './messages/service.js';
 import type { ConfigStore } from './sysconfig/store.js';
+import type { ModuleFileAccess } from './files/store.js';
 
 /**
  * The core services every route module receives (one instance per app, built by the composition root
@@ -29,6 +30,8 @@ export interface CoreServices {
    * the schema runtime answers it, wired in by the composition root.
    */
   listPermissionOf(moduleId: string): string;
+  /** Record-level access to a module's files (view permission and data scope of a referring record). */
+  moduleFileAccess?: ModuleFileAccess;
 }
 
 declare module 'fastify' {

@@ -18,7 +18,7 @@ import { columnsFor, decorate, selection } from './decorate.js';
 import type { Actor } from './hooks.js';
 import { SYSTEM_FIELDS, type FieldInfo, type RuntimeModule } from './module.js';
 import { applyConditions, applyPaging, applySort, filterConditions, parseFilter, type Condition } from './query.js';
-import { applyScope } from './scope.js';
+import { applyScope, maskOutOfScope, masksFields, publicColumns } from './scope.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
 
@@ -69,7 +69,12 @@ export async function listRecords(ctx: RuntimeContext, m: RuntimeModule, input: 
   const withCount = countWanted(input);
   const conditions = [...(await filterConditions(filters, ctx.orgTree)), ...(input.conditions ?? [])];
   const db = ctx.anyDb;
-  const where = applyScope(applyConditions(db.selectFrom(m.table), conditions), m, actor.scope, 'read');
+  // An organisation module lists every record with its public fields (x-scope-self) as long as nothing but
+  // public fields is filtered or sorted on (else the order or the count would tell the hidden values).
+  const columns = masksFields(m, actor.scope) ? publicColumns(m) : undefined;
+  const masked = !!columns && !input.conditions?.length && filters.every((f) => columns.has(f.field.column!)) && paging.order.every(([col]) => columns.has(col));
+  const filtered = applyConditions(db.selectFrom(m.table), conditions);
+  const where = masked ? filtered : applyScope(filtered, m, actor.scope, 'read');
   const fields = input.allFields ? [...m.fields.values()] : m.listFields.map((n) => m.field(n)!);
   const system = input.allFields ? ALL_SYSTEM : LIST_SYSTEM;
   const page = applyPaging(applySort(where.select(selection(columnsFor(m, fields), input.allFields ? ALL_SYSTEM_SELECT : LIST_SYSTEM)), paging.order), paging);
@@ -93,5 +98,6 @@ export async function listRecords(ctx: RuntimeContext, m: RuntimeModule, input: 
     if (rows.length < paging.limit && (rows.length > 0 || paging.offset === 0)) total = paging.offset + rows.length;
   }
   const content = await decorate(ctx, m, rows, fields, system, ctx.db, new Set(named.map((n) => n.field.name)));
+  if (masked) maskOutOfScope(m, content, actor.scope);
   return total === undefined ? { content } : { content, totalElements: total };
 }

@@ -110,6 +110,8 @@ export class RuntimeModule {
   readonly sortable: Record<string, string>;
   readonly defaultOrder: [string, 'asc' | 'desc'][];
   readonly scopeField?: FieldInfo;
+  /** x-scope-self: the records are organisations (scoped by their own id, new ones by their parent's). */
+  readonly selfScope?: { parent: FieldInfo; public: ReadonlySet<string> };
   readonly nameField?: FieldInfo;
   /** The name field sorts in pinyin order through this stored key column (runtime/pinyin.ts). */
   readonly pinyinColumn?: string;
@@ -150,6 +152,8 @@ export class RuntimeModule {
     this.defaultOrder = sortField && this.sortable[sortField] ? [[this.sortable[sortField], sortDir as 'asc' | 'desc'], ['id', 'desc']] : [['id', 'desc']];
     const scope = this.schema['x-scope'];
     if (scope) this.scopeField = this.fields.get(scope);
+    const self = this.schema['x-scope-self'];
+    if (self && this.fields.get(self.parentField)) this.selfScope = { parent: this.fields.get(self.parentField)!, public: new Set(self.public) };
     const nameField = nameFieldOf(this.schema);
     if (nameField) this.nameField = this.fields.get(nameField);
     if (this.nameField?.column && this.nameField.kind === 'string') {

@@ -10,6 +10,7 @@ import type { Paging } from '../core/paging.js';
 import { containsText } from '../db/text-search.js';
 import { HttpError } from '../errors.js';
 import type { FieldError } from '../../shared/validation-messages.js';
+import { normalizeIdCard } from '../../shared/validators.js';
 import type { FieldInfo, RuntimeModule } from './module.js';
 
 // Module tables are created at run time, so the query builder sees them untyped.
@@ -77,10 +78,46 @@ export function parseFilter(m: RuntimeModule, body: unknown): ParsedFilter[] {
       errors.push({ field: name, message: `${field.title}的筛选值不正确` });
       continue;
     }
-    parsed.push({ field, op, value });
+    // Identity numbers are stored in one form (validators.ts): a search typed with x or 15 digits finds it.
+    parsed.push({ field, op, value: field.schema.format === 'id-card' && typeof value === 'string' && op === 'eq' ? normalizeIdCard(value) : value });
   }
   if (errors.length) throw new HttpError(400, errors[0].message, { errors });
   return parsed;
+}
+
+/** One query-string text as a value of the field's type (left as text when it is not one: parseFilter then says so). */
+function typedFromText(f: FieldInfo, text: string): unknown {
+  const kind = f.kind === 'array' ? f.schema.items?.type : f.kind;
+  const t = text.trim();
+  if ((kind === 'integer' || kind === 'number') && /^-?\d+(\.\d+)?$/.test(t)) return Number(t);
+  if (kind === 'boolean' && ['true', 'false', '1', '0'].includes(t)) return t === 'true' || t === '1';
+  return t;
+}
+
+/**
+ * The filter object of a query string (`?orgId=1&category=1,2&joinDate=2020-01-01,2024-12-31`): a query
+ * string carries only text, so each declared filter's value is read as the field's type, a list (`in`) from
+ * comma-separated or repeated values, a range from two. Keys that are not filters are left as they are
+ * (parseFilter refuses unknown ones).
+ */
+export function filterFromQuery(m: RuntimeModule, query: Record<string, unknown>): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(query)) {
+    const field = m.field(key);
+    const op = m.filters.get(key) ?? (m.parents.some((p) => p.foreignKey === key) ? 'eq' : undefined);
+    if (!field || !op || op === 'like' || (typeof raw !== 'string' && !Array.isArray(raw))) {
+      filter[key] = raw;
+      continue;
+    }
+    const texts = (Array.isArray(raw) ? raw : [raw]).map(String);
+    if (op === 'in' || op === 'range') {
+      const parts = texts.flatMap((t) => t.split(','));
+      filter[key] = parts.map((p) => (p.trim() === '' ? null : typedFromText(field, p)));
+    } else {
+      filter[key] = texts.length === 1 ? typedFromText(field, texts[0]) : texts.map((t) => typedFromText(field, t));
+    }
+  }
+  return filter;
 }
 
 function filterValueFits(f: FieldInfo, op: FilterOp, v: unknown): boolean {

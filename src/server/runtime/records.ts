@@ -112,6 +112,22 @@ export class RecordService<T = Record<string, unknown>> {
     return !(await outOfScope(this.ctx, this.module, rows, actor.scope, db, mode)).some(Boolean);
   }
 
+  /**
+   * Refuses a change to records outside the actor's write scope. A record the actor cannot even read is
+   * answered like a missing one (404), so its existence is not told; one it reads but may not change (the
+   * other side of a workflow) is a 403.
+   */
+  private async assertWritable(rows: Record<string, unknown>[], actor: Actor, db: Kysely<DB>, missing: string): Promise<void> {
+    if (await this.inScope(rows, actor, db)) return;
+    if (!(await this.inScope(rows, actor, db, 'read'))) throw new HttpError(404, missing);
+    throw new HttpError(403, '无权操作该组织的数据');
+  }
+
+  /** The field a scope refusal is reported on: the organisation field, or an organisation's parent. */
+  private get scopeFieldName(): string | undefined {
+    return this.module.scopeField?.name ?? this.module.selfScope?.parent.name;
+  }
+
   // ------------------------------------------------------------------ writing
 
   /** New records start from the schema defaults; the scope field defaults to the actor's organisation. */
@@ -135,12 +151,14 @@ export class RecordService<T = Record<string, unknown>> {
     const input = readWriteInput(this.module, body);
     const values = this.withDefaults(input.values, actor);
     const [result] = await validateCandidates(this.ctx, this.module, [{ values }], actor, db);
-    assertValid(result, this.module.scopeField?.name);
+    assertValid(result, this.scopeFieldName);
     const origin = options.origin ?? ChangeRecordOrigin.USER_CREATE;
     const dicts = await dictSnapshot(this.ctx, this.module, db);
     const [id] = await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, origin, source: options.source }], actor, dicts));
     this.emit({ module: this.module.id, action: 'create', ids: [id], origin });
-    return this.get(id, actor, db);
+    // A new organisation placed under one of the actor's is theirs, though their scope was read before it existed.
+    const reader = this.module.selfScope && actor.scope !== 'all' ? { ...actor, scope: [...actor.scope, id] } : actor;
+    return this.get(id, reader, db);
   }
 
   /**
@@ -156,11 +174,11 @@ export class RecordService<T = Record<string, unknown>> {
     const db = options.trx ?? this.ctx.db;
     const current = await this.readRow(id, db);
     if (!current) throw new HttpError(404, `${m.title}记录不存在`);
-    if (!(await this.inScope([current], actor, db))) throw new HttpError(403, '无权操作该组织的数据');
+    await this.assertWritable([current], actor, db, `${m.title}记录不存在`);
     if (current.version !== input.version) await this.conflict(id, db);
     const values = { ...this.writableValues(current), ...input.values };
     const [result] = await validateCandidates(this.ctx, m, [{ values, currentId: id, stored: current }], actor, db);
-    assertValid(result, this.module.scopeField?.name);
+    assertValid(result, this.scopeFieldName);
     const origin = options.origin ?? ChangeRecordOrigin.USER_UPDATE;
     const dicts = await dictSnapshot(this.ctx, m, db);
     await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, current, origin, version: input.version as number, source: options.source }], actor, dicts));
@@ -284,7 +302,7 @@ export class RecordService<T = Record<string, unknown>> {
   }
 
   /**
-   * Deletes records (all in the actor's scope, else 403). Children follow x-children: cascade deletes
+   * Deletes records (all in the actor's scope, else 404 as if missing). Children follow x-children: cascade deletes
    * them in the same transaction (their beforeDelete hooks run), restrict refuses while any exist.
    */
   async remove(ids: number[], actor: Actor, options: { trx?: Kysely<DB> } = {}): Promise<number> {
@@ -297,7 +315,7 @@ export class RecordService<T = Record<string, unknown>> {
       .where(idIn(unique))
       .execute();
     if (rows.length !== unique.length) throw new HttpError(404, `${m.title}记录不存在或已被删除`);
-    if (!(await this.inScope(rows, actor, db))) throw new HttpError(403, '无权操作该组织的数据');
+    await this.assertWritable(rows, actor, db, `${m.title}记录不存在或已被删除`);
     for (const child of m.children.filter((c) => c.onDelete === 'restrict')) {
       const childModule = this.serviceOf(child.module).module;
       const any = await (db as AnyDb).selectFrom(childModule.table).select('id').where(childModule.field(child.foreignKey)!.column!, 'in', unique).limit(1).executeTakeFirst();
@@ -428,5 +446,12 @@ export class RecordService<T = Record<string, unknown>> {
   /** The scope condition for other queries over this module (children lists, pickers): what the actor may read. */
   scopeCondition(actor: Actor) {
     return scopeCondition(this.module, actor.scope, 'read');
+  }
+
+  /** The scope of a picker (id and name): none when the name is public to every caller (x-scope-self). */
+  pickerScopeCondition(actor: Actor) {
+    const m = this.module;
+    if (m.selfScope && m.nameField && m.selfScope.public.has(m.nameField.name)) return undefined;
+    return this.scopeCondition(actor);
   }
 }

@@ -112,7 +112,7 @@ export class ModuleRegistry {
 
   /** A module without x-scope takes its data scope from the first scoped parent (x-children); answers whether it has one. */
   private inheritScope(m: RuntimeModule, seen: Set<string>): boolean {
-    if (m.scopeField || m.scopeVia) return true;
+    if (m.scopeField || m.scopeVia || m.selfScope) return true;
     if (seen.has(m.id)) return false;
     seen.add(m.id);
     for (const link of m.parents) {

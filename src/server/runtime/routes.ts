@@ -5,7 +5,7 @@ import { LOGIN, currentUser, perm } from '../core/auth/guard.js';
 import { hasAnyPermission, type SessionUser } from '../core/auth/session-user.js';
 import { idsOf } from '../core/ids.js';
 import { parsePaging } from '../core/paging.js';
-import { HttpError } from '../errors.js';
+import { HttpError, STATUS_MESSAGES } from '../errors.js';
 import { streamExport } from './export.js';
 import { missingHooks } from './hooks.js';
 import { readImportUpload, registerImportMultipart } from './import.js';
@@ -70,6 +70,8 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
 
   app.post(`${base}/list`, { config: perm(p.list) }, async (req) => {
     const query = req.query as Record<string, unknown>;
+    // Every field of every record is what the detail shows: it needs the view permission too.
+    if (query.fields === 'all' && !hasAnyPermission(currentUser(req), [p.view])) throw new HttpError(403, STATUS_MESSAGES[403]);
     const { filter, conditions } = await listWaiting(runtime, m, req.body, currentUser(req));
     return records().list({ filter, conditions, query, allFields: query.fields === 'all' }, await actor(req));
   });
@@ -116,7 +118,7 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
     app.get(`${base}/options`, { config: perm(...pickers) }, async (req) => {
       const q = req.query as { q?: string; ids?: string; size?: string };
       const size = Math.min(Math.max(Number(q.size) || 20, 1), 100);
-      const scope = records().scopeCondition(await actor(req));
+      const scope = records().pickerScopeCondition(await actor(req));
       let query = runtime.ctx.anyDb.selectFrom(m.table).select(['id', `${nameColumn} as name`]);
       if (scope) query = query.where(scope);
       if (q.ids) {

@@ -3,6 +3,9 @@
  * through the parent record (x-children). Lists filter with the SQL condition; writes and single-record
  * reads check the records themselves.
  *
+ * An organisation module (x-scope-self) is scoped by the records' own ids: an organisation is in scope
+ * when it is one of the caller's; a new one (no id yet) when its parent is.
+ *
  * Reading (`'read'`) a workflow record with an `otherField` is also open to the other side of the process
  * (a transfer's receiving organisation sees it, takes its steps and reads its log); changing or deleting
  * it (`'write'`) stays with the record's own organisation.
@@ -25,6 +28,7 @@ function scopeFields(m: RuntimeModule, mode: ScopeMode) {
 /** The SQL condition of the scope; undefined when the module is not scoped or the caller sees all. */
 export function scopeCondition(m: RuntimeModule, scope: number[] | 'all', mode: ScopeMode = 'write'): Condition | undefined {
   if (scope === 'all') return undefined;
+  if (m.selfScope) return (eb) => (scope.length ? eb('id', 'in', scope) : eb.val(false));
   if (m.scopeField) {
     const cols = scopeFields(m, mode).map((f) => f.column!);
     return (eb) => (scope.length ? eb.or(cols.map((col) => eb(col, 'in', scope))) : eb.val(false));
@@ -46,7 +50,12 @@ export async function outOfScope(
   db: Kysely<DB> = ctx.db,
   mode: ScopeMode = 'write',
 ): Promise<boolean[]> {
-  if (scope === 'all' || (!m.scopeField && !m.scopeVia)) return records.map(() => false);
+  if (scope === 'all' || (!m.scopeField && !m.scopeVia && !m.selfScope)) return records.map(() => false);
+  if (m.selfScope) {
+    const allowed = new Set(scope);
+    const parent = m.selfScope.parent.name;
+    return records.map((r) => !allowed.has((r.id ?? r[parent]) as number));
+  }
   if (m.scopeField) {
     const allowed = new Set(scope);
     const fields = scopeFields(m, mode);
@@ -62,6 +71,44 @@ export async function outOfScope(
     (await q.execute()).forEach((r: { id: number }) => visible.add(r.id));
   }
   return records.map((r) => !visible.has(r[foreignKey.name] as number));
+}
+
+/**
+ * Whether the fields of a self-scoped module's records outside the scope must be hidden (x-scope-self
+ * public): the caller does not see every organisation.
+ */
+export function masksFields(m: RuntimeModule, scope: number[] | 'all'): boolean {
+  return !!m.selfScope && scope !== 'all';
+}
+
+/** The columns a self-scoped module may filter and sort every record on: id and the public fields' (pinyin key included). */
+export function publicColumns(m: RuntimeModule): Set<string> {
+  const out = new Set(['id']);
+  for (const name of m.selfScope?.public ?? []) {
+    const f = m.field(name);
+    if (f?.column) out.add(f.column);
+    if (f && f === m.nameField && m.pinyinColumn) out.add(m.pinyinColumn);
+  }
+  return out;
+}
+
+/** Blanks the non-public fields (and their labels and names) of the records outside the scope; marks them `restricted`. */
+export function maskOutOfScope(m: RuntimeModule, records: Record<string, unknown>[], scope: number[] | 'all'): void {
+  if (!m.selfScope || scope === 'all') return;
+  const allowed = new Set(scope);
+  const open = m.selfScope.public;
+  for (const r of records) {
+    if (allowed.has(r.id as number)) continue;
+    for (const f of m.fields.values()) {
+      if (open.has(f.name) || !(f.name in r)) continue;
+      r[f.name] = null;
+      if (`${f.name}Label` in r) r[`${f.name}Label`] = null;
+      if (`${f.name}Name` in r) r[`${f.name}Name`] = null;
+    }
+    // Who changed it and when belong to the record's history (its trail), not to the public part.
+    for (const s of ['createdAt', 'createdBy', 'updatedAt', 'updatedBy']) if (s in r) r[s] = null;
+    r.restricted = true;
+  }
 }
 
 export function applyScope<Q extends AnyQuery>(q: Q, m: RuntimeModule, scope: number[] | 'all', mode: ScopeMode = 'write'): Q {

@@ -3,13 +3,14 @@ import type { ErrorObject } from 'ajv';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { requiredLackedBy } from '../../shared/module-schema/fields.js';
-import { FORMAT_MESSAGES } from '../../shared/validators.js';
+import { FORMAT_MESSAGES, idCardProblem, normalizeIdCard } from '../../shared/validators.js';
 import { HttpError } from '../errors.js';
 import { translateAjvError, type FieldError } from '../../shared/validation-messages.js';
 import type { Actor } from './hooks.js';
 import { SYSTEM_FIELDS, type FieldInfo, type RuntimeModule } from './module.js';
 import type { RuntimeContext } from './context.js';
-import { outOfScope } from './scope.js';
+import { outOfScope, scopeCondition } from './scope.js';
+import { idIn } from './query.js';
 
 /** A write as the client sent it: field values (null = empty), and the id and version it names. */
 export interface WriteInput {
@@ -51,10 +52,26 @@ export function withoutBlanks(record: Record<string, unknown>): Record<string, u
 }
 
 
-function fieldErrorOf(m: RuntimeModule, e: ErrorObject): FieldError {
+function fieldErrorOf(m: RuntimeModule, e: ErrorObject, values: Record<string, unknown>): FieldError {
   const error = translateAjvError(e, (name) => m.field(name.split('.')[0])?.title);
+  // An identity number says what is wrong with it (a birth date that does not exist or lies ahead).
+  if (e.keyword === 'format' && e.params.format === 'id-card') return { field: error.field, message: idCardProblem(values[error.field] as string) ?? FORMAT_MESSAGES['id-card'] };
   if (e.keyword === 'format' && FORMAT_MESSAGES[e.params.format as string]) return { field: error.field, message: FORMAT_MESSAGES[e.params.format as string] };
   return error;
+}
+
+/**
+ * Puts values in their one stored form before they are checked and written, so uniqueness compares like
+ * with like: identity numbers (upper-case X, 15 digits widened to 18).
+ */
+function normalizeValues(m: RuntimeModule, candidates: Candidate[]): void {
+  const idCards = m.writableFields.filter((f) => f.schema.format === 'id-card');
+  for (const c of candidates) {
+    for (const f of idCards) {
+      const v = c.values[f.name];
+      if (typeof v === 'string') c.values[f.name] = normalizeIdCard(v);
+    }
+  }
 }
 
 export interface Candidate {
@@ -88,10 +105,11 @@ export async function validateCandidates(
   /** A transaction the write runs in (domain services); every look-up then goes through it. */
   db: Kysely<DB> = ctx.db,
 ): Promise<CandidateResult[]> {
+  normalizeValues(m, candidates);
   const results: CandidateResult[] = candidates.map((c) => {
     const lacked = c.stored ? new Set(requiredLackedBy(m.schema, c.stored)) : undefined;
     const errors = m.validate(withoutBlanks(c.values)).filter((e) => !(e.keyword === 'required' && lacked?.has(e.params.missingProperty as string)));
-    return { errors: errors.map((e) => fieldErrorOf(m, e)), outOfScope: false };
+    return { errors: errors.map((e) => fieldErrorOf(m, e, c.values)), outOfScope: false };
   });
   const failed = (i: number, field: string) => results[i].errors.some((e) => e.field === field);
 
@@ -118,11 +136,20 @@ export async function validateCandidates(
     });
   }
 
-  for (const set of m.uniqueSets) await checkUnique(ctx, m, set, candidates, results, failed, db);
+  for (const set of m.uniqueSets) await checkUnique(ctx, m, set, candidates, results, failed, db, actor);
 
   // A scoped actor may not write records outside its organisations, nor records that belong to none.
   // A read-only scope field is the business of the hook that sets it (docs/schema.md, x-scope).
-  if (!m.scopeField || m.scopeField.writable) {
+  if (m.selfScope) {
+    // An organisation is placed by its parent: a new one, or one moved, must land under one in the scope
+    // (the record itself is checked by the update). Keeping the parent it has is always allowed.
+    const parent = m.selfScope.parent.name;
+    const placed = candidates.map((c) => ({ [parent]: c.values[parent] ?? null }));
+    (await outOfScope(ctx, m, placed, actor.scope, db)).forEach((out, i) => {
+      const c = candidates[i];
+      results[i].outOfScope = out && (!c.stored || (c.stored[parent] ?? null) !== (c.values[parent] ?? null));
+    });
+  } else if (!m.scopeField || m.scopeField.writable) {
     (await outOfScope(ctx, m, candidates.map((c) => c.values), actor.scope, db)).forEach((out, i) => (results[i].outOfScope = out));
   }
   return results;
@@ -131,6 +158,22 @@ export async function validateCandidates(
 /** The Chinese message of a uniqueness conflict: `<title>“value”已存在`. */
 export function uniqueMessage(set: FieldInfo[], values: unknown[]): string {
   return `${set.map((f) => f.title).join('、')}“${values.map(String).join('、')}”已存在`;
+}
+
+/**
+ * The message of a conflict with a record the caller cannot read: it says no more than that the value is
+ * taken, nothing of that record (whose existence elsewhere is not the caller's business).
+ */
+export function hiddenUniqueMessage(set: FieldInfo[]): string {
+  return `该${set.map((f) => f.title).join('、')}已被其他党组织的记录使用，请核对后重新填写，如有疑问请联系上级党组织`;
+}
+
+/** Of these record ids, those the actor may read (all of them for a caller who sees everything). */
+async function readableIds(ctx: RuntimeContext, m: RuntimeModule, ids: number[], actor: Actor, db: Kysely<DB>): Promise<Set<number>> {
+  const condition = scopeCondition(m, actor.scope, 'read');
+  if (!condition || !ids.length) return new Set(ids);
+  const rows = await (db as Kysely<any>).selectFrom(m.table).select('id').where(idIn(ids)).where(condition).execute();
+  return new Set(rows.map((r: { id: number }) => r.id));
 }
 
 /** The key of a unique value set, as compared across the table and the batch. */
@@ -164,17 +207,21 @@ async function checkUnique(
   results: CandidateResult[],
   failed: (i: number, field: string) => boolean,
   db: Kysely<DB>,
+  actor: Actor,
 ): Promise<void> {
   const keyed = candidates
     .map((c, i) => ({ i, values: set.map((f) => c.values[f.name]), currentId: c.currentId }))
     .filter((k) => k.values.every((v) => v !== null && v !== undefined) && !set.some((f) => failed(k.i, f.name)));
   if (!keyed.length) return;
   const taken = await findByKeys(ctx, m, set, keyed.map((k) => k.values), db);
+  const readable = await readableIds(ctx, m, [...new Set(taken.values())], actor, db);
   const seen = new Set<string>();
   for (const k of keyed) {
     const key = keyOf(k.values);
     const owner = taken.get(key);
-    if ((owner !== undefined && owner !== k.currentId) || seen.has(key)) {
+    if (owner !== undefined && owner !== k.currentId) {
+      results[k.i].errors.push({ field: set[0].name, message: readable.has(owner) ? uniqueMessage(set, k.values) : hiddenUniqueMessage(set) });
+    } else if (seen.has(key)) {
       results[k.i].errors.push({ field: set[0].name, message: uniqueMessage(set, k.values) });
     }
     seen.add(key);

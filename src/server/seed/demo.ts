@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { getSchoolInfo } from '../../shared/school-branding.js';
+import { modulePermissions } from '../../shared/module-schema/fields.js';
+import type { ModuleSchema } from '../../shared/module-schema/types.js';
 import { hashPassword } from '../core/passwords.js';
 import { seedDemoDues } from './demo-dues.js';
 import { seedPschool } from './pschool/seed.js';
@@ -34,6 +38,28 @@ function permissionsUnder(tree: MenuNode[], ...nodeIds: string[]): string[] {
   return collectPermissions(flattenMenus(tree).filter((n) => nodeIds.includes(n.id)));
 }
 
+/** Each module's list, edit and delete permissions → its view permission (read from the module schemas). */
+let viewOf: Map<string, string> | undefined;
+function viewPermissions(): Map<string, string> {
+  if (viewOf) return viewOf;
+  viewOf = new Map();
+  const dir = path.join(SCHEMAS_DIR, 'modules');
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const p = modulePermissions(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as ModuleSchema);
+    for (const action of ['list', 'edit', 'delete'] as const) viewOf.set(p[action], p.view);
+  }
+  return viewOf;
+}
+
+/**
+ * A role that may list, change or delete a module's records may also open them: the menus grant buttons
+ * (list, add, edit, ...) but no "view", and without it the detail and `list?fields=all` are refused.
+ */
+function withViews(permissions: string[]): string[] {
+  const views = viewPermissions();
+  return [...new Set([...permissions, ...permissions.flatMap((p) => (views.has(p) ? [views.get(p)!] : []))])];
+}
+
 interface DemoRole {
   code: string;
   name: string;
@@ -47,26 +73,26 @@ interface DemoRole {
 export const DEMO_ROLES: DemoRole[] = [
   {
     code: 'dwzzb', name: '党委组织部管理员', description: '全校党建业务管理（不含系统管理）', level: 2, dataScope: 'all',
-    permissions: (tree) => collectPermissions(tree.filter((n) => n.id !== 'system')).filter((p) => !SYSTEM_PERMISSION.test(p)),
+    permissions: (tree) => withViews(collectPermissions(tree.filter((n) => n.id !== 'system')).filter((p) => !SYSTEM_PERMISSION.test(p))),
   },
   {
     code: 'zbsj', name: '支部书记', description: '本支部党员、发展党员、组织关系转接、组织生活、党费收缴、党校学习与消息', level: 3, dataScope: 'own',
-    permissions: (tree) => [
+    permissions: (tree) => withViews([
       'member:list', 'member:view', 'member:edit', 'member:export', 'org:list',
       ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'pschool-study', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)),
       // Dues: the branch's standards (confirm), its batch (report, deferrals), on-site payment and reports.
       'dues:list', 'dues:edit', 'dues:export', 'dues:confirm', 'dues-batch:list', 'dues-batch:report', 'dues-batch:defer',
       ...permissionsUnder(tree, 'dues-onsite', 'dues-report', 'dues-my'),
-    ],
+    ]),
   },
   {
     // The level between branch and organisation department: the college's committee (workflow level "committee").
     code: 'ejdw', name: '二级党委组织员', description: '本院党委（党总支）所属支部的党员、发展党员与组织关系转接审批、消息', level: 3, dataScope: 'own',
-    permissions: (tree) => ['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'development', 'transfer', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p))],
+    permissions: (tree) => withViews(['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'development', 'transfer', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p))]),
   },
   {
     code: 'dy', name: '党员', description: '党校学习、我的党费、消息与规章制度', level: 4, dataScope: 'own',
-    permissions: (tree) => [...permissionsUnder(tree, 'pschool-study', 'message-center', 'dues-my'), 'regulation:list'],
+    permissions: (tree) => withViews([...permissionsUnder(tree, 'pschool-study', 'message-center', 'dues-my'), 'regulation:list']),
   },
 ];
 

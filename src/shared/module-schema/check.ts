@@ -7,7 +7,7 @@ import { checkWorkflow } from './workflow-check.js';
 
 /** The x- keywords a module schema may carry on a field; ajv must know them to stay strict. */
 export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden', 'x-required-from'];
-export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-name-field', 'x-workflow', 'x-links'];
+export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-scope-self', 'x-name-field', 'x-workflow', 'x-links'];
 
 /** Custom string formats of module schemas, as names only; validators are added by the runtime. */
 export const CUSTOM_FORMATS = ['id-card', 'mobile', 'money', 'textarea', 'rich-text', 'file', 'image'];
@@ -52,6 +52,12 @@ export function checkModuleSchema(schema: unknown, expectedId?: string): string[
   module['x-form']?.groups?.forEach((g) => g.fields.forEach((f) => refer(`x-form.groups "${g.title}"`, f)));
   module['x-unique']?.forEach((set) => set.forEach((f) => refer('x-unique', f)));
   if (module['x-scope']) refer('x-scope', module['x-scope']);
+  const self = module['x-scope-self'];
+  if (self) {
+    refer('x-scope-self.parentField', self.parentField);
+    self.public.forEach((f) => refer('x-scope-self.public', f));
+    if (module['x-scope']) problems.push('x-scope and x-scope-self exclude each other: choose one');
+  }
   if (module['x-name-field']) refer('x-name-field', module['x-name-field']);
   module['x-links']?.forEach((l) => l['x-show-if'] && refer(`x-links "${l.title}".x-show-if`, l['x-show-if'].field));
   for (const [name, field] of Object.entries(module.properties)) {

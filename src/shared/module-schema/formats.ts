@@ -7,7 +7,7 @@ import { FIELD_KEYWORDS, MODULE_KEYWORDS } from './check.js';
  * value is judged the same on both sides. Display-only formats (textarea, file, ...) accept anything.
  */
 export const RECORD_FORMATS: Readonly<Record<string, (value: string) => boolean>> = {
-  'id-card': isIdCard,
+  'id-card': (value) => isIdCard(value),
   mobile: isMobile,
   email: isEmail,
   money: isMoney,

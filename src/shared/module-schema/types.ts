@@ -47,6 +47,12 @@ export interface ModuleSchema {
   'x-unique'?: string[][];
   'x-hooks'?: { beforeWrite?: string[]; afterWrite?: string[]; beforeDelete?: string[] };
   'x-scope'?: string;
+  /**
+   * The records are organisations themselves (the org module): one is in the caller's scope when its id is,
+   * a new one when its parent is. `public` fields are shown to every caller on every record (the tree and
+   * pickers need them); the others only on records within the scope.
+   */
+  'x-scope-self'?: { parentField: string; public: string[] };
   'x-name-field'?: string;
   'x-workflow'?: WorkflowSchema;
   /** Pages about one record, offered on its detail (`{id}` in `path` is the record's id): a printable letter. */

@@ -111,16 +111,19 @@ export function filterBody(specs: FilterSpec[], values: Record<string, unknown>)
 /** 'YYYY-MM-DD HH:mm' of an instant, in the browser's time zone. */
 export const formatDateTime = (value: unknown): string => parseTime(value as string, '{y}-{m}-{d} {h}:{i}');
 
-/** A stored file reference: `/api/file/view?id=12&name=<file name>` (what the upload widget writes). */
-export function fileRef(value: unknown): { id: number; name: string } | undefined {
+/**
+ * A stored file reference: `/api/file/view?id=<key>&name=<file name>` (what the upload widget writes; the
+ * key is the file's unguessable one, older references carry its number).
+ */
+export function fileRef(value: unknown): { id: string; name: string } | undefined {
   if (typeof value !== 'string') return undefined;
-  const match = /[?&]id=(\d+)/.exec(value);
+  const match = /[?&]id=([0-9a-f]{32}|\d+)(?=&|$)/.exec(value);
   if (!match) return undefined;
   const name = /[?&]name=([^&]*)/.exec(value);
-  return { id: Number(match[1]), name: name ? decodeURIComponent(name[1]) : `文件${match[1]}` };
+  return { id: match[1], name: name ? decodeURIComponent(name[1]) : '附件' };
 }
 
-export function fileRefValue(file: { id: number; name: string }): string {
+export function fileRefValue(file: { id: string | number; name: string }): string {
   return `/api/file/view?id=${file.id}&name=${encodeURIComponent(file.name)}`;
 }
 

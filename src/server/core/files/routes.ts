@@ -5,13 +5,12 @@ import { LOGIN, PUBLIC, currentUser } from '../auth/guard.js';
 import { hashToken } from '../auth/sessions.js';
 import { IMAGE_TYPES, MAX_AVATAR_BYTES } from '../../../shared/file-types.js';
 import { sendStoredFile } from './serve.js';
-import { fileDto } from './store.js';
+import { fileDto, fileLookup, fileRefToken, fileUrl } from './store.js';
 import { fileStoreOf, receiveUpload, registerMultipart } from './upload.js';
 
 /** A phone upload link (the QR code on the desktop page) lives this long and works once. */
 const MOBILE_TOKEN_MS = 10 * 60_000;
 const MOBILE_TOKEN_GONE = '二维码已失效，请在电脑端刷新';
-const AVATAR_URL = /^\/api\/file\/view\?id=(\d+)$/;
 
 const idOf = (req: FastifyRequest) => (req.query as { id?: unknown }).id;
 
@@ -34,14 +33,15 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/users/updateAvatar', { config: LOGIN }, async (req) => {
     const user = currentUser(req);
     const { file } = await receiveUpload(req, store, { ownerId: user.id, types: IMAGE_TYPES, maxBytes: MAX_AVATAR_BYTES, moduleName: 'avatar' });
-    const avatar = `/api/file/view?id=${file.id}`;
+    const avatar = fileUrl(file);
     const before = await db.selectFrom('users').select('avatar').where('id', '=', user.id).executeTakeFirst();
     await db.updateTable('users').set({ avatar, updated_at: new Date() }).where('id', '=', user.id).execute();
     await app.services.sessions.forgetSessions(user.id);
     // The replaced avatar is removed when it was this user's own upload.
-    const oldId = AVATAR_URL.exec(before?.avatar ?? '')?.[1];
-    if (oldId) {
-      const old = await db.selectFrom('files').selectAll().where('id', '=', Number(oldId)).where('owner_id', '=', user.id).where('module_name', '=', 'avatar').executeTakeFirst();
+    const oldToken = before?.avatar?.startsWith('/api/file/view?') ? fileRefToken(before.avatar) : null;
+    if (oldToken) {
+      const [column, value] = fileLookup(oldToken);
+      const old = await db.selectFrom('files').selectAll().where(column, '=', value as never).where('owner_id', '=', user.id).where('module_name', '=', 'avatar').executeTakeFirst();
       if (old) await store.remove([old]);
     }
     return { avatar, file: fileDto(file) };

@@ -28,9 +28,32 @@ export interface NewFile {
   maxBytes: number;
 }
 
-/** What the API answers for an uploaded file. */
+/**
+ * Who may read a file filed under a module of the schema runtime (wired in by the composition root):
+ * true or false when the module is one, undefined when it is not (then its list permission decides).
+ */
+export type ModuleFileAccess = (user: SessionUser, file: Pick<FileRow, 'id' | 'access_key' | 'module_name'>) => Promise<boolean | undefined>;
+
+/** A file's key: 32 hex digits (a random UUID's), what URLs name a file by. */
+const ACCESS_KEY = /^[0-9a-f]{32}$/;
+
+/** The URL that shows a file: by its key, never its sequential id. */
+export const fileUrl = (f: Pick<FileRow, 'access_key'>) => `/api/file/view?id=${f.access_key}`;
+
+/** What the API answers for an uploaded file: `id` numbers it for its owner's lists, `key` and `url` address it. */
 export function fileDto(f: FileRow) {
-  return { id: f.id, name: f.original_name, size: f.size, mime: f.mime, moduleName: f.module_name, tag: f.tag, createTime: f.created_at, url: `/api/file/view?id=${f.id}` };
+  return { id: f.id, key: f.access_key, name: f.original_name, size: f.size, mime: f.mime, moduleName: f.module_name, tag: f.tag, createTime: f.created_at, url: fileUrl(f) };
+}
+
+/** The file a stored reference names (`/api/file/view?id=<key or number>&name=...`): the key or number, or null. */
+export function fileRefToken(ref: string | null | undefined): string | null {
+  const m = /[?&]id=([0-9a-f]{32}|\d+)(&|$)/.exec(ref ?? '');
+  return m ? m[1] : null;
+}
+
+/** The column and value that find a file by a key or (legacy) number. */
+export function fileLookup(token: string): ['access_key', string] | ['id', number] {
+  return /^\d+$/.test(token) ? ['id', Number(token)] : ['access_key', token];
 }
 
 /**
@@ -44,6 +67,8 @@ export class FileStore {
     dataDir: string,
     /** The permission that lists a module's records (its x-permissions.list, `<module>:list` by default). */
     private readonly listPermissionOf: (moduleName: string) => string = (m) => `${m}:list`,
+    /** Record-level access to files of runtime modules (the record that refers to the file, in scope). */
+    private readonly moduleFileAccess?: ModuleFileAccess,
   ) {
     this.root = path.join(dataDir, 'files');
   }
@@ -74,7 +99,7 @@ export class FileStore {
       if (source.truncated) throw new HttpError(413, `文件大小不能超过${formatBytes(meta.maxBytes)}`);
       return await this.database.db
         .insertInto('files')
-        .values({ storage_name: storageName, original_name: meta.originalName, mime: meta.mime, size, sha256: hash.digest('hex'), module_name: meta.moduleName ?? null, tag: meta.tag ?? null, owner_id: meta.ownerId })
+        .values({ access_key: crypto.randomBytes(16).toString('hex'), storage_name: storageName, original_name: meta.originalName, mime: meta.mime, size, sha256: hash.digest('hex'), module_name: meta.moduleName ?? null, tag: meta.tag ?? null, owner_id: meta.ownerId })
         .returningAll()
         .executeTakeFirstOrThrow();
     } catch (error) {
@@ -83,25 +108,39 @@ export class FileStore {
     }
   }
 
+  /** A file by its key, or by its number (internal callers; see readable for what URLs may use). */
   async get(id: unknown): Promise<FileRow> {
-    const n = Number(id);
-    if (!Number.isInteger(n) || n <= 0) throw new HttpError(400, '请指定文件', { errors: [{ field: 'id', message: '请指定文件' }] });
-    const row = await this.database.db.selectFrom('files').selectAll().where('id', '=', n).executeTakeFirst();
+    const token = typeof id === 'number' ? String(id) : typeof id === 'string' ? id.trim() : '';
+    if (!ACCESS_KEY.test(token) && !(/^\d{1,9}$/.test(token) && Number(token) > 0)) throw new HttpError(400, '请指定文件', { errors: [{ field: 'id', message: '请指定文件' }] });
+    const [column, value] = fileLookup(token);
+    const row = await this.database.db.selectFrom('files').selectAll().where(column, '=', value as never).executeTakeFirst();
     if (!row) throw new HttpError(404, '文件不存在或已被删除');
     return row;
   }
 
-  /** Its uploader, a superuser or file:all, whoever may list the module of a module's file, anyone for avatars. */
-  canRead(user: SessionUser, f: FileRow): boolean {
+  /**
+   * Its uploader, a superuser or file:all; anyone for avatars; for a file of a runtime module, whoever may
+   * view a record that refers to it (the view permission and the record in their data scope); for other
+   * modules' files, whoever may list the module.
+   */
+  async canRead(user: SessionUser, f: FileRow): Promise<boolean> {
     if (f.owner_id === user.id || hasAnyPermission(user, [READ_ALL_FILES])) return true;
     if (!f.module_name) return false;
-    return OPEN_MODULES.has(f.module_name) || hasAnyPermission(user, [this.listPermissionOf(f.module_name)]);
+    if (OPEN_MODULES.has(f.module_name)) return true;
+    const byRecord = await this.moduleFileAccess?.(user, f);
+    return byRecord ?? hasAnyPermission(user, [this.listPermissionOf(f.module_name)]);
   }
 
+  /**
+   * A file the caller may read, named by its key. A sequential number is accepted only from those who could
+   * list the file anyway (its uploader, file:all), so counting through numbers finds nothing.
+   */
   async readable(user: SessionUser, id: unknown): Promise<FileRow> {
     const f = await this.get(id);
+    const byNumber = !(typeof id === 'string' && ACCESS_KEY.test(id.trim()));
+    const privileged = f.owner_id === user.id || hasAnyPermission(user, [READ_ALL_FILES]);
     // A file the caller may not read is answered like a missing one: its existence is not told.
-    if (!this.canRead(user, f)) throw new HttpError(404, '文件不存在或已被删除');
+    if ((byNumber && !privileged) || !(await this.canRead(user, f))) throw new HttpError(404, '文件不存在或已被删除');
     return f;
   }
 

@@ -6,6 +6,8 @@ type Created = ColumnType<Date, Date | undefined, never>;
 export interface FileTables {
   files: {
     id: Generated<number>;
+    /** The unguessable key URLs name the file by (migration 0092). */
+    access_key: Generated<string>;
     storage_name: string;
     original_name: string;
     mime: string;

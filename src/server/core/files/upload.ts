@@ -12,8 +12,8 @@ export async function registerMultipart(app: FastifyInstance): Promise<void> {
 }
 
 export function fileStoreOf(app: FastifyInstance): FileStore {
-  const { database, appConfig, listPermissionOf } = app.services;
-  return new FileStore(database, appConfig.dataDir, listPermissionOf);
+  const { database, appConfig, listPermissionOf, moduleFileAccess } = app.services;
+  return new FileStore(database, appConfig.dataDir, listPermissionOf, moduleFileAccess);
 }
 
 export interface UploadOptions {

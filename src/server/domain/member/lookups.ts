@@ -6,6 +6,7 @@ import { containsText } from '../../db/text-search.js';
 import { likeContains } from '../../core/paging.js';
 import { MEMBER_STATUS_FIELD } from '../../../shared/party-members.js';
 import { memberStatusOf } from './members.js';
+import { filterFromQuery } from '../../runtime/query.js';
 
 const PAGING_KEYS = new Set(['page', 'size', 'sort', 'count']);
 
@@ -18,15 +19,15 @@ async function lookup(req: FastifyRequest, moduleId: string, extra: Record<strin
   const m = runtime.module(moduleId);
   if (!m) throw new HttpError(404, `模块“${moduleId}”不存在`);
   const query = req.query as Record<string, unknown>;
-  const filter: Record<string, unknown> = { ...extra };
+  const given: Record<string, unknown> = {};
   const paging: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
     if (value === '' || value === undefined) continue;
     if (PAGING_KEYS.has(key)) paging[key] = value;
-    // A query string carries text: numbers for number fields (an organisation id).
-    else if (typeof value === 'string' && ['integer', 'number'].includes(m.field(key)?.kind ?? '') && /^-?\d+(\.\d+)?$/.test(value)) filter[key] = Number(value);
-    else filter[key] = value;
+    else given[key] = value;
   }
+  // A query string carries text: numbers, lists and ranges are read as the filter's field needs them.
+  const filter = { ...extra, ...filterFromQuery(m, given) };
   return runtime.records(moduleId).list({ filter, query: paging }, await runtime.actorOf(currentUser(req)));
 }
 

@@ -1,12 +1,25 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { ChangeRecordOriginLabel, ChangeRecordTypeLabel } from '../../../shared/constants.js';
-import { perm } from '../../core/auth/guard.js';
+import { currentUser, perm } from '../../core/auth/guard.js';
+import { scopeOrgIds } from '../../core/auth/org-scope.js';
+import { hasAnyPermission } from '../../core/auth/session-user.js';
 import { streamXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
 import { exportCell } from '../../runtime/cells.js';
 import { likeContains, parsePaging } from '../../core/paging.js';
 import { memberCondition, memberStatusOf, requestedOrgIds } from './members.js';
+
+/**
+ * Which change records of organisations and units a data scope reads (`c` is change_records): an
+ * organisation's when it lies in the scope, a unit's when an organisation in the scope belongs to it.
+ */
+export function orgTrailScope(scope: number[] | 'all'): RawBuilder<boolean> {
+  if (scope === 'all') return sql<boolean>`true`;
+  if (!scope.length) return sql<boolean>`false`;
+  const ids = sql.join(scope);
+  return sql<boolean>`((c.module = 'org' AND c.record_id IN (${ids})) OR (c.module = 'unit' AND c.record_id IN (SELECT unit_id FROM m_org WHERE id IN (${ids}) AND unit_id IS NOT NULL)))`;
+}
 
 /** Records read per step: small, so each batch is garbage before it is promoted (see runtime/export.ts). */
 const BATCH = 500;
@@ -59,14 +72,19 @@ export async function memberRosterRoutes(app: FastifyInstance): Promise<void> {
     );
   });
 
-  // The modification trail of units and organisations together (单位与组织修改痕迹).
-  app.get('/api/trail/orgs', { config: perm('org:list', 'unit:list') }, async (req) => {
+  // The modification trail of units and organisations together (单位与组织修改痕迹): a record's history is
+  // part of its detail, so it needs the view permission and the data scope (trail-scope.ts).
+  const orgView = runtime.module('org')?.permissions.view ?? 'org:view';
+  const unitView = runtime.module('unit')?.permissions.view ?? 'unit:view';
+  app.get('/api/trail/orgs', { config: perm(orgView, unitView) }, async (req) => {
     const paging = parsePaging(req.query, { at: 'c.at' }, [['c.at', 'desc']]);
     const q = req.query as { module?: string; keyword?: string };
-    const modules = q.module === 'org' || q.module === 'unit' ? [q.module] : ['org', 'unit'];
+    const user = currentUser(req);
+    const modules = (q.module === 'org' || q.module === 'unit' ? [q.module] : ['org', 'unit']).filter((m) => hasAnyPermission(user, [m === 'org' ? orgView : unitView]));
     const keyword = q.keyword?.trim() ? likeContains(q.keyword.trim()) : null;
     const db = app.services.database.db;
-    const where = sql`c.module IN (${sql.join(modules)}) AND (${keyword}::text IS NULL OR coalesce(o.name, u.name) ILIKE ${keyword} OR c.username ILIKE ${keyword})`;
+    const scope = await scopeOrgIds(app.services.orgTree, user.dataScope);
+    const where = sql`c.module IN (${sql.join(modules.length ? modules : [''])}) AND ${orgTrailScope(scope)} AND (${keyword}::text IS NULL OR coalesce(o.name, u.name) ILIKE ${keyword} OR c.username ILIKE ${keyword})`;
     const from = sql`change_records c LEFT JOIN m_org o ON c.module = 'org' AND o.id = c.record_id LEFT JOIN m_unit u ON c.module = 'unit' AND u.id = c.record_id`;
     const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`.execute(db)).rows[0].n;
     const rows = await sql<Record<string, unknown>>`

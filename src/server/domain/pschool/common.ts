@@ -22,11 +22,8 @@ export function idParam(value: unknown, title: string): number {
 
 export const param = (req: FastifyRequest, name: string) => (req.params as Record<string, string>)[name];
 
-/** The file a module file field refers to (`/api/file/view?id=12&name=...`), or null. */
-export function fileIdOf(ref: string | null | undefined): number | null {
-  const m = /[?&]id=(\d+)/.exec(ref ?? '');
-  return m ? Number(m[1]) : null;
-}
+/** The file a module file field refers to (`/api/file/view?id=<key>&name=...`): its key (or old number), or null. */
+export { fileRefToken as fileIdOf } from '../../core/files/store.js';
 
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 

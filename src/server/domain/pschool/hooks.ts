@@ -9,6 +9,7 @@ import { fillKey, letters, normaliseJudge } from '../../../shared/pschool/markin
 import { HttpError } from '../../errors.js';
 import { registerHook, type WriteHookContext } from '../../runtime/index.js';
 import { Compose, fileIdOf, jsonArray, round2 } from './common.js';
+import { fileLookup } from '../../core/files/store.js';
 import { standingFields, syncCertificate } from './standing.js';
 import { pschoolDb, type AnyDb } from './tables.js';
 
@@ -45,7 +46,8 @@ registerHook('pschool.courseNode', async (ctx) => {
   if (r.kind === 'offline') Object.assign(r, { file: null, duration: null, minReadSeconds: null });
   if (r.kind === 'video' || r.kind === 'doc') {
     if (fileIdOf(r.file as string) === null) refuse('file', r.kind === 'video' ? '请上传视频文件' : '请上传文档');
-    const name = await ctx.trx.selectFrom('files').select('original_name').where('id', '=', fileIdOf(r.file as string)!).executeTakeFirst();
+    const [column, value] = fileLookup(fileIdOf(r.file as string)!);
+    const name = await ctx.trx.selectFrom('files').select('original_name').where(column, '=', value as never).executeTakeFirst();
     if (!name) refuse('file', '学习资料文件不存在，请重新上传');
     if (r.kind === 'video' && !VIDEO.test(name!.original_name)) refuse('file', '视频只支持 mp4、webm 格式');
     if (r.kind === 'doc' && !PDF.test(name!.original_name)) refuse('file', '文档只支持 pdf 格式');

@@ -21,7 +21,8 @@ export interface StudyNode {
   /** Seconds that complete the node: the video's length, or the document's minimum reading time. */
   length: number;
   hours: number;
-  fileId: number | null;
+  /** The file's key (or old number), for the file store. */
+  fileId: string | null;
 }
 
 export class NodeCatalog {

@@ -14,7 +14,7 @@ import { markSheet, type PaperItem, type QuestionTypeValue } from '../../../shar
 import { composeByRules, seededRandom } from '../../../shared/pschool/paper.js';
 import { ASSETS_DIR } from '../../paths.js';
 import { FileStore } from '../../core/files/store.js';
-import { fileDto } from '../../core/files/store.js';
+import { fileDto, fileUrl } from '../../core/files/store.js';
 import { hashPassword } from '../../core/passwords.js';
 import { documentPdf } from '../../domain/pschool/pdf.js';
 import { standingFields, syncCertificate } from '../../domain/pschool/standing.js';
@@ -76,9 +76,9 @@ export async function seedPschool(ctx: SeedContext): Promise<PschoolSeedResult> 
   const docs: Record<string, string> = {};
   for (const [key, [title, paragraphs]] of Object.entries(DOCS)) {
     const pdf = await store.save(Readable.from([Buffer.from(await documentPdf(title, paragraphs))]), { originalName: `${title}.pdf`, mime: 'application/pdf', moduleName: 'course-node', ownerId: owner, maxBytes: 10 * 1024 * 1024 });
-    docs[key] = `/api/file/view?id=${pdf.id}&name=${encodeURIComponent(fileDto(pdf).name)}`;
+    docs[key] = `${fileUrl(pdf)}&name=${encodeURIComponent(fileDto(pdf).name)}`;
   }
-  const videoRef = `/api/file/view?id=${video.id}&name=${encodeURIComponent(video.original_name)}`;
+  const videoRef = `${fileUrl(video)}&name=${encodeURIComponent(video.original_name)}`;
   const VIDEO_SECONDS = 20;
 
   return database.db.transaction().execute(async (trx) => {

@@ -6,7 +6,10 @@ import { post } from '../request/request';
 
 /** A stored file as the file API answers it. */
 export interface UploadedFile {
+  /** The file's number, for the owner's own lists (delete). */
   id: number;
+  /** The unguessable key URLs name the file by (`/api/file/view?id=<key>`). */
+  key: string;
   name: string;
   size: number;
   mime: string;

@@ -44,7 +44,7 @@ export function MyFiles() {
             ellipsis: true,
             // A download enclosure: the document-wide handler downloads it under this text.
             render: (name: string, file) => (
-              <a className={ENCLOSURE_CLASS} data-id={file.id} href="#" title="下载">
+              <a className={ENCLOSURE_CLASS} data-id={file.key} href="#" title="下载">
                 {name}
               </a>
             ),
@@ -56,7 +56,7 @@ export function MyFiles() {
             width: 140,
             render: (_, file) => (
               <Space size={0}>
-                <Button type="link" size="small" onClick={() => previewDocument(file.id)}>
+                <Button type="link" size="small" onClick={() => previewDocument(file.key)}>
                   预览
                 </Button>
                 <Popconfirm title={`确定删除“${file.name}”吗？`} onConfirm={() => remove(file)} okText="确定" cancelText="取消">

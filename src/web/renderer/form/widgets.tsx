@@ -291,7 +291,7 @@ function UploadWidget(props: WidgetProps) {
             const f = raw as File;
             setPercent(0);
             uploadFile<UploadedFile>(f, f.name, { onProgress: setPercent, moduleName: ctx.schema['x-id'] })
-              .then((stored) => change(fileRefValue({ id: stored.id, name: stored.name })))
+              .then((stored) => change(fileRefValue({ id: stored.key, name: stored.name })))
               .catch(() => undefined)
               .finally(() => setPercent(undefined));
           }}
