@@ -31,6 +31,8 @@ export const CONFIG_KEYS: Readonly<Record<string, ConfigKeyDeclaration>> = {
   passwordReg: { audience: 'public', builtIn: true, kind: 'regex' },
   passwordRegTip: { audience: 'public', builtIn: true },
   initPassword: { audience: 'secret', builtIn: true },
+  // How long a one-time password an administrator issues stays valid (users/one-time-password.ts); default 72.
+  oneTimePasswordHours: { audience: 'signedIn', kind: 'positiveInteger' },
   videoRecordTime: { audience: 'signedIn', builtIn: true, kind: 'positiveInteger' },
   captchaEnabled: { audience: 'signedIn', builtIn: true, kind: 'boolean' },
   // Below 5 minutes users are signed out while they read a page or fill in a form.
