@@ -90,10 +90,11 @@ export class XlsxFile {
   ) {}
 
   /**
-   * Checks the container (HttpError 400 for a zip bomb or a row longer than any real one) and lists the
-   * sheets with their value rows; XlsxUnreadable when it is no .xlsx at all.
+   * Checks the container (HttpError 400 for a zip bomb, a row longer than any real one, or a sheet with
+   * more than `maxRows` rows holding values, besides the few title rows, found as soon as it is counted)
+   * and lists the sheets with their value rows; XlsxUnreadable when it is no .xlsx at all.
    */
-  static async open(buffer: Buffer): Promise<XlsxFile> {
+  static async open(buffer: Buffer, maxRows = Number.MAX_SAFE_INTEGER): Promise<XlsxFile> {
     let entries: Map<string, ZipEntry>;
     try {
       entries = zipEntries(buffer);
@@ -118,7 +119,10 @@ export class XlsxFile {
       for (const e of read) {
         if (SHEET_PART.test(e.name)) {
           const scanner = new RowScanner(XLSX_LIMITS.row);
-          await inflate(buffer, e, e.size, (chunk) => scanner.push(chunk));
+          await inflate(buffer, e, e.size, (chunk) => {
+            scanner.push(chunk);
+            if (scanner.valueRows > maxRows + HEADER_SEARCH_ROWS) throw tooManyRows(maxRows);
+          });
           valueRows.set(e.name, scanner.valueRows);
         } else if (e.name === WORKBOOK || e.name === WORKBOOK_RELS) {
           const chunks: Buffer[] = [];

@@ -50,7 +50,7 @@ export async function readImportUpload(req: FastifyRequest): Promise<ImportUploa
   const maxRows = Math.floor(await req.server.services.config.number(IMPORT_MAX_ROWS_KEY, DEFAULT_IMPORT_MAX_ROWS));
   let book: XlsxFile | undefined;
   try {
-    book = await XlsxFile.open(file.buffer);
+    book = await XlsxFile.open(file.buffer, maxRows);
   } catch (error) {
     if (!(error instanceof XlsxUnreadable)) throw error;
   }
