@@ -85,6 +85,38 @@ export async function repeatedPart(name: string, head: string, unit: string, byt
   return { name, method: 8, data: Buffer.concat(chunks), crc, size };
 }
 
+/**
+ * A part of `rows` generated rows between `head` and `tail`, deflated as a stream (level 6, as office
+ * programs write): rows that differ (row numbers, cell addresses) compress like a real sheet.
+ */
+export async function generatedPart(name: string, head: string, rows: number, row: (i: number) => string, tail: string): Promise<ZipPart> {
+  const deflate = createDeflateRaw({ level: 6 });
+  const chunks: Buffer[] = [];
+  deflate.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
+  let crc = 0;
+  let size = 0;
+  const write = async (text: string) => {
+    const bytes = Buffer.from(text);
+    crc = crc32(bytes, crc);
+    size += bytes.length;
+    if (!deflate.write(bytes)) await new Promise((r) => deflate.once('drain', r));
+  };
+  await write(head);
+  let block = '';
+  for (let i = 0; i < rows; i++) {
+    block += row(i);
+    if (block.length > 256 * 1024) {
+      await write(block);
+      block = '';
+    }
+  }
+  await write(block + tail);
+  deflate.end();
+  await done;
+  return { name, method: 8, data: Buffer.concat(chunks), crc, size };
+}
+
 /** A zip of these parts in this order, with a central directory. */
 export function zipOf(parts: ZipPart[]): Buffer {
   const local: Buffer[] = [];

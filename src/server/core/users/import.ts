@@ -13,7 +13,7 @@ import { checkEmail, checkMobile } from '../../../shared/validators.js';
 import type { DB } from '../../db/types.js';
 import type { UsersTable } from '../tables.js';
 import { HttpError } from '../../errors.js';
-import { rawText, UNREADABLE_MESSAGE } from '../xlsx-read.js';
+import { rawText, tooManyRows, UNREADABLE_MESSAGE } from '../xlsx-read.js';
 import { readImportUpload, registerImportMultipart, type ImportUpload } from '../xlsx-upload.js';
 import { currentUser, perm } from '../auth/guard.js';
 import { scopeOrgIds } from '../auth/org-scope.js';
@@ -67,8 +67,9 @@ interface SheetUser {
 async function readUsers(upload: ImportUpload): Promise<SheetUser[]> {
   const sheet = upload.book?.firstVisibleSheet();
   if (!upload.book) throw new HttpError(400, UNREADABLE_MESSAGE);
+  // The general row limit, or this import's own when that is lower (it answers at once).
   const maxRows = Math.min(USER_IMPORT_MAX_ROWS, upload.maxRows);
-  const tooMany = (max: number) => new HttpError(400, `一次最多导入${max}个用户，请分批导入`);
+  const tooMany = (max: number) => (max < upload.maxRows ? new HttpError(400, `一次最多导入${max}个用户，请分批导入`) : tooManyRows(max));
   const table = sheet && (await upload.book.openTable(sheet, new Map<string, Column>(COLUMNS.map((c) => [c.title, c.key])), maxRows, tooMany));
   const found = new Set(table?.columns.values());
   const missing = COLUMNS.filter((c) => isRequired(c) && !found.has(c.key));
