@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/server/errors.js';
 import { neutraliseFormula, restoreNeutralised } from '../../src/server/core/xlsx.js';
 import { RowScanner, XLSX_LIMITS, XlsxFile, XlsxUnreadable, type StreamedTable, type TableRow } from '../../src/server/core/xlsx-read.js';
-import { bookBytes, deflatedPart, inlineRow, partsOf, repeatedPart, sheetBomb, SHEET_HEAD, SHEET_TAIL, zipOf } from '../support/xlsx-files.js';
+import { bookBytes, deflatedPart, inlineRow, partsOf, sheetBomb, SHEET_HEAD, SHEET_TAIL, streamedWorkbook, zipOf } from '../support/xlsx-files.js';
 
 const MB = 1024 * 1024;
 const TITLES = new Map([
@@ -114,6 +114,18 @@ describe('the streaming workbook reader (core/xlsx-read)', () => {
     expect(sizes).toEqual([10, 10, 5]);
     expect(turnsAt[1]).toBeGreaterThan(turnsAt[0]);
     expect(turnsAt[2]).toBeGreaterThan(turnsAt[1]);
+  });
+
+  it('reads to the end when the rows are taken slowly (an import writes each batch before reading on)', async () => {
+    // The streaming unzipper used to fail with FILE_ENDED when the input had ended before it finished the last part.
+    const file = await XlsxFile.open(await streamedWorkbook(51, ['姓名', '备注'], ['张三', '慢']));
+    const table = await file.openTable(file.firstVisibleSheet()!, TITLES, 100);
+    let rows = 0;
+    for await (const batch of table!.batches(10)) {
+      rows += batch.length;
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    expect(rows).toBe(51);
   });
 
   describe('the row limit', () => {

@@ -120,8 +120,8 @@ export function storedEntry(name: string, content: Buffer): { entry: ZipEntry; b
 
 /**
  * A zip stream of these entries in this order, each with a local header that states its sizes (so a
- * streaming unzipper reads exactly those bytes) and no central directory (a streaming unzipper stops at
- * the end of the stream). The compressed bytes are the upload's own: nothing is inflated here.
+ * streaming unzipper reads exactly those bytes), then an empty end record instead of the central
+ * directory. The compressed bytes are the upload's own: nothing is inflated here.
  */
 export function zipStream(parts: { entry: ZipEntry; buffer: Buffer }[]): Readable {
   function* chunks() {
@@ -140,6 +140,11 @@ export function zipStream(parts: { entry: ZipEntry; buffer: Buffer }[]): Readabl
       yield name;
       yield buffer.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
     }
+    // unzipper asks for a few bytes more than a record needs before it reads it, and fails (FILE_ENDED)
+    // when the stream has ended meanwhile: the end record, then some padding it never reads.
+    const end = Buffer.alloc(22 + 64);
+    end.writeUInt32LE(EOCD, 0);
+    yield end;
   }
   return Readable.from(chunks(), { objectMode: false });
 }
