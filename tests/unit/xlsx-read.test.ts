@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/server/errors.js';
-import { neutraliseFormula, restoreNeutralised } from '../../src/server/core/xlsx.js';
+import { neutraliseFormula, restoreNeutralised, sendXlsx } from '../../src/server/core/xlsx.js';
 import { RowScanner, XLSX_LIMITS, XlsxFile, XlsxUnreadable, type StreamedTable, type TableRow } from '../../src/server/core/xlsx-read.js';
 import { bookBytes, deflatedPart, inlineRow, partsOf, sheetBomb, SHEET_HEAD, SHEET_TAIL, streamedWorkbook, zipOf } from '../support/xlsx-files.js';
 
@@ -221,6 +221,18 @@ describe('the streaming workbook reader (core/xlsx-read)', () => {
     }
     for (const value of ['张三', 'a=b', "'quoted", -2, null, new Date(0)]) expect(neutraliseFormula(value)).toBe(value);
     expect(restoreNeutralised("'")).toBe("'");
+  });
+
+  it('every download built in memory (sendXlsx) goes out neutralised; formula cells stay formulas', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('名单');
+    sheet.addRow(['=1+1', '@cmd', '张三', 5, { formula: 'SUM(D1:D1)', result: 5 }]);
+    let sent: Buffer | undefined;
+    const reply = { header: () => reply, send: (b: Buffer) => ((sent = b), reply) };
+    await sendXlsx(reply as never, book, '名单.xlsx');
+    const back = new ExcelJS.Workbook();
+    await back.xlsx.load(sent! as never);
+    expect(back.worksheets[0].getRow(1).values).toEqual([undefined, "'=1+1", "'@cmd", '张三', 5, { formula: 'SUM(D1:D1)', result: 5 }]);
   });
 
   it('finds a title row in the first row', async () => {
