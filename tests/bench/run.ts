@@ -6,6 +6,7 @@ import type { BenchResult } from './lib.js';
 import { apiSuite } from './suites/api.js';
 import { duesSuite } from './suites/dues.js';
 import { formSuite } from './suites/form.js';
+import { importsSuite } from './suites/imports.js';
 import { membersSuite } from './suites/members.js';
 import { pschoolSuite } from './suites/pschool.js';
 import { runtimeSuite } from './suites/runtime.js';
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   api: apiSuite,
   dues: duesSuite,
   pschool: pschoolSuite,
+  imports: importsSuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

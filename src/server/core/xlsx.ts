@@ -11,8 +11,39 @@ export function attachmentHeader(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
+/**
+ * Text that a spreadsheet could take for a formula when a user edits the cell or the sheet is saved as
+ * CSV (`=`, `+`, `-`, `@`, tab, carriage return first) gets a leading apostrophe, as OWASP advises
+ * against formula injection. Every download goes through sendXlsx or streamXlsx, which do it.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+export function neutraliseFormula<T>(value: T): T | string {
+  return typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/** The reverse, for a file exported here and imported back: the apostrophe before a formula character goes. */
+export function restoreNeutralised(text: string): string {
+  return text.length > 1 && text[0] === "'" && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
+}
+
+/** Neutralises every text cell of a workbook built in memory (formula cells are objects, left alone). */
+function neutraliseBook(book: ExcelJS.Workbook): void {
+  for (const sheet of book.worksheets) {
+    sheet.eachRow((row) =>
+      row.eachCell((cell) => {
+        if (typeof cell.value === 'string' && FORMULA_START.test(cell.value)) cell.value = `'${cell.value}`;
+      }),
+    );
+  }
+}
+
 export async function sendXlsx(reply: FastifyReply, book: ExcelJS.Workbook, filename: string) {
-  const buffer = Buffer.from(await book.xlsx.writeBuffer());
+  neutraliseBook(book);
+  return sendXlsxBuffer(reply, Buffer.from(await book.xlsx.writeBuffer()), filename);
+}
+
+/** Sends a workbook already written (and neutralised when it was). */
+export function sendXlsxBuffer(reply: FastifyReply, buffer: Buffer, filename: string) {
   return reply
     .header('content-type', XLSX_TYPE)
     .header('content-disposition', attachmentHeader(filename))
@@ -41,13 +72,8 @@ export function streamXlsx(
   reply.header('content-type', XLSX_TYPE).header('content-disposition', attachmentHeader(filename)).header('access-control-expose-headers', 'content-disposition').send(stream);
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: options.useStyles ?? false, useSharedStrings: false });
   const addRow: AddStreamedRow = async (sheet, values, font) => {
-    const row = sheet.addRow(values);
-    if (font) row.font = font;
-    row.commit();
-    // Let the zip compress what is written before making more rows (this also gives the event loop a
-    // turn: the embedded database answers without one), and the client read what is compressed.
-    const zipInput = sheetZipInput(sheet);
-    if (zipInput?._writableState?.needDrain) await once(zipInput, 'drain');
+    await commitStreamedRow(sheet, values, font);
+    // And let the client read what is compressed.
     if (stream.writableNeedDrain) await once(stream, 'drain');
   };
   fill(book, addRow)
@@ -57,6 +83,19 @@ export function streamXlsx(
       stream.destroy(error as Error);
     });
   return reply;
+}
+
+/**
+ * Adds a row (text neutralised) to a sheet of a streaming workbook writer and commits it, then lets the
+ * zip compress what is written before more rows are made (this also gives the event loop a turn: the
+ * embedded database answers without one).
+ */
+export async function commitStreamedRow(sheet: ExcelJS.Worksheet, values: ExcelJS.CellValue[], font?: Partial<ExcelJS.Font>): Promise<void> {
+  const row = sheet.addRow(values.map(neutraliseFormula));
+  if (font) row.font = font;
+  row.commit();
+  const zipInput = sheetZipInput(sheet);
+  if (zipInput?._writableState?.needDrain) await once(zipInput, 'drain');
 }
 
 /**

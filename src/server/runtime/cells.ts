@@ -4,9 +4,13 @@
  * values, names to reference ids, Excel dates to 'YYYY-MM-DD').
  */
 import type ExcelJS from 'exceljs';
+import { rawText } from '../core/xlsx-read.js';
 import { formOrder } from '../../shared/module-schema/fields.js';
 import { parseTime, toDate } from '../../shared/format.js';
 import type { FieldInfo, RuntimeModule } from './module.js';
+
+// How uploaded cells are read is the core's (every importer reads through it).
+export { cellRaw, normaliseHeader, rawText } from '../core/xlsx-read.js';
 
 export const DATE_FORMAT = 'yyyy-mm-dd';
 export const DATETIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
@@ -58,74 +62,6 @@ export function exportCell(f: FieldInfo, record: Record<string, unknown>): Excel
     default:
       return v as ExcelJS.CellValue;
   }
-}
-
-/** The plain value of a cell: rich text joined, formula results, hyperlink texts; strings trimmed. */
-export function cellRaw(cell: ExcelJS.Cell | undefined): unknown {
-  const v = cell?.value;
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'string') return v.trim() || null;
-  if (typeof v !== 'object' || v instanceof Date) return v;
-  if ('richText' in v) return v.richText.map((r) => r.text).join('').trim() || null;
-  if ('result' in v) return (v as { result?: unknown }).result ?? null;
-  if ('text' in v) return String((v as { text: unknown }).text).trim() || null;
-  if ('error' in v) return null;
-  return String(v);
-}
-
-/** The text of a raw cell value, for matching and for the error report. */
-export function rawText(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
-  return String(v);
-}
-
-/** The first sheet a user sees (hidden sheets hold lists for drop-downs). */
-export function firstVisibleSheet(book: ExcelJS.Workbook): ExcelJS.Worksheet | undefined {
-  return book.worksheets.find((s) => s.state !== 'hidden' && s.state !== 'veryHidden');
-}
-
-/** How many rows of a sheet may hold the title row (templates put a note above it). */
-const HEADER_SEARCH_ROWS = 5;
-
-/** A header cell's text as matched against titles: the required-mark `*` and spaces dropped. */
-export const normaliseHeader = (text: string) => text.replace(/[*＊\s]/g, '');
-
-/** A sheet read as a table: the title row's texts, the recognised columns, and every non-empty row after it. */
-export interface SheetTable<K> {
-  headers: string[];
-  /** Sheet column (1-based) → what it holds. */
-  columns: Map<number, K>;
-  /** Sheet row number (1-based) and the raw cells (see cellRaw), one per header column. */
-  rows: { row: number; cells: unknown[] }[];
-}
-
-/**
- * Finds the title row among the first rows (the one naming most distinct keys of `byTitle`, keyed by
- * normalised title) and reads the rows after it; undefined when no row names any key.
- */
-export function readTable<K>(sheet: ExcelJS.Worksheet, byTitle: ReadonlyMap<string, K>): SheetTable<K> | undefined {
-  let best: { row: number; columns: Map<number, K>; headers: string[] } | undefined;
-  for (let r = 1; r <= Math.min(HEADER_SEARCH_ROWS, sheet.rowCount); r++) {
-    const columns = new Map<number, K>();
-    const headers: string[] = [];
-    sheet.getRow(r).eachCell((cell, col) => {
-      const text = rawText(cellRaw(cell));
-      headers[col - 1] = text;
-      const key = byTitle.get(normaliseHeader(text));
-      if (key !== undefined && ![...columns.values()].includes(key)) columns.set(col, key);
-    });
-    if (columns.size && columns.size > (best?.columns.size ?? 0)) best = { row: r, columns, headers };
-  }
-  if (!best) return undefined;
-  const width = Math.max(best.headers.length, ...best.columns.keys());
-  const rows: SheetTable<K>['rows'] = [];
-  for (let r = best.row + 1; r <= sheet.rowCount; r++) {
-    const row = sheet.getRow(r);
-    const cells = Array.from({ length: width }, (_x, i) => cellRaw(row.getCell(i + 1)));
-    if (cells.some((c) => c !== null)) rows.push({ row: r, cells });
-  }
-  return { headers: Array.from({ length: width }, (_x, i) => best.headers[i] ?? ''), columns: best.columns, rows };
 }
 
 /** Look-ups an import needs to read cells: labels of dictionaries and reference names. */

@@ -81,11 +81,11 @@ export class RuntimeContext {
   }
 
   /** Records of the target whose name is one of these (import matches references by name). */
-  async refIdsByName(target: string, names: string[]): Promise<Map<string, number[]>> {
+  async refIdsByName(target: string, names: string[], db: Kysely<DB> = this.db): Promise<Map<string, number[]>> {
     const where = this.refTarget(target);
     const out = new Map<string, number[]>();
     if (!where?.nameColumn || !names.length) return out;
-    const rows = await this.anyDb.selectFrom(where.table).select(['id', `${where.nameColumn} as name`]).where(where.nameColumn, 'in', names).execute();
+    const rows = await (db as Kysely<any>).selectFrom(where.table).select(['id', `${where.nameColumn} as name`]).where(where.nameColumn, 'in', names).execute();
     for (const r of rows as { id: number; name: string }[]) out.set(r.name, [...(out.get(r.name) ?? []), r.id]);
     return out;
   }

@@ -68,6 +68,7 @@ export class Runtime {
     if (report.created.length || report.changed.length) log.info(report, 'module tables synced');
     this.context = new RuntimeContext(database.db, registry, this.options.dicts(), this.options.orgTree, school, log);
     this.jobs = new ImportJobs(this.context, (id) => this.records(id), log);
+    await this.jobs.failInterrupted(database.kind === 'pglite');
     this.engine = new WorkflowEngine({
       ctx: this.context,
       records: (id) => this.records(id),

@@ -54,5 +54,7 @@ export interface RuntimeTables {
     user_id: number | null;
     created_at: ColumnType<Date, Date | undefined, never>;
     finished_at: Date | null;
+    /** When the job last made progress (migration 0090): a job silent for long was left by a stopped server. */
+    heartbeat_at: WithDefault<Date | null>;
   };
 }

@@ -177,7 +177,7 @@ async function readableIds(ctx: RuntimeContext, m: RuntimeModule, ids: number[],
 }
 
 /** The key of a unique value set, as compared across the table and the batch. */
-const keyOf = (values: unknown[]) => JSON.stringify(values.map(String));
+export const keyOf = (values: unknown[]) => JSON.stringify(values.map(String));
 
 /** Existing records by their values of a unique set: key (see keyOf) → id. Chunked for big imports. */
 export async function findByKeys(ctx: RuntimeContext, m: RuntimeModule, set: FieldInfo[], keys: unknown[][], db: Kysely<DB> = ctx.db): Promise<Map<string, number>> {

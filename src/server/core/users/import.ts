@@ -13,8 +13,8 @@ import { checkEmail, checkMobile } from '../../../shared/validators.js';
 import type { DB } from '../../db/types.js';
 import type { UsersTable } from '../tables.js';
 import { HttpError } from '../../errors.js';
-import { firstVisibleSheet, rawText, readTable } from '../../runtime/cells.js';
-import { readImportUpload, registerImportMultipart } from '../../runtime/import.js';
+import { rawText, tooManyRows, UNREADABLE_MESSAGE } from '../xlsx-read.js';
+import { readImportUpload, registerImportMultipart, type ImportUpload } from '../xlsx-upload.js';
 import { currentUser, perm } from '../auth/guard.js';
 import { scopeOrgIds } from '../auth/org-scope.js';
 import type { SessionUser } from '../auth/session-user.js';
@@ -60,26 +60,30 @@ interface SheetUser {
   values: Record<Column, string>;
 }
 
-/** The data rows of an uploaded template; 400 when the file is not one. */
-async function readUsers(buffer: Buffer): Promise<SheetUser[]> {
-  const book = new ExcelJS.Workbook();
-  try {
-    await book.xlsx.load(buffer as never);
-  } catch {
-    throw new HttpError(400, '文件无法读取，请上传 .xlsx 格式的文件');
-  }
-  const sheet = firstVisibleSheet(book);
-  const table = sheet && readTable(sheet, new Map<string, Column>(COLUMNS.map((c) => [c.title, c.key])));
+/**
+ * The data rows of an uploaded template (read as a stream; more rows than the limit are refused as soon
+ * as they are met); 400 when the file is not one. The rows are kept: the checks compare them all.
+ */
+async function readUsers(upload: ImportUpload): Promise<SheetUser[]> {
+  const sheet = upload.book?.firstVisibleSheet();
+  if (!upload.book) throw new HttpError(400, UNREADABLE_MESSAGE);
+  // The general row limit, or this import's own when that is lower (it answers at once).
+  const maxRows = Math.min(USER_IMPORT_MAX_ROWS, upload.maxRows);
+  const tooMany = (max: number) => (max < upload.maxRows ? new HttpError(400, `一次最多导入${max}个用户，请分批导入`) : tooManyRows(max));
+  const table = sheet && (await upload.book.openTable(sheet, new Map<string, Column>(COLUMNS.map((c) => [c.title, c.key])), maxRows, tooMany));
   const found = new Set(table?.columns.values());
   const missing = COLUMNS.filter((c) => isRequired(c) && !found.has(c.key));
   if (!table || missing.length) throw new HttpError(400, `未找到${missing.map((c) => `“${c.title}”`).join('')}列，请使用导入模板填写`);
-  if (!table.rows.length) throw new HttpError(400, '文件中没有要导入的用户');
-  if (table.rows.length > USER_IMPORT_MAX_ROWS) throw new HttpError(400, `一次最多导入${USER_IMPORT_MAX_ROWS}个用户，请分批导入`);
-  return table.rows.map(({ row, cells }) => {
-    const values = Object.fromEntries(COLUMNS.map((c) => [c.key, ''])) as Record<Column, string>;
-    for (const [col, key] of table.columns) values[key] = rawText(cells[col - 1]).trim();
-    return { row, values };
-  });
+  const users: SheetUser[] = [];
+  for await (const batch of table.batches(INSERT_CHUNK)) {
+    for (const { row, cells } of batch) {
+      const values = Object.fromEntries(COLUMNS.map((c) => [c.key, ''])) as Record<Column, string>;
+      for (const [col, key] of table.columns) values[key] = rawText(cells[col - 1]).trim();
+      users.push({ row, values });
+    }
+  }
+  if (!users.length) throw new HttpError(400, '文件中没有要导入的用户');
+  return users;
 }
 
 type NewUser = Omit<Insertable<UsersTable>, 'password_hash'>;
@@ -176,7 +180,7 @@ export async function userImportRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/api/users/import', { config: perm('user:import') }, async (req) => {
     const upload = await readImportUpload(req);
-    const users = await readUsers(upload.buffer);
+    const users = await readUsers(upload);
     const { errors, good } = await checkUsers(app.services, currentUser(req), users);
     let imported = 0;
     if (good.length && !(upload.mode === 'all' && errors.length)) {

@@ -11,7 +11,8 @@ import { applyFormula, BASE_COLUMN, formulaText, type BaseFormula } from '../../
 import { parseYuan } from '../../../shared/dues/money.js';
 import { categoryOfMember, DuesCategoryLabel, isDuesCategory, needsBase } from '../../../shared/dues/rules.js';
 import { HttpError } from '../../errors.js';
-import { firstVisibleSheet, rawText, readTable } from '../../runtime/cells.js';
+import { rawText, UNREADABLE_MESSAGE, type TableRow } from '../../core/xlsx-read.js';
+import type { ImportUpload } from '../../core/xlsx-upload.js';
 import { inScope, type Caller, type Dues } from './context.js';
 import { duesSettings } from './settings.js';
 import { STANDARD_SOURCE } from './standard-values.js';
@@ -19,6 +20,7 @@ import { writeStandards, type StandardInput } from './standard-writer.js';
 import { categoryLabels } from './standards.js';
 import type { PayrollResult } from '../../../shared/dues/api.js';
 
+/** A hard cap whatever the import row limit setting says (the rows are kept: duplicates are checked across the file). */
 export const PAYROLL_MAX_ROWS = 200_000;
 const ID_CARD = '身份证号';
 const STAFF_NO = '工号';
@@ -49,27 +51,20 @@ interface ParsedRow {
   error?: { column: string; message: string };
 }
 
-/** The rows of an uploaded payroll sheet; 400 when it is not one. */
-async function readPayroll(buffer: Buffer, formula: BaseFormula): Promise<ParsedRow[]> {
-  const book = new ExcelJS.Workbook();
-  try {
-    await book.xlsx.load(buffer as never);
-  } catch {
-    throw new HttpError(400, '文件无法读取，请上传 .xlsx 格式的文件');
-  }
+/** The rows of an uploaded payroll sheet, read as a stream (only what each row gives is kept); 400 when it is not one. */
+async function readPayroll(upload: ImportUpload, formula: BaseFormula): Promise<ParsedRow[]> {
+  if (!upload.book) throw new HttpError(400, UNREADABLE_MESSAGE);
   const keys = new Map<string, string>([[ID_CARD, 'idCard'], ['公民身份号码', 'idCard'], [STAFF_NO, 'staffNo'], ['学号/工号', 'staffNo'], ['职工号', 'staffNo'], [NAME, 'name'], [BASE_COLUMN, 'base']]);
   for (const t of formula.terms) keys.set(t.column.replace(/[*＊\s]/g, ''), `f:${t.column}`);
-  const sheet = firstVisibleSheet(book);
-  const table = sheet && readTable(sheet, keys);
+  const sheet = upload.book.firstVisibleSheet();
+  const table = sheet && (await upload.book.openTable(sheet, keys, Math.min(PAYROLL_MAX_ROWS, upload.maxRows)));
   const found = new Set(table?.columns.values());
   if (!table || (!found.has('idCard') && !found.has('staffNo'))) throw new HttpError(400, `未找到“${ID_CARD}”或“${STAFF_NO}”列，请使用导入模板填写`);
   const formulaColumns = formula.terms.filter((t) => found.has(`f:${t.column}`));
   if (!found.has('base') && !formulaColumns.length) throw new HttpError(400, `未找到“${BASE_COLUMN}”列，也未找到公式中的工资项目（${formula.terms.map((t) => t.column).join('、')}）`);
-  if (!table.rows.length) throw new HttpError(400, '文件中没有数据');
-  if (table.rows.length > PAYROLL_MAX_ROWS) throw new HttpError(400, `一次最多导入${PAYROLL_MAX_ROWS}行，请分批导入`);
   const colOf = new Map([...table.columns].map(([col, key]) => [key, col]));
   const cell = (cells: unknown[], key: string) => (colOf.has(key) ? cells[colOf.get(key)! - 1] : null);
-  return table.rows.map(({ row, cells }) => {
+  const parseRow = ({ row, cells }: TableRow): ParsedRow => {
     const parsed: ParsedRow = { row, idCard: rawText(cell(cells, 'idCard')).trim().toUpperCase(), staffNo: rawText(cell(cells, 'staffNo')).trim() };
     const direct = cell(cells, 'base');
     if (direct !== null && direct !== undefined && rawText(direct).trim() !== '') {
@@ -97,13 +92,18 @@ async function readPayroll(buffer: Buffer, formula: BaseFormula): Promise<Parsed
     if ('error' in result) parsed.error = { column: BASE_COLUMN, message: result.error };
     else parsed.baseCents = result.baseCents;
     return parsed;
-  });
+  };
+  const rows: ParsedRow[] = [];
+  for await (const batch of table.batches(1000)) for (const r of batch) rows.push(parseRow(r));
+  if (!rows.length) throw new HttpError(400, '文件中没有数据');
+  return rows;
 }
 
 /** Imports a payroll spreadsheet into the standards of `year`; answers the counts and every row's problem. */
-export async function importPayroll(dues: Dues, caller: Caller, buffer: Buffer, year: number, mode: 'partial' | 'all' = 'partial'): Promise<PayrollResult> {
+export async function importPayroll(dues: Dues, caller: Caller, upload: ImportUpload, year: number): Promise<PayrollResult> {
+  const { mode } = upload;
   const settings = await duesSettings(dues.services.database.db, dues.school);
-  const rows = await readPayroll(buffer, settings.baseFormula);
+  const rows = await readPayroll(upload, settings.baseFormula);
   const idCards = [...new Set(rows.map((r) => r.idCard).filter(Boolean))];
   const staffNos = [...new Set(rows.map((r) => r.staffNo).filter(Boolean))];
   const members = (await sql<{ id: number; name: string; orgId: number | null; idCard: string | null; personNo: string | null; category: string | null; standardCategory: string | null }>`

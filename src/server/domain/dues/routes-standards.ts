@@ -57,7 +57,7 @@ export function standardRoutes(app: FastifyInstance, dues: Dues): void {
     scoped.post('/api/dues/standards/import', { config: perm('dues:import') }, async (req) => {
       const year = yearParam((req.query as { year?: string }).year);
       const upload = await readImportUpload(req);
-      return importPayroll(dues, await callerOf(req), upload.buffer, year, upload.mode);
+      return importPayroll(dues, await callerOf(req), upload, year);
     });
   });
 
