@@ -46,7 +46,7 @@ describe(`importing users from the user template on ${TEST_DB}`, () => {
   const userRow = (username: string) => t.database.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
   const signIn = (username: string, password: string) => t.app.inject({ method: 'POST', url: '/auth/login', payload: { username, password: enc(t.app, password) } });
 
-  it('imports a good file: fields, organisation by code, gender code, no roles, the initial password to be changed at first login', async () => {
+  it('imports a good file: fields, organisation by code, gender code, no roles, no password until the account is opened with a one-time password', async () => {
     const file = await workbook([
       ['imp.zhang', '张三', '13900000001', 'zhang@x.edu.cn', '男', 'DZZ-A'],
       ['imp.li', '李四', 13900000002, null, '女', null],
@@ -60,7 +60,12 @@ describe(`importing users from the user template on ${TEST_DB}`, () => {
     const zhang = await userRow('imp.zhang');
     expect(await t.database.db.selectFrom('user_roles').select('role_id').where('user_id', '=', zhang!.id).execute()).toEqual([]);
 
-    const login1 = await signIn('imp.zhang', initPassword);
+    // Nobody can sign in to an imported account until it is opened with a one-time password.
+    expect((await signIn('imp.zhang', initPassword)).statusCode).toBe(400);
+    const opened = await t.app.inject({ method: 'POST', url: '/api/users/registerNoEnterUser', headers: bearer(admin), payload: [zhang!.id] });
+    expect(opened.json()).toMatchObject({ count: 1 });
+    const sms = await t.database.db.selectFrom('message_outbox').select('content').where('target', '=', '13900000001').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const login1 = await signIn('imp.zhang', /一次性密码(\S{12})，/.exec(sms.content)![1]);
     expect(login1.statusCode, login1.body).toBe(200);
     const check = await t.app.inject({ url: '/api/users/check', headers: bearer(login1.json().token) });
     expect(check.body).toBe('true');

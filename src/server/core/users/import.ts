@@ -18,7 +18,7 @@ import { readImportUpload, registerImportMultipart, type ImportUpload } from '..
 import { currentUser, perm } from '../auth/guard.js';
 import { scopeOrgIds } from '../auth/org-scope.js';
 import type { SessionUser } from '../auth/session-user.js';
-import { passwordPolicy } from '../auth/password-policy.js';
+import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../passwords.js';
 import type { CoreServices } from '../services.js';
 import { GENDER_DICT, PHONE_TAKEN, checkNickName, checkUsername, takenValues, usernameTaken } from './user-rules.js';
@@ -184,9 +184,9 @@ export async function userImportRoutes(app: FastifyInstance): Promise<void> {
     const { errors, good } = await checkUsers(app.services, currentUser(req), users);
     let imported = 0;
     if (good.length && !(upload.mode === 'all' && errors.length)) {
-      // One hash for the whole file: every new user starts with the same, configured initial password.
-      const { initPassword } = await passwordPolicy(app.services.config);
-      const written = await insertUsers(app.services.database.db, good, await hashPassword(initPassword), upload.mode === 'all');
+      // No imported account can sign in yet: one hash of a secret nobody knows, for the whole file. The
+      // administrator opens them under 未登录用户 (registerNoEnterUser), which gives each a one-time password.
+      const written = await insertUsers(app.services.database.db, good, await hashPassword(randomBytes(32).toString('base64')), upload.mode === 'all');
       imported = written.imported;
       errors.push(...written.refused);
     }

@@ -90,7 +90,7 @@ export function UserImportDialog({ open, onClose, onImported }: { open: boolean;
             type={outcome.type}
             showIcon
             title={outcome.title}
-            description={result.errors.length ? `共 ${result.errors.length} 处错误，请按下表修改后重新导入。` : '导入的用户使用初始密码，首次登录须修改密码。'}
+            description={result.errors.length ? `共 ${result.errors.length} 处错误，请按下表修改后重新导入。` : '导入的用户尚不能登录：请在“未登录用户”中选中并开通账号，系统会为每人生成一次性密码（有手机号码的用户通过短信收到）。'}
           />
           {result.errors.length > 0 && <ImportErrorTable errors={result.errors} />}
         </Space>
