@@ -131,7 +131,8 @@ describe('user administration in Chromium', () => {
     password = await issuedPassword('用户已新增');
     expect((await apiLogin(name, initPassword)).status).toBe(400);
     await row().waitFor();
-    await expect(row().textContent()).resolves.toMatch(/端到端用户.*党员/);
+    // The list is reloaded after the save: poll until the row carries the role.
+    await expect.poll(() => row().textContent(), { timeout: 15_000 }).toMatch(/端到端用户.*党员/);
   });
 
   it('shows the new user under 未登录用户 and 弱密码用户, and opens its account there', async () => {

@@ -161,7 +161,9 @@ describe('a narrow role sees only its own menus, and nothing hidden', () => {
     await page.waitForTimeout(300);
     const labels = await page.locator('.ant-select-dropdown:visible .ant-select-item-option').allInnerTexts();
     await page.keyboard.press('Escape');
-    await page.locator('body').click({ position: { x: 600, y: 500 } });
+    // Blur closes the search; a click "somewhere" could land on the page behind it (a course card opens a drawer).
+    await input.evaluate((e) => (e as HTMLInputElement).blur());
+    await page.locator('.header-search-select').waitFor({ state: 'hidden' }).catch(() => undefined);
     return labels;
   }
 

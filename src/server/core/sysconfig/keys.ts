@@ -33,6 +33,8 @@ export const CONFIG_KEYS: Readonly<Record<string, ConfigKeyDeclaration>> = {
   initPassword: { audience: 'secret', builtIn: true },
   // How long a one-time password an administrator issues stays valid (users/one-time-password.ts); default 72.
   oneTimePasswordHours: { audience: 'signedIn', kind: 'positiveInteger' },
+  // The most data rows one spreadsheet import may hold (core/xlsx-read.ts); default 100,000.
+  importMaxRows: { audience: 'signedIn', builtIn: true, kind: 'positiveInteger' },
   videoRecordTime: { audience: 'signedIn', builtIn: true, kind: 'positiveInteger' },
   captchaEnabled: { audience: 'signedIn', builtIn: true, kind: 'boolean' },
   // Below 5 minutes users are signed out while they read a page or fill in a form.
