@@ -14,7 +14,8 @@ import type { Database } from '../../db/database.js';
  * A remote attacker can keep an account name locked, but never shut its owner out: during an account lock
  * a login with the right password and a captcha answered for it still succeeds (routes.ts), and an SMS code
  * login (/auth/vercode/login) is not affected. An address lock has no such way round: it only stops the
- * address that made the failures.
+ * address that made the failures. Where the login page asks every login for a captcha anyway, an account lock
+ * adds nothing to it: guessing then costs a captcha each, and one address still gets 20 guesses an hour.
  */
 const BASE_MS = 60_000;
 const CAP_MS = 15 * 60_000;
