@@ -66,6 +66,22 @@ describe('the login forms', () => {
     expect((await screen.findByTestId('landed')).textContent).toBe('/system/users');
   });
 
+  it('a locked account (captchaRequired) makes the form ask for a captcha, sent with the next try', async () => {
+    await renderLogin();
+    const get = vi.spyOn(request, 'get').mockImplementation(async (_url, config) =>
+      ({ data: (config?.params as { lock?: string } | undefined)?.lock === 'true' ? { img: 'data:image/svg+xml;base64,', uuid: 'lock-1', enabled: true } : { img: '', uuid: 'u1', enabled: false } }));
+    const login = vi.fn().mockRejectedValueOnce({ response: { status: 400, data: { status: 400, message: '账号已被锁定', captchaRequired: true } } }).mockResolvedValue(undefined);
+    useSession.setState({ login });
+    fireEvent.change(screen.getByPlaceholderText('用户名'), { target: { value: 'admin' } });
+    fireEvent.change(screen.getByPlaceholderText('密码'), { target: { value: 'Dangjian@2026' } });
+    fireEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+    const code = await screen.findByPlaceholderText('验证码');
+    expect(get).toHaveBeenCalledWith('/auth/code', expect.objectContaining({ params: { lock: 'true' } }));
+    fireEvent.change(code, { target: { value: 'ab12' } });
+    fireEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+    await waitFor(() => expect(login).toHaveBeenLastCalledWith({ username: 'admin', password: 'Dangjian@2026', code: 'ab12', rememberMe: false, uuid: 'lock-1' }));
+  });
+
   it('the SMS tab checks the phone number on blur and the code as six digits; /newlogin opens on it', async () => {
     await renderLogin('/newlogin');
     expect(screen.getByRole('tab', { name: '短信验证码登录' }).getAttribute('aria-selected')).toBe('true');

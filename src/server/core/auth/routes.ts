@@ -5,12 +5,13 @@ import { hashPassword, verifyPassword } from '../passwords.js';
 import { createCaptcha, verifyCaptcha } from './captcha.js';
 import { consumeCode, sendCode } from './codes.js';
 import { LOGIN, PUBLIC, bearerToken, currentUser } from './guard.js';
+import { accountLockedMessage, accountLockingMessage, addressLockedMessage, lockState } from './lockout.js';
 import { isWeakPassword, passwordPolicy } from './password-policy.js';
+import { assertRegistrationOpen, registrationGrants } from './registration.js';
+import type { MessageSender } from './messages.js';
 import { decryptPassword } from './rsa.js';
 import { publicUser } from './session-user.js';
 
-const LOCK_AFTER_FAILURES = 5;
-const LOCK_WINDOW_MS = 15 * 60_000;
 const BAD_CREDENTIALS = '用户名或密码错误';
 // Verified against when the username is unknown, so both failures take the same time.
 const DUMMY_HASH = await hashPassword('dangjian-timing-equaliser');
@@ -22,6 +23,8 @@ const str = (title: string, extra: Record<string, unknown> = {}) => ({ type: 'st
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const { database, sessions, keys, config, sender, appConfig } = app.services;
   const { db } = database;
+  // Records a code for a phone without an account (so it counts against the phone's limits) and sends nothing.
+  const silentSender: MessageSender = { send: async () => undefined };
   // Per client address (AUTH_RATE_LIMIT a minute); the per-phone limits (one a minute, ten a day) live in codes.ts.
   const authLimit = { rateLimit: { max: appConfig.authRateLimit, timeWindow: '1 minute' } };
   const smsLimit = authLimit;
@@ -39,26 +42,15 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return { token, user: publicUser(user) };
   }
 
-  /** Failed logins within the window and since the last success or unlock (both recorded as successes). */
-  async function recentFailures(username: string): Promise<number> {
-    const { n } = await db
-      .selectFrom('login_attempts')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('username', '=', username)
-      .where('success', '=', false)
-      .where('at', '>', sql<Date>`greatest(now() - make_interval(secs => ${LOCK_WINDOW_MS / 1000}),
-        coalesce((SELECT max(at) FROM login_attempts WHERE username = ${username} AND success), '-infinity'))`)
-      .executeTakeFirstOrThrow();
-    return n;
-  }
-
   function assertMayLogIn(user: { enabled: boolean; has_left: boolean }) {
     if (user.has_left) throw new HttpError(400, '该账号已离校（离职），无法登录');
     if (!user.enabled) throw new HttpError(400, '该账号已被禁用，请联系管理员');
   }
 
-  app.get('/auth/code', { config: { ...PUBLIC, ...authLimit } }, async () => {
-    if (!(await captchaEnabled())) return { img: '', uuid: '', enabled: false };
+  // `?lock=true`: a captcha even when the login page shows none, to log in to a locked account (lockout.ts).
+  app.get('/auth/code', { config: { ...PUBLIC, ...authLimit } }, async (req) => {
+    const forLock = (req.query as { lock?: string }).lock === 'true';
+    if (!forLock && !(await captchaEnabled())) return { img: '', uuid: '', enabled: false };
     return { ...(await createCaptcha(database)), enabled: true };
   });
 
@@ -78,20 +70,25 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const body = req.body as { username: string; password: string; code?: string; uuid?: string };
-      if (await captchaEnabled()) await verifyCaptcha(database, body.uuid, body.code);
+      // A captcha answered for this login: always when the page shows one; otherwise only to pass an account lock.
+      const captchaAnswered = (await captchaEnabled()) || !!body.uuid || !!body.code;
+      if (captchaAnswered) await verifyCaptcha(database, body.uuid, body.code);
       const username = body.username.trim();
       const password = decryptPassword(keys.privateKey, body.password);
+      // Locks are by the name typed and the client address, never by whether the account exists (lockout.ts),
+      // and each answer below is the same for an unknown name as for an existing one.
+      const lock = await lockState(database, username, req.ip);
+      if (lock.address) throw new HttpError(400, addressLockedMessage(lock.address));
+      if (lock.account && !captchaAnswered) throw new HttpError(400, accountLockedMessage(lock.account), { captchaRequired: true });
       const user = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
-      if (user?.locked_until && new Date(user.locked_until).getTime() > Date.now()) {
-        throw new HttpError(400, `密码错误次数过多，账号已被锁定，请${Math.ceil((new Date(user.locked_until).getTime() - Date.now()) / 60_000)}分钟后再试或联系管理员解锁`);
-      }
       const ok = await verifyPassword(user?.password_hash ?? DUMMY_HASH, password);
       if (!user || !ok) {
         await db.insertInto('login_attempts').values({ username, user_id: user?.id ?? null, success: false, ip: req.ip, user_agent: req.headers['user-agent'] ?? null }).execute();
-        if (user && (await recentFailures(username)) >= LOCK_AFTER_FAILURES) {
-          await db.updateTable('users').set({ locked_until: new Date(Date.now() + LOCK_WINDOW_MS) }).where('id', '=', user.id).execute();
-          throw new HttpError(400, '密码错误次数过多，账号已被锁定15分钟');
-        }
+        const after = await lockState(database, username, req.ip);
+        // Shown in the administrators' user list; written by name so an unknown name costs the same.
+        await db.updateTable('users').set({ locked_until: after.account }).where('username', '=', username).execute();
+        if (after.address) throw new HttpError(400, addressLockedMessage(after.address));
+        if (after.account) throw new HttpError(400, accountLockingMessage(after.account), { captchaRequired: true });
         throw new HttpError(400, BAD_CREDENTIALS);
       }
       assertMayLogIn(user);
@@ -119,15 +116,16 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post('/auth/sms/verify', { config: { ...PUBLIC, ...smsLimit }, schema: phoneBody({ type: { enum: ['login', 'reset'] } }) }, async (req) => {
     const { phone, type = 'login' } = req.body as { phone: string; type?: 'login' | 'reset' };
     const user = await db.selectFrom('users').select('id').where('phone', '=', phone).executeTakeFirst();
-    // Same answer either way: the endpoint must not reveal which phones have accounts.
-    if (user) await sendCode(database, sender, phone, type);
+    // Same answer and the same per-phone limits either way: the endpoint must not reveal which phones have
+    // accounts. An unknown phone gets no SMS (its code is recorded, to count, but never sent).
+    await sendCode(database, user ? sender : silentSender, phone, type);
     return { status: 200, message: '验证码已发送，请注意查收' };
   });
 
+  // Sent whether or not the phone has an account: only its owner, with the code, learns that (/auth/register).
   app.post('/auth/sms/register/verify', { config: { ...PUBLIC, ...smsLimit }, schema: phoneBody() }, async (req) => {
+    await assertRegistrationOpen(config);
     const { phone } = req.body as { phone: string };
-    const taken = await db.selectFrom('users').select('id').where('phone', '=', phone).executeTakeFirst();
-    if (taken) throw new HttpError(400, '该手机号已注册，请直接登录');
     await sendCode(database, sender, phone, 'register');
     return { status: 200, message: '验证码已发送，请注意查收' };
   });
@@ -151,18 +149,26 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       ),
     },
     async (req, reply) => {
+      await assertRegistrationOpen(config);
       const body = req.body as { phone: string; vercode: string; username: string; password: string; nickName?: string };
       const password = decryptPassword(keys.privateKey, body.password);
       const policy = await passwordPolicy(config);
       if (policy.pattern && !policy.pattern.test(password)) throw new HttpError(400, policy.tip, { errors: [{ field: 'password', message: policy.tip }] });
+      const grants = await registrationGrants(database, config, app.services.orgTree);
+      // The code first: without it, nobody learns whether a username or phone is taken.
+      await consumeCode(database, body.phone, 'register', body.vercode);
       const taken = await db.selectFrom('users').select(['username', 'phone']).where((eb) => eb.or([eb('username', '=', body.username), eb('phone', '=', body.phone)])).executeTakeFirst();
       if (taken) throw new HttpError(400, taken.username === body.username ? '用户名已被使用' : '该手机号已注册，请直接登录');
-      await consumeCode(database, body.phone, 'register', body.vercode);
-      const user = await db
-        .insertInto('users')
-        .values({ username: body.username, nick_name: body.nickName ?? body.username, phone: body.phone, password_hash: await hashPassword(password), password_weak: isWeakPassword(password, policy), password_changed_at: new Date() })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const passwordHash = await hashPassword(password);
+      const user = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('users')
+          .values({ username: body.username, nick_name: body.nickName ?? body.username, phone: body.phone, org_id: grants.orgId, password_hash: passwordHash, password_weak: isWeakPassword(password, policy), password_changed_at: new Date() })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        if (grants.roleId !== null) await trx.insertInto('user_roles').values({ user_id: row.id, role_id: grants.roleId }).execute();
+        return row;
+      });
       return reply.code(201).send({ status: 201, message: '注册成功，请登录', id: user.id });
     },
   );

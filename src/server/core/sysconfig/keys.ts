@@ -7,9 +7,10 @@
  *   loads the list once at start-up: LoginPage, the auth guard's isNewLogin, AppFooter, Sidebar, the page
  *   title, the password dialogs' rule).
  * - `signedIn`: any signed-in user.
+ * - `admin`: only administrators read it (the settings list, `sysconfig:list`); listAll never serves it.
  * - `secret`: never served by any route, not even to administrators (they may overwrite it).
  */
-export type ConfigAudience = 'public' | 'signedIn' | 'secret';
+export type ConfigAudience = 'public' | 'signedIn' | 'admin' | 'secret';
 
 export interface ConfigKeyDeclaration {
   audience: ConfigAudience;
@@ -41,6 +42,10 @@ export const CONFIG_KEYS: Readonly<Record<string, ConfigKeyDeclaration>> = {
   sessionIdleMinutes: { audience: 'signedIn', builtIn: true, kind: 'positiveInteger', min: { value: 5, message: '会话空闲超时不能少于5分钟' } },
   // Derived from SCHOOL unless an administrator stores one: branding on the login page.
   school: { audience: 'public' },
+  // Self-registration (core/auth/registration.ts): off unless turned on, with the role and organisation it gives.
+  registerEnabled: { audience: 'admin', builtIn: true, kind: 'boolean' },
+  registerRoleId: { audience: 'admin', builtIn: true },
+  registerOrgId: { audience: 'admin', builtIn: true },
 };
 
 /** Names that hold credentials (smtpPass, apiToken, smsAccessKeyId, wechatSecret, ...). */

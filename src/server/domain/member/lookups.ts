@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { LOGIN, currentUser, perm } from '../../core/auth/guard.js';
+import { currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
 import { containsText } from '../../db/text-search.js';
 import { likeContains } from '../../core/paging.js';
@@ -43,7 +43,8 @@ export async function memberLookupRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/common/dyjbxx', { config: perm('member:list') }, (req) => memberLookup(req));
   // Cadres: members in party and government posts until the cadre module arrives.
   app.get('/api/common/gbjbxx', { config: perm('member:list') }, (req) => memberLookup(req, { jobPost: '1' }));
-  app.get('/api/common/getDwInfo', { config: LOGIN }, (req) => lookup(req, 'unit'));
+  // Units and their leaders (names, phones) are for those who may list units, not for any account.
+  app.get('/api/common/getDwInfo', { config: perm('unit:list') }, (req) => lookup(req, 'unit'));
   app.get('/api/common/getBjInfo', { config: perm('class:list', 'student:list') }, (req) => lookup(req, 'class'));
   app.get('/api/common/xsjbxx', { config: perm('student:list') }, (req) => lookup(req, 'student'));
   app.get('/api/common/jsjbxx', { config: perm('teacher:list') }, (req) => lookup(req, 'teacher'));
@@ -66,7 +67,7 @@ export async function memberLookupRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // Leadership teams: each unit with its leader, until the cadre module brings real teams.
-  app.get('/api/common/ldbzxx', { config: LOGIN }, async (req) => {
+  app.get('/api/common/ldbzxx', { config: perm('unit:list') }, async (req) => {
     const q = req.query as { name?: string };
     const rows = await sql`SELECT id, name AS "unitName", leader, phone FROM m_unit WHERE ${containsText('name', q.name ?? '')} ORDER BY sort NULLS LAST, id`.execute(app.services.database.db);
     return { content: rows.rows, totalElements: rows.rows.length };

@@ -34,12 +34,18 @@ export function afterLoginPath(redirect: string | null): string {
 
 function useCaptcha() {
   const [captcha, setCaptcha] = useState<{ img: string; uuid: string; enabled: boolean }>({ img: '', uuid: '', enabled: false });
+  // A locked account still lets its owner in with the right password and a captcha (server: core/auth/lockout.ts),
+  // so after such an answer the form asks for one even where captchas are switched off.
+  const [forLock, setForLock] = useState(false);
   const refresh = useCallback(() => {
-    get<{ img: string; uuid: string; enabled: boolean }>('/auth/code', undefined, { skipErrorNotify: true }).then(setCaptcha, () => undefined);
-  }, []);
+    get<{ img: string; uuid: string; enabled: boolean }>('/auth/code', forLock ? { lock: 'true' } : undefined, { skipErrorNotify: true }).then(setCaptcha, () => undefined);
+  }, [forLock]);
   useEffect(refresh, [refresh]);
-  return { captcha, refresh };
+  return { captcha, refresh, requireForLock: () => setForLock(true) };
 }
+
+/** Whether a refused login asks for a captcha (an account lock). */
+const asksForCaptcha = (error: unknown) => !!(error as { response?: { data?: { captchaRequired?: unknown } } }).response?.data?.captchaRequired;
 
 const PASSWORD_RULES = {
   username: [{ required: true, message: '请输入用户名' }],
@@ -51,7 +57,7 @@ function PasswordLogin({ onDone }: { onDone: () => void }) {
   const remembered = getRemembered();
   const [rememberMe, setRememberMe] = useState(!!remembered);
   const [loading, setLoading] = useState(false);
-  const { captcha, refresh } = useCaptcha();
+  const { captcha, refresh, requireForLock } = useCaptcha();
   const login = useSession((s) => s.login);
   const fields = useFields({ username: remembered?.username ?? '', password: '', code: '' }, PASSWORD_RULES);
 
@@ -63,9 +69,10 @@ function PasswordLogin({ onDone }: { onDone: () => void }) {
       const { username, password, code } = fields.values;
       await login({ username, password, code: captcha.enabled ? code : undefined, rememberMe, uuid: captcha.uuid });
       onDone();
-    } catch {
+    } catch (error) {
       fields.setValue('code', '');
-      refresh();
+      if (asksForCaptcha(error) && !captcha.enabled) requireForLock();
+      else refresh();
     } finally {
       setLoading(false);
     }
