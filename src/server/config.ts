@@ -23,6 +23,8 @@ export interface AppConfig {
   captcha: boolean;
   /** Requests a minute one client address may make to each login/SMS endpoint. */
   authRateLimit: number;
+  /** Failed password logins from one client address within an hour before it is locked (LOGIN_ADDRESS_LOCK_AFTER, default 20). */
+  loginAddressLockAfter: number;
   /**
    * Which proxies may set X-Forwarded-For (Fastify's `trustProxy`): false (the default: the socket's
    * address is the client), the addresses/CIDRs of the proxies, or how many proxy hops to trust.
@@ -112,6 +114,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!/^\d+$/.test(rateRaw) || Number(rateRaw) < 1) {
     throw new ConfigError(`AUTH_RATE_LIMIT must be a positive whole number, got "${env.AUTH_RATE_LIMIT}"`);
   }
+  const addressLockRaw = env.LOGIN_ADDRESS_LOCK_AFTER?.trim() || '20';
+  if (!/^\d+$/.test(addressLockRaw) || Number(addressLockRaw) < 5) {
+    throw new ConfigError(`LOGIN_ADDRESS_LOCK_AFTER must be a whole number of at least 5, got "${env.LOGIN_ADDRESS_LOCK_AFTER}"`);
+  }
   return {
     port: parsePort(env.PORT),
     host,
@@ -123,6 +129,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     adminPassword,
     captcha: parseBoolean('CAPTCHA', env.CAPTCHA, true),
     authRateLimit: Number(rateRaw),
+    loginAddressLockAfter: Number(addressLockRaw),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

@@ -39,7 +39,7 @@ export interface LockState {
 const live = (end: Date | null) => (end && end.getTime() > Date.now() ? end : null);
 
 /** The locks on this name and this address now. */
-export async function lockState(database: Database, username: string, ip: string): Promise<LockState> {
+export async function lockState(database: Database, username: string, ip: string, addressThreshold = ADDRESS_LIMIT.threshold): Promise<LockState> {
   const { db } = database;
   const lastSuccess = db.selectFrom('login_attempts').select(sql<Date>`max(at)`.as('at')).where('username', '=', username).where('success', '=', true);
   const [byName, byAddress] = await Promise.all([
@@ -61,7 +61,7 @@ export async function lockState(database: Database, username: string, ip: string
   const date = (v: Date | null) => (v ? new Date(v) : null);
   return {
     account: live(lockEnd(byName.n, date(byName.last), ACCOUNT_LIMIT.threshold)),
-    address: live(lockEnd(byAddress.n, date(byAddress.last), ADDRESS_LIMIT.threshold)),
+    address: live(lockEnd(byAddress.n, date(byAddress.last), addressThreshold)),
   };
 }
 

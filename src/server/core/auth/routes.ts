@@ -77,14 +77,14 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       const password = decryptPassword(keys.privateKey, body.password);
       // Locks are by the name typed and the client address, never by whether the account exists (lockout.ts),
       // and each answer below is the same for an unknown name as for an existing one.
-      const lock = await lockState(database, username, req.ip);
+      const lock = await lockState(database, username, req.ip, appConfig.loginAddressLockAfter);
       if (lock.address) throw new HttpError(400, addressLockedMessage(lock.address));
       if (lock.account && !captchaAnswered) throw new HttpError(400, accountLockedMessage(lock.account), { captchaRequired: true });
       const user = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
       const ok = await verifyPassword(user?.password_hash ?? DUMMY_HASH, password);
       if (!user || !ok) {
         await db.insertInto('login_attempts').values({ username, user_id: user?.id ?? null, success: false, ip: req.ip, user_agent: req.headers['user-agent'] ?? null }).execute();
-        const after = await lockState(database, username, req.ip);
+        const after = await lockState(database, username, req.ip, appConfig.loginAddressLockAfter);
         // Shown in the administrators' user list; written by name so an unknown name costs the same.
         await db.updateTable('users').set({ locked_until: after.account }).where('username', '=', username).execute();
         if (after.address) throw new HttpError(400, addressLockedMessage(after.address));
