@@ -67,5 +67,5 @@ export async function apiUpload(token: string, name: string, bytes: Uint8Array<A
   form.append('file', new Blob([bytes]), name);
   const res = await fetch(`${baseUrl()}/api/file/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   expect(res.status).toBe(200);
-  return (await res.json()) as { id: number; name: string };
+  return (await res.json()) as { id: number; key: string; name: string };
 }

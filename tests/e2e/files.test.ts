@@ -74,7 +74,7 @@ describe('files', () => {
     const opened = await popup;
     const url = new URL(opened.url());
     expect(`${url.pathname}`).toBe(endpoints.filePreviewService);
-    expect(Buffer.from(url.searchParams.get('url')!, 'base64').toString('utf8')).toBe(`${baseUrl()}${endpoints.imageBaseUrl}${file.id}`);
+    expect(Buffer.from(url.searchParams.get('url')!, 'base64').toString('utf8')).toBe(`${baseUrl()}${endpoints.imageBaseUrl}${file.key}`); // the unguessable key names a file in URLs
     await page.context().close();
   });
 

@@ -53,7 +53,7 @@ describe('personal centre', () => {
     expect((await sent).status()).toBe(200);
     await page.getByText('头像修改成功').waitFor();
     const info = await api<{ avatar: string }>('GET', '/auth/info', undefined, user.token);
-    expect(info.body.avatar).toMatch(/^\/api\/file\/view\?id=\d+$/);
+    expect(info.body.avatar).toMatch(/^\/api\/file\/view\?id=[0-9a-f]{32}$/);
     await expect.poll(() => page.locator('.user-avatar img').getAttribute('src')).toMatch(/^blob:/);
     // A forbidden type is refused before anything is sent.
     await page.locator('.user-avatar input[type=file]').setInputFiles({ name: 'vector.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg/>') });
