@@ -150,7 +150,10 @@ describe('the implementer flow of docs/schema.md on a fresh copy', () => {
     const role = await call('POST', '/api/roles', { name: '奖惩管理员', code: 'reward_editor', permissions: ['member-reward:list', 'member-reward:edit'], dataScope: 'all', scopeOrgIds: [] }, admin);
     expect(role.status, JSON.stringify(role.body)).toBe(201);
     expect((await call('POST', '/api/users', { username: 'rewarder', nickName: '奖惩管理员', orgId: null, roles: [role.body.id] }, admin)).status).toBe(201);
-    expect((await call('POST', '/api/users/updatePassByAdmin', { username: 'rewarder', newPass: await encrypt(PASSWORD) }, admin)).status).toBe(200);
+    expect((await call('POST', '/api/users/updatePassByAdmin', { username: 'rewarder', newPass: await encrypt('Temp#2026abc') }, admin)).status).toBe(200);
+    // A password an administrator sets is one-time: the user replaces it with their own first.
+    const first = await token('rewarder', 'Temp#2026abc');
+    expect((await call('POST', '/api/users/updatePass', { oldPass: await encrypt('Temp#2026abc'), newPass: await encrypt(PASSWORD) }, first)).status).toBe(200);
 
     const clerk = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1366, height: 800 } });
     const p = await clerk.newPage();
