@@ -83,6 +83,7 @@ describe('user administration in Chromium', () => {
   afterAll(async () => {
     // Other test files share this server: the password rule goes back to what it was.
     for (const [key, value] of Object.entries(original)) await setConfigValue(adminToken, key, value);
+    await setConfigValue(adminToken, 'initPassword', 'Dj@123456');
     // The user of the steps and the imported ones, when a step failed before deleting them.
     const list = await api('POST', '/api/users/list?page=0&size=10', { blurry: name }, adminToken).catch(() => undefined);
     const leftovers = (list?.body?.content ?? []).map((u: { id: number }) => u.id);
