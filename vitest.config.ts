@@ -21,7 +21,14 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'api-pglite', include: apiTests, env: { TEST_DB: 'pglite', DEMO_MEMBERS: '300' }, testTimeout: 30_000, hookTimeout: 60_000 },
+        test: {
+          name: 'api-pglite',
+          include: apiTests,
+          env: { TEST_DB: 'pglite', DEMO_MEMBERS: '300' },
+          globalSetup: ['tests/support/global-pglite.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         test: {

@@ -86,13 +86,16 @@ export async function startPostgres(): Promise<PostgresServer> {
   };
 }
 
-/** Creates an empty database on the server and returns its URL (one per test file keeps files independent). */
-export async function createDatabase(serverUrl: string): Promise<string> {
+/**
+ * Creates a database on the server and returns its URL (one per test file keeps files independent): empty,
+ * or a copy of `template`.
+ */
+export async function createDatabase(serverUrl: string, template?: string): Promise<string> {
   const name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await client.end();
   }

@@ -19,6 +19,22 @@ export async function openTestDatabase(): Promise<Database> {
   return openDatabase({});
 }
 
+let pgliteTemplate: Blob | undefined;
+
+/**
+ * A fresh database with every migration applied: a copy of the run's template (global setup), or, in a
+ * project without one, an empty database migrated here.
+ */
+export async function openMigratedTestDatabase(): Promise<Database> {
+  if (TEST_DB === 'postgres') {
+    const template = inject('postgresTemplate');
+    return openDatabase({ databaseUrl: await createDatabase(inject('postgresUrl'), template) });
+  }
+  const file = inject('pgliteTemplate');
+  if (file) pgliteTemplate ??= new Blob([fs.readFileSync(file)]);
+  return openDatabase({ pgliteDump: pgliteTemplate });
+}
+
 /**
  * A database that survives an app's close, for restart tests: `open()` gives a new connection to the same
  * data each time (an on-disk PGlite directory, or one database on the run's PostgreSQL server).
@@ -58,7 +74,7 @@ export async function createTestApp(
   options: TestAppOptions = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
-  const database = options.database ?? (await openTestDatabase());
+  const database = options.database ?? (await openMigratedTestDatabase());
   await migrate(database);
   let app: FastifyInstance;
   try {

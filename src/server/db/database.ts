@@ -27,6 +27,8 @@ export interface Database {
    * Answers the function that stops listening. The embedded engine has one process, so nothing to relay.
    */
   listen?(channel: string, onPayload: (payload: string) => void, onLost: (error: Error) => void): Promise<() => Promise<void>>;
+  /** Embedded engine only: a tarball of the data directory, to start another database from (tests). */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,8 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** Directory of the embedded database; omitted means in memory (tests). */
   dataDir?: string;
+  /** An in-memory embedded database starts as a copy of this dump (`Database.dump`), skipping initdb (tests). */
+  pgliteDump?: Blob;
 }
 
 // PostgreSQL `date` values stay 'YYYY-MM-DD' strings: a Date object would shift them by the time zone.
@@ -52,10 +56,10 @@ const PGLITE_SETTINGS = { shared_buffers: '16MB' };
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir, options.pgliteDump);
 }
 
-async function openPglite(dataDir?: string): Promise<Database> {
+async function openPglite(dataDir?: string, dump?: Blob): Promise<Database> {
   let dir: string | undefined;
   if (dataDir) {
     dir = path.join(dataDir, 'pgdata');
@@ -63,6 +67,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
     if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await createPgliteFiles(dir);
   }
   const pglite = await PGlite.create(dir, {
+    ...(dump && !dir ? { loadDataDir: dump } : {}),
     startParams: PGLITE_START_PARAMS,
     parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: parseInt8 },
   });
@@ -80,6 +85,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
           query: async <R,>(sqlText: string, params?: unknown[]) => (await tx.query<R>(sqlText, params)).rows,
         }),
       ),
+    dump: () => pglite.dumpDataDir('none'),
     close: async () => {
       if (closed) return;
       closed = true;

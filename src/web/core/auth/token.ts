@@ -4,6 +4,7 @@ import { PASS_COOKIE_EXPIRES, TOKEN_COOKIE_EXPIRES } from '../../../shared/const
 /** The one cookie name for the session token: reading, writing and removing all use it (spec §9). */
 export const TOKEN_KEY = 'DJ-TOKEN';
 const USERNAME_KEY = 'username';
+/** Earlier versions kept the encrypted password here; only removed now. */
 const PASSWORD_KEY = 'password';
 const REMEMBER_KEY = 'rememberMe';
 
@@ -20,22 +21,23 @@ export function removeToken(): void {
   Cookies.remove(TOKEN_KEY);
 }
 
+/**
+ * "Remember me" remembers the username only, for passCookieExpires. The password, even encrypted, is never
+ * kept in a cookie: a script-readable cookie holding it could be replayed to log in (security issue 12).
+ */
 export interface RememberedLogin {
   username: string;
-  /** The RSA-encrypted password, never the plain text. */
-  password: string;
 }
 
 export function getRemembered(): RememberedLogin | undefined {
   const username = Cookies.get(USERNAME_KEY);
-  const password = Cookies.get(PASSWORD_KEY);
-  return Cookies.get(REMEMBER_KEY) && username && password ? { username, password } : undefined;
+  return Cookies.get(REMEMBER_KEY) && username ? { username } : undefined;
 }
 
 export function remember(login: RememberedLogin, expires = PASS_COOKIE_EXPIRES): void {
   Cookies.set(USERNAME_KEY, login.username, { expires, sameSite: 'lax' });
-  Cookies.set(PASSWORD_KEY, login.password, { expires, sameSite: 'lax' });
   Cookies.set(REMEMBER_KEY, '1', { expires, sameSite: 'lax' });
+  Cookies.remove(PASSWORD_KEY); // written by earlier versions
 }
 
 export function forgetCredentials(): void {

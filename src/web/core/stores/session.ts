@@ -45,7 +45,7 @@ export const useSession = create<SessionState>((set, getState) => ({
     const password = await encrypt(form.password);
     const answer = await post<{ token: string; user: SessionUser }>('/auth/login', { username, password, code: form.code, uuid: form.uuid });
     setToken(answer.token, form.rememberMe);
-    if (form.rememberMe) rememberLogin({ username, password });
+    if (form.rememberMe) rememberLogin({ username });
     else forgetCredentials();
     set({ token: answer.token, user: answer.user, roles: effectiveRoles(answer.user.roles), loadMenus: false });
   },
