@@ -11,6 +11,7 @@ import { loadOrCreateKeyPair } from './core/auth/rsa.js';
 import { SessionService } from './core/auth/sessions.js';
 import { DictService } from './core/dicts/service.js';
 import { MenuService } from './core/menus/service.js';
+import { InvalidationBus } from './core/cluster/invalidation-bus.js';
 import { MessageService } from './core/messages/service.js';
 import type { CoreServices } from './core/services.js';
 import type { CoreTables } from './core/tables.js';
@@ -97,6 +98,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   app.addHook('onClose', async () => {
     await app.services?.messages.stop();
+    await app.services?.invalidations.stop();
     await options.database.close();
   });
 
@@ -155,6 +157,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     orgTree: flatOrgTree,
     dicts: new DictService(options.database),
     messages: new MessageService(options.database),
+    invalidations: new InvalidationBus(options.database),
     listPermissionOf: (moduleId) => runtime.module(moduleId)?.permissions.list ?? `${moduleId}:list`,
     moduleFileAccess: (user, file) => recordFileReadable(runtime, user, file),
   };
@@ -168,6 +171,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await runtime.start();
   installOrgTree(services, runtime);
   await services.messages.start(app.log);
+  await services.invalidations.start(app.log);
+  services.sessions.relayInvalidations(services.invalidations);
   app.decorate('services', services);
   app.decorate('runtime', runtime);
   await app.register(authGuard, { sessions: services.sessions });

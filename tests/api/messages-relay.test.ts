@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { RELAY_RETRY_MS, notifyParts } from '../../src/server/core/messages/service.js';
+import { notifyParts } from '../../src/server/core/messages/service.js';
+import { RELAY_RETRY_MS } from '../../src/server/db/keep-listening.js';
 import { bearer, login, userWithRole } from '../support/auth.js';
 import { TEST_DB, createTestApp, reopenableTestDatabase, type TestApp } from '../support/test-app.js';
 
@@ -67,7 +68,7 @@ describe('pushes relayed between app servers', () => {
       expect(await counters).toMatchObject({ remind: { totalElements: 1 } });
 
       // The listeners' connections are cut (a database restart, a network blip): they listen again.
-      const listeners = sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()`;
+      const listeners = sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN "dj_push"%' AND datname = current_database()`;
       const cut = new Set((await listeners.execute(a.database.db)).rows.map((r) => r.pid));
       expect(cut.size).toBe(2); // one per app server
       await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid IN (${sql.join([...cut])})`.execute(a.database.db);

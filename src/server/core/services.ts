@@ -5,6 +5,7 @@ import type { OrgTree } from './auth/org-scope.js';
 import type { KeyPair } from './auth/rsa.js';
 import type { SessionService } from './auth/sessions.js';
 import type { DictService } from './dicts/service.js';
+import type { InvalidationBus } from './cluster/invalidation-bus.js';
 import type { MessageService } from './messages/service.js';
 import type { ConfigStore } from './sysconfig/store.js';
 import type { ModuleFileAccess } from './files/store.js';
@@ -25,6 +26,8 @@ export interface CoreServices {
   dicts: DictService;
   /** To-dos, private messages and reminders, pushed to the recipients' websockets. */
   messages: MessageService;
+  /** Cache invalidations for every app server (LISTEN/NOTIFY on PostgreSQL). */
+  invalidations: InvalidationBus;
   /**
    * The permission that lets a user list a module's records (and so see the files attached to them):
    * the schema runtime answers it, wired in by the composition root.

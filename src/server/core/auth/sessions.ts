@@ -34,6 +34,8 @@ export function dataScopeOf(roles: { data_scope: string; scope_org_ids: number[]
 
 /** The invalidation topic of the session lookup caches (key: a user id, or none for all). */
 export const SESSIONS_TOPIC = 'sessions';
+/** The invalidation topic of the cached permissions and data scopes (all users at once). */
+export const ACCESS_TOPIC = 'access';
 
 /**
  * Carries cache invalidations to every app server: the cluster invalidation bus (LISTEN/NOTIFY) fits it.
@@ -48,7 +50,7 @@ type SessionRow = Omit<SessionUser, 'roles' | 'isSuper' | 'dataScope'> & { enabl
 
 /**
  * Sessions and each user's effective permissions. Permissions are computed once and cached per user
- * (30 s, cleared at once on any role or user change in this process). Session lookups are cached
+ * (30 s, cleared at once on any role or user change, on every app server once a bus is connected). Session lookups are cached
  * briefly (session-cache.ts) and forgotten on logout, password change, role and user changes.
  */
 export class SessionService {
@@ -56,6 +58,7 @@ export class SessionService {
   private readonly sessions = new SessionCache<SessionRow>();
   /** Forgets cached sessions here; on every app server once `relayInvalidations` connects a bus. */
   private publish: (userId?: number) => Promise<void> = async (userId) => this.sessions.forget(userId);
+  private publishAccess: () => Promise<void> = async () => this.access.clear();
 
   constructor(
     private readonly database: Database,
@@ -65,7 +68,9 @@ export class SessionService {
   /** Sends session invalidations through the cluster bus, and applies those of other servers. */
   relayInvalidations(bus: InvalidationCarrier): void {
     bus.on(SESSIONS_TOPIC, (key) => this.sessions.forget(key === undefined ? undefined : Number(key)));
+    bus.on(ACCESS_TOPIC, () => this.access.clear());
     this.publish = (userId) => bus.invalidate(SESSIONS_TOPIC, userId);
+    this.publishAccess = () => bus.invalidate(ACCESS_TOPIC);
   }
 
   /**
@@ -164,9 +169,9 @@ export class SessionService {
   }
 
   /** Call after any change to roles, role grants or a user's record (organisation, state). */
-  invalidateAccess(): void {
-    this.access.clear();
-    void this.forgetSessions();
+  async invalidateAccess(): Promise<void> {
+    await this.publishAccess();
+    await this.forgetSessions();
   }
 
   async end(sessionIds: number[]): Promise<number> {

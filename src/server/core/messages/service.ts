@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { keepListening, type Listening } from '../../db/keep-listening.js';
 import type { DB } from '../../db/types.js';
 import { PushHub } from './hub.js';
 import type { MessageType } from './tables.js';
@@ -53,8 +54,6 @@ interface Relayed {
 
 /** The LISTEN/NOTIFY channel of pushes between app servers. */
 export const PUSH_CHANNEL = 'dj_push';
-/** How long the relay waits before listening again after its connection was lost. */
-export const RELAY_RETRY_MS = 2000;
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more: parts stay well below. */
 const NOTIFY_MAX_BYTES = 7000;
 
@@ -88,9 +87,8 @@ export function notifyParts(relayed: Relayed): Relayed[] {
  */
 export class MessageService {
   readonly hub = new PushHub();
-  /** Stops the PostgreSQL relay; set while it runs (see `start`). */
-  private stopRelay?: () => Promise<void>;
-  private stopped = false;
+  /** The PostgreSQL relay, while it runs (see `start`). */
+  private relay?: Listening;
   constructor(private readonly database: Database) {}
 
   /**
@@ -99,44 +97,20 @@ export class MessageService {
    * Without it (the embedded engine, or a lost connection) pushes go to this server's sockets directly.
    */
   async start(log: FastifyBaseLogger): Promise<void> {
-    if (!this.database.listen) return;
-    this.stopped = false;
-    const stop = await this.database.listen(
-      PUSH_CHANNEL,
-      (payload) => {
-        try {
-          void this.deliver(JSON.parse(payload) as Relayed).catch((err: unknown) => log.warn({ err }, 'delivering a relayed push failed'));
-        } catch (err) {
-          log.warn({ err }, 'a relayed push could not be read');
-        }
-      },
-      (err) => {
-        log.warn({ err }, 'the push relay lost its database connection; pushes reach this server\'s sockets only until it is back');
-        this.stopRelay = undefined;
-        this.reconnect(log);
-      },
-    );
-    this.stopRelay = stop;
-  }
-
-  /** Listens again after a lost connection, every RELAY_RETRY_MS until it works or the server stops. */
-  private reconnect(log: FastifyBaseLogger): void {
-    if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.start(log).then(
-        () => log.info('the push relay is listening again'),
-        () => this.reconnect(log),
-      );
-    }, RELAY_RETRY_MS);
-    timer.unref();
+    this.relay = await keepListening(this.database, PUSH_CHANNEL, (payload) => {
+      try {
+        void this.deliver(JSON.parse(payload) as Relayed).catch((err: unknown) => log.warn({ err }, 'delivering a relayed push failed'));
+      } catch (err) {
+        log.warn({ err }, 'a relayed push could not be read');
+      }
+    }, log, 'the push relay');
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    const stop = this.stopRelay;
-    this.stopRelay = undefined;
-    await stop?.();
+    await this.relay?.stop();
+    this.relay = undefined;
   }
+
 
   async sendMessage(m: NewMessage): Promise<number[]> {
     const userIds = [...new Set(m.toUserIds)];
@@ -223,7 +197,7 @@ export class MessageService {
    * never fails the write that caused it: if NOTIFY fails, this server's sockets still get it.
    */
   private async publish(relayed: Relayed): Promise<void> {
-    if (this.stopRelay) {
+    if (this.relay?.active) {
       try {
         for (const part of notifyParts(relayed)) await sql`SELECT pg_notify(${PUSH_CHANNEL}, ${JSON.stringify(part)})`.execute(this.database.db);
         return;

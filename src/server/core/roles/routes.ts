@@ -96,7 +96,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
     if (role.permissions.includes('admin')) guardGrant(req, ['admin']);
     await assertUnique(b, b.id);
     await db.updateTable('roles').set({ ...values(b), updated_at: new Date() }).where('id', '=', b.id).execute();
-    sessions.invalidateAccess();
+    await sessions.invalidateAccess();
     return { status: 200, message: '修改成功' };
   });
 
@@ -109,7 +109,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
     const used = await db.selectFrom('user_roles').select('role_id').where('role_id', 'in', ids).limit(1).executeTakeFirst();
     if (used) throw new HttpError(400, `角色“${roles.find((r) => r.id === used.role_id)?.name}”仍有用户在使用，请先解除关联`);
     await db.deleteFrom('roles').where('id', 'in', ids).execute();
-    sessions.invalidateAccess();
+    await sessions.invalidateAccess();
     return { status: 200, message: '删除成功' };
   });
 

@@ -135,7 +135,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       await writeRoles(trx, row.id, roleIds);
       return row.id;
     });
-    if (roleIds) sessions.invalidateAccess();
+    if (roleIds) await sessions.invalidateAccess();
     // The one-time password is answered this once, for the administrator to hand over.
     return reply.code(201).send({ id: created, password: oneTime.plain, expiresAt: oneTime.columns.password_expires_at });
   });
@@ -163,7 +163,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       await writeRoles(trx, b.id, roleIds);
     });
     if (set.enabled === false || set.has_left === true) await sessions.endAllOf([b.id]);
-    sessions.invalidateAccess();
+    await sessions.invalidateAccess();
     return { status: 200, message: '修改成功' };
   });
 
@@ -174,6 +174,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     await assertManageable(req, ids);
     const admins = await db.selectFrom('users').select('username').where('id', 'in', ids).where('username', '=', 'admin').execute();
     if (admins.length) throw new HttpError(400, '不能删除系统管理员 admin');
+    await sessions.endAllOf(ids); // on every app server, before the rows go
     await db.deleteFrom('users').where('id', 'in', ids).execute();
     return { status: 200, message: '删除成功' };
   });
