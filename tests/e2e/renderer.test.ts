@@ -189,6 +189,26 @@ describe('module pages in Chromium', () => {
       await page.locator('.rf-drawer .ant-drawer-close').click();
       await rowOf(title).getByText('党委组织部').waitFor();
     });
+
+    it('[issue 12.9] deletes it; 已删除记录 shows who deleted it and 恢复 brings it back', async () => {
+      await rowOf(title).locator('input.rt-checkbox').check();
+      await page.locator('.rt-toolbar').getByRole('button', { name: /删\s*除/ }).click();
+      await expect(page.locator('.ant-modal-confirm').textContent()).resolves.toContain('删除后可由管理员在“已删除记录”中恢复');
+      await confirm(/^删\s*除$/);
+      await rowOf(title).waitFor({ state: 'detached' });
+
+      await page.locator('.rt-deleted-open').click();
+      const deleted = page.locator('.deleted-dialog');
+      const entry = deleted.locator('tr', { hasText: title });
+      await expect(entry.textContent()).resolves.toContain('admin');
+      await entry.locator('.deleted-restore').click();
+      await confirm(/确\s*定/);
+      await notice('已恢复').waitFor();
+      await entry.getByText('已由admin恢复').waitFor();
+      await deleted.locator('.ant-modal-close').click();
+      await rowOf(title).getByText('党委组织部').waitFor();
+      expect((await listOf('regulation', { title })).length).toBe(1);
+    });
   });
 
   describe('党员基本信息 (member)', () => {

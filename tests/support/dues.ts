@@ -2,12 +2,11 @@
  * Shared set-up of the dues API tests: the real app on a fresh database with a generated university,
  * helpers to call the dues API as the administrator or as a scoped user.
  */
-import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { seedUniversity } from '../../src/server/seed/university/seed.js';
 import { generateUniversity, type University } from '../../src/server/seed/university/university.js';
-import { bearer, login, userWithRole } from './auth.js';
+import { login, userWithRole } from './auth.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 export interface DuesWorld {
@@ -24,20 +23,8 @@ export async function duesWorld(members = 300, seed = 16): Promise<DuesWorld> {
   return { t, admin: await login(t.app), u, orgIds };
 }
 
-export type Call = (method: string, url: string, payload?: unknown, token?: string) => Promise<{ status: number; body: any }>;
-
-export function caller(app: FastifyInstance, defaultToken: () => string): Call {
-  return async (method, url, payload, token) => {
-    const res = await app.inject({ method: method as never, url, headers: bearer(token ?? defaultToken()), ...(payload !== undefined ? { payload: payload as never } : {}) });
-    let body: unknown = res.body;
-    try {
-      body = res.json();
-    } catch {
-      // not JSON (a spreadsheet)
-    }
-    return { status: res.statusCode, body };
-  };
-}
+import type { Call } from './call.js';
+export { caller, type Call } from './call.js';
 
 /** A user with these permissions whose data scope is one organisation (and its subtree). */
 export async function scopedUser(w: DuesWorld, username: string, permissions: string[], orgId: number): Promise<string> {

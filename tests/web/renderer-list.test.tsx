@@ -214,7 +214,7 @@ describe('the module list page', { timeout: 30_000 }, () => {
     await waitFor(() => expect(deleteButton().textContent).toContain('（2）'));
     expect(container.querySelectorAll('tr.rt-row-selected')).toHaveLength(2);
     fireEvent.click(deleteButton());
-    expect(await screen.findByText('确定删除选中的 2 条记录吗？删除后不能恢复。')).toBeTruthy();
+    expect(await screen.findByText('确定删除选中的 2 条记录吗？删除后可由管理员在“已删除记录”中恢复。')).toBeTruthy();
   });
 
   it('keeps the columns chosen in 列设置 per module in localStorage', async () => {

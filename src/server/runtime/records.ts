@@ -6,6 +6,7 @@ import { HttpError, STATUS_MESSAGES } from '../errors.js';
 import type { RuntimeContext } from './context.js';
 import { columnsFor, decorate, selection } from './decorate.js';
 import { ALL_SYSTEM, ALL_SYSTEM_SELECT, LIST_SYSTEM, listRecords, type ListInput, type ListPage } from './list.js';
+import { keepDeleted, restoreDeleted } from './deleted.js';
 import { runHooks, type Actor, type Origin, type WriteHookContext } from './hooks.js';
 import { SYSTEM_FIELDS, type ChildLink, type FieldInfo, type RuntimeModule } from './module.js';
 import { applyConditions, applyPaging, applySort, filterConditions, idIn, parseFilter, type Condition } from './query.js';
@@ -326,11 +327,16 @@ export class RecordService<T = Record<string, unknown>> {
     return unique.length;
   }
 
-  private async deleteRows(trx: Kysely<DB>, rows: Record<string, unknown>[], actor: Actor): Promise<void> {
+  /**
+   * Deletes rows and their cascaded children, keeping each stored row in deleted_records (children point at
+   * their parent's entry through `parents`: record id → the parent's entry id).
+   */
+  private async deleteRows(trx: Kysely<DB>, rows: Record<string, unknown>[], actor: Actor, parents?: Map<number, number>): Promise<void> {
     if (!rows.length) return;
     const m = this.module;
     const ids = rows.map((r) => r.id as number);
     await runHooks(m.hooks.beforeDelete, { action: 'delete', module: m, actor, trx, records: rows });
+    const entries = await keepDeleted(trx, m, ids, actor, parents);
     for (const child of m.children.filter((c) => c.onDelete === 'cascade')) {
       const service = this.serviceOf(child.module);
       const childModule = service.module;
@@ -339,9 +345,22 @@ export class RecordService<T = Record<string, unknown>> {
         .select(selection(childModule.columns, ALL_SYSTEM_SELECT))
         .where(childModule.field(child.foreignKey)!.column!, 'in', ids)
         .execute();
-      await service.deleteRows(trx, childRows, actor);
+      const childParents = new Map(childRows.map((r: Record<string, unknown>) => [r.id as number, entries.get(r[child.foreignKey] as number)!]));
+      await service.deleteRows(trx, childRows, actor, childParents);
     }
     await (trx as AnyDb).deleteFrom(m.table).where(idIn(ids)).execute();
+  }
+
+  /** Puts a deleted record back (with the children deleted with it), if it is in the actor's scope. */
+  async restoreDeleted(deletionId: number, actor: Actor): Promise<{ recordId: number }> {
+    const m = this.module;
+    const result = await this.inTransaction(undefined, (trx) =>
+      restoreDeleted(trx, m, deletionId, actor, (id) => this.ctx.registry.get(id)?.table, async (row) => {
+        if (!(await this.inScope([row], actor, trx))) throw new HttpError(404, '删除记录不存在');
+      }),
+    );
+    for (const r of result.restored) this.emit({ module: r.module, action: 'create', ids: r.ids, origin: ChangeRecordOrigin.USER_RESTORE });
+    return { recordId: result.recordId };
   }
 
   /**

@@ -14,6 +14,7 @@ import type { RuntimeModule } from './module.js';
 import { containsText } from '../db/text-search.js';
 import { sendTemplate } from './template.js';
 import { trailOf } from './trail.js';
+import { listDeleted } from './deleted.js';
 import { missingWorkflowHooks } from './workflow/hooks.js';
 import { listWaiting, workflowRoutes } from './workflow/routes.js';
 
@@ -64,7 +65,8 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
 
   app.get(`${base}/schema`, { config: perm(p.list) }, async (req) => ({
     schema: m.schema,
-    actions: allowedActions(currentUser(req), m),
+    // 'deleted': the page offers the module's deleted records (see the deletions routes below).
+    actions: [...allowedActions(currentUser(req), m), ...(currentUser(req).dataScope.kind === 'all' && allowedActions(currentUser(req), m).includes('delete') ? ['deleted'] : [])],
     dicts: m.dictCodes,
   }));
 
@@ -132,6 +134,24 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
   }
 
   workflowRoutes(app, runtime, m);
+
+  // Deleted records (who deleted what, when, with its last values) and their restore: for administrators
+  // who may delete here and see all organisations (the kept rows are not filtered by scope).
+  const deletionsActor = async (req: FastifyRequest) => {
+    const a = await actor(req);
+    if (a.scope !== 'all') throw new HttpError(403, '仅数据范围为全部的管理员可查看和恢复已删除的记录');
+    return a;
+  };
+  app.get(`${base}/deleted`, { config: perm(p.delete) }, async (req) => {
+    await deletionsActor(req);
+    return listDeleted(runtime.ctx, m, parsePaging(req.query, {}));
+  });
+  app.post(`${base}/deleted/:deletionId/restore`, { config: perm(p.delete) }, async (req) => {
+    const deletionId = Number((req.params as { deletionId: string }).deletionId);
+    if (!Number.isSafeInteger(deletionId) || deletionId <= 0) throw new HttpError(404, '删除记录不存在');
+    const restored = await records().restoreDeleted(deletionId, await deletionsActor(req));
+    return { status: 200, message: '已恢复', id: restored.recordId };
+  });
 
   app.get(`${base}/:id`, { config: perm(p.view) }, async (req) => records().get(idParam((req.params as { id: string }).id, m), await actor(req)));
 

@@ -39,6 +39,19 @@ export interface RuntimeTables {
     source_module: WithDefault<string | null>;
     source_id: WithDefault<number | null>;
   };
+  /** Deleted module records with their last stored row (migration 0101). */
+  deleted_records: {
+    id: Generated<number>;
+    module: string;
+    record_id: number;
+    parent_deletion_id: number | null;
+    row: Json<Record<string, unknown>>;
+    user_id: number | null;
+    username: WithDefault<string>;
+    at: Stamp;
+    restored_at: WithDefault<Date | null>;
+    restored_by: WithDefault<string | null>;
+  };
   import_jobs: {
     id: Generated<number>;
     module: string;

@@ -72,3 +72,17 @@ export interface ImportStatus {
   message: string;
   reportUrl: string | null;
 }
+
+/** A deleted record as `GET /api/m/{module}/deleted` lists it: who deleted it when, and its last values. */
+export interface DeletedEntry {
+  id: number;
+  recordId: number;
+  /** The record as it was, decorated like a list row (labels and names). */
+  record: Record<string, unknown>;
+  /** Records deleted with it (its children), which come back with it. */
+  withIt: number;
+  username: string;
+  at: string;
+  restoredAt: string | null;
+  restoredBy: string | null;
+}

@@ -3,7 +3,7 @@
  * the create/edit dialog, the detail drawer with children and trail, and the import dialog. Everything
  * comes from the merged schema and the caller's actions of `GET /api/m/{module}/schema`.
  */
-import { AuditOutlined, DeleteOutlined, DownloadOutlined, FileExcelOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { AuditOutlined, DeleteOutlined, DownloadOutlined, FileExcelOutlined, PlusOutlined, ReloadOutlined, RestOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState, SortingState, Updater } from '@tanstack/react-table';
 import { Button, Modal, Pagination, Skeleton, Space, Tooltip } from 'antd';
@@ -33,6 +33,7 @@ const DetailDrawer = lazy(() => loadDetail().then((m) => ({ default: m.DetailDra
 const ImportDialog = lazy(() => import('./list/ImportDialog').then((m) => ({ default: m.ImportDialog })));
 const ModuleLoadError = lazy(() => import('./ModuleError').then((m) => ({ default: m.ModuleLoadError })));
 const ListLoadError = lazy(() => import('./ModuleError').then((m) => ({ default: m.ListLoadError })));
+const DeletedDialog = lazy(() => import('./deleted/DeletedDialog').then((m) => ({ default: m.DeletedDialog })));
 const BatchDialog = lazy(() => import('./workflow/BatchDialog').then((m) => ({ default: m.BatchDialog })));
 
 export const PAGE_SIZES = [10, 20, 50, 100, 500, 1000];
@@ -75,6 +76,7 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
   const workflow = schema['x-workflow'];
   const [tab, setTab] = useState<ListTab>('all');
   const [batching, setBatching] = useState(false);
+  const [showDeleted, setShowDeleted] = useState(false);
   const perms = useMemo(() => modulePermissions(schema), [schema]);
   const specs = useMemo(() => listColumns(schema), [schema]);
   const filters = useMemo(() => listFilters(schema), [schema]);
@@ -126,7 +128,7 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
   const remove = (records: ModuleRecord[]) =>
     confirmRun({
       title: '删除确认',
-      content: records.length === 1 ? '确定删除这条记录吗？删除后不能恢复。' : `确定删除选中的 ${records.length} 条记录吗？删除后不能恢复。`,
+      content: `${records.length === 1 ? '确定删除这条记录吗？' : `确定删除选中的 ${records.length} 条记录吗？`}删除后可由管理员在“已删除记录”中恢复。`,
       okText: '删除',
       danger: true,
       run: () =>
@@ -256,6 +258,11 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
                 导出
               </Button>
             </Permission>
+            {meta.actions.includes('deleted') && (
+              <Button icon={<RestOutlined />} onClick={() => setShowDeleted(true)} className="rt-deleted-open">
+                已删除记录
+              </Button>
+            )}
           </Space>
           <Space>
             {selectedRecords.length > 0 && (
@@ -330,6 +337,7 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
             }}
           />
         )}
+        {showDeleted && <DeletedDialog module={module} schema={schema} onClose={() => setShowDeleted(false)} />}
         {used.import && <ImportDialog module={module} title={schema.title} open={importing} onClose={() => setImporting(false)} />}
       </Suspense>
     </div>

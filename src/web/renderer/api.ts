@@ -4,7 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import type { AxiosRequestConfig } from 'axios';
-import type { ChangeRecord, ImportMode, ImportStatus, ModuleRecord, RecordPage } from '../../shared/module-schema/api';
+import type { ChangeRecord, DeletedEntry, ImportMode, ImportStatus, ModuleRecord, RecordPage } from '../../shared/module-schema/api';
 import type { ModuleAction, ModuleSchema } from '../../shared/module-schema/types';
 import type { Page } from '../../shared/paging';
 import { download } from '../core/request/download';
@@ -13,11 +13,12 @@ import { del, get, post, put } from '../core/request/request';
 /** What `GET /api/m/{module}/schema` answers: the school-merged schema and what the caller may do. */
 export interface ModuleMeta {
   schema: ModuleSchema;
-  actions: ModuleAction[];
+  /** 'deleted': the caller may list and restore the module's deleted records. */
+  actions: (ModuleAction | 'deleted')[];
   dicts: string[];
 }
 
-export type { ChangeRecord, FieldChange, ImportMode, ImportRowError, ImportStatus, ModuleRecord, RecordPage } from '../../shared/module-schema/api';
+export type { ChangeRecord, DeletedEntry, FieldChange, ImportMode, ImportRowError, ImportStatus, ModuleRecord, RecordPage } from '../../shared/module-schema/api';
 
 export interface ListParams {
   page: number;
@@ -40,6 +41,7 @@ export const moduleKeys = {
   list: (module: string) => ['module', module, 'list'] as const,
   record: (module: string, id: number) => ['module', module, 'record', id] as const,
   trail: (module: string, id: number) => ['module', module, 'trail', id] as const,
+  deleted: (module: string) => ['module', module, 'deleted'] as const,
 };
 
 const base = (module: string) => `/api/m/${encodeURIComponent(module)}`;
@@ -59,6 +61,9 @@ export const moduleApi = {
   trail: (module: string, id: number, page = 0, size = 50) =>
     get<Page<ChangeRecord>>(`${base(module)}/${id}/trail`, { page, size }, IN_PLACE),
   restore: (module: string, id: number, changeId: number) => post<ModuleRecord>(`${base(module)}/${id}/restore/${changeId}`, {}, IN_PLACE),
+  deleted: (module: string, page = 0, size = 10) => get<Page<DeletedEntry>>(`${base(module)}/deleted`, { page, size }, IN_PLACE),
+  restoreDeleted: (module: string, deletionId: number) =>
+    post<{ message: string; id: number }>(`${base(module)}/deleted/${deletionId}/restore`, {}, IN_PLACE),
   exportFile: (module: string, title: string, filter: Record<string, unknown>, sort?: string) =>
     download(`${base(module)}/export`, { filter: JSON.stringify(filter), sort }, `${title}.xlsx`),
   template: (module: string, title: string) => download(`${base(module)}/template`, undefined, `${title}导入模板.xlsx`),
