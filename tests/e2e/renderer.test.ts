@@ -192,7 +192,7 @@ describe('module pages in Chromium', () => {
 
     it('[issue 12.9] deletes it; 已删除记录 shows who deleted it and 恢复 brings it back', async () => {
       await rowOf(title).locator('input.rt-checkbox').check();
-      await page.locator('.rt-toolbar').getByRole('button', { name: /删\s*除/ }).click();
+      await page.locator('.rt-toolbar').getByRole('button', { name: /删\s*除（1）$/ }).click();
       await expect(page.locator('.ant-modal-confirm').textContent()).resolves.toContain('删除后可由管理员在“已删除记录”中恢复');
       await confirm(/^删\s*除$/);
       await rowOf(title).waitFor({ state: 'detached' });
