@@ -8,7 +8,8 @@
  *   and the pure marking of the same sheets in memory.
  * Run alone with `npm run bench pschool`. BENCH_PSCHOOL_PART=progress (or marking) runs one part only;
  * BENCH_PSCHOOL_PROFILE=1 runs the progress server with `node --cpu-prof` and prints where its CPU time
- * went (tests/bench/cpu-profile.ts; the profile stays in .tmp/profiles/) and the latencies second by second.
+ * went (tests/bench/cpu-profile.ts; the profile stays in .tmp/profiles/) and the latencies second by second;
+ * BENCH_NODE_FLAGS adds flags to the server's node.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -83,7 +84,10 @@ async function progressLoad(): Promise<BenchResult[]> {
     const profiling = !!process.env.BENCH_PSCHOOL_PROFILE;
     if (profiling) fs.mkdirSync(profileDir, { recursive: true });
     const before = profiling ? new Set(fs.readdirSync(profileDir)) : new Set<string>();
-    const server = await startServerProcess({ DATA_DIR: dataDir, DEMO_DATA: 'false' }, undefined, profiling ? { nodeFlags: [...serveNodeFlags(), '--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {});
+    // BENCH_NODE_FLAGS: extra flags for the server's node (experiments with V8's settings).
+    const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+    const nodeFlags = [...serveNodeFlags(), ...extra, ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+    const server = await startServerProcess({ DATA_DIR: dataDir, DEMO_DATA: 'false' }, undefined, { nodeFlags });
     let profiled = 0;
     try {
       const url = `http://127.0.0.1:${server.port}/api/pschool/progress`;
