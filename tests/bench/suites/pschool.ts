@@ -6,7 +6,10 @@
  * - marking 10,000 objective answer sheets ≤ 10 s: the re-marking path (`remarkExam`: read the sheets,
  *   mark every answer, write marks and scores back in batches) on 10,000 stored sheets of 30 questions,
  *   and the pure marking of the same sheets in memory.
- * Run alone with `npm run bench pschool`.
+ * Run alone with `npm run bench pschool`. BENCH_PSCHOOL_PART=progress (or marking) runs one part only;
+ * BENCH_PSCHOOL_PROFILE=1 runs the progress server with `node --cpu-prof` and prints where its CPU time
+ * went (tests/bench/cpu-profile.ts; the profile stays in .tmp/profiles/) and the latencies second by second;
+ * BENCH_NODE_FLAGS adds flags to the server's node.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,6 +28,8 @@ import { initialiseDatabase } from '../../../src/server/seed/index.js';
 import { generateQuestions } from '../../../src/server/seed/pschool/questions.js';
 import { markSheet, type KeyedQuestion, type QuestionTypeValue } from '../../../src/shared/pschool/marking.js';
 import { composeByRules, seededRandom } from '../../../src/shared/pschool/paper.js';
+import { serveNodeFlags } from '../../../src/server/server-build.js';
+import { printBreakdown } from '../cpu-profile.js';
 import { load, startServerProcess, type BenchResult } from '../lib.js';
 
 const SUITE = 'pschool';
@@ -75,11 +80,22 @@ async function progressLoad(): Promise<BenchResult[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-bench-pschool-'));
   try {
     const { tokens, nodeId } = await seedLearners(dataDir);
-    const server = await startServerProcess({ DATA_DIR: dataDir, DEMO_DATA: 'false' });
+    const profileDir = path.resolve('.tmp/profiles');
+    const profiling = !!process.env.BENCH_PSCHOOL_PROFILE;
+    if (profiling) fs.mkdirSync(profileDir, { recursive: true });
+    const before = profiling ? new Set(fs.readdirSync(profileDir)) : new Set<string>();
+    // BENCH_NODE_FLAGS: extra flags for the server's node (experiments with V8's settings).
+    const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+    const nodeFlags = [...serveNodeFlags(), ...extra, ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+    const server = await startServerProcess({ DATA_DIR: dataDir, DEMO_DATA: 'false' }, undefined, { nodeFlags });
+    let profiled = 0;
     try {
       const url = `http://127.0.0.1:${server.port}/api/pschool/progress`;
       const latencies: number[] = [];
       const failures: string[] = [];
+      /** [second of the run, latency] of every report, for the profile's timeline. */
+      const timeline: [number, number][] = [];
+      let started = 0;
       const post = async (token: string, position: number) => {
         const t0 = performance.now();
         try {
@@ -90,9 +106,10 @@ async function progressLoad(): Promise<BenchResult[]> {
           failures.push((error as Error).message);
         }
         latencies.push(performance.now() - t0);
+        timeline.push([Math.floor((t0 - started) / 1000), performance.now() - t0]);
       };
       // Each learner starts at a random moment of the first interval and reports every 10 s: 50 reports a second.
-      const started = performance.now();
+      started = performance.now();
       await Promise.all(
         tokens.map(async (token, i) => {
           await new Promise((r) => setTimeout(r, (i / tokens.length) * INTERVAL_S * 1000));
@@ -110,6 +127,15 @@ async function progressLoad(): Promise<BenchResult[]> {
       // machine the server had, which other processes on a shared machine take away.
       const capacity = await load(url, { method: 'POST', seconds: 5, connections: 10, headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/json' }, body: JSON.stringify({ nodeId, position: 0 }) });
       const loadAverage = os.loadavg()[0].toFixed(1);
+      if (profiling) {
+        profiled = latencies.length;
+        const bySecond = new Map<number, number[]>();
+        for (const [second, ms] of timeline) bySecond.set(second, [...(bySecond.get(second) ?? []), ms]);
+        for (const [second, times] of [...bySecond].sort((a, b) => a[0] - b[0])) {
+          const sorted = times.sort((a, b) => a - b);
+          console.error(`  second ${second}: ${times.length} reports, p50 ${round(percentile(sorted, 50))} ms, max ${round(sorted[sorted.length - 1])} ms`);
+        }
+      }
       return [
         {
           suite: SUITE,
@@ -123,6 +149,8 @@ async function progressLoad(): Promise<BenchResult[]> {
       ];
     } finally {
       await server.stop();
+      const file = profiling ? fs.readdirSync(profileDir).find((f) => !before.has(f) && f.endsWith('.cpuprofile')) : undefined;
+      if (file) printBreakdown(path.join(profileDir, file), profiled);
     }
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -182,5 +210,7 @@ async function marking(): Promise<BenchResult[]> {
 }
 
 export async function pschoolSuite(): Promise<BenchResult[]> {
-  return [...(await marking()), ...(await progressLoad())];
+  const part = process.env.BENCH_PSCHOOL_PART;
+  if (part && part !== 'progress' && part !== 'marking') throw new Error(`BENCH_PSCHOOL_PART: progress or marking, not "${part}"`);
+  return [...(part === 'progress' ? [] : await marking()), ...(part === 'marking' ? [] : await progressLoad())];
 }

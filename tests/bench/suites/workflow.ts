@@ -6,7 +6,10 @@
  * - one step (`talk`) on distinct records in sequence: p50/p99 per request;
  * - a batch approval of 500 records (`talk`): wall time.
  * Budgets of the issue: waiting list p99 ≤ 50 ms (PostgreSQL), a step p99 ≤ 30 ms, 500 in a batch ≤ 5 s.
- * Run alone with `npm run bench workflow`.
+ * The data is a running deployment's: the reminders of its deadlines were sent during seeding.
+ * Run alone with `npm run bench workflow`. BENCH_WORKFLOW_ENGINE=postgres (or embedded) runs one engine only;
+ * BENCH_WORKFLOW_PROFILE=1 runs the server with `node --cpu-prof` and prints where its CPU time went
+ * (tests/bench/cpu-profile.ts; the profile stays in .tmp/profiles/).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,6 +19,7 @@ import { buildApp } from '../../../src/server/app.js';
 import { loadConfig } from '../../../src/server/config.js';
 import { encryptPassword } from '../../../src/server/core/auth/rsa.js';
 import { hashPassword } from '../../../src/server/core/passwords.js';
+import { sendDevelopmentReminders } from '../../../src/server/domain/development/index.js';
 import { openDatabase, type Database } from '../../../src/server/db/database.js';
 import { migrate } from '../../../src/server/db/migrate.js';
 import { seedDevelopment } from '../../../src/server/seed/development.js';
@@ -25,6 +29,8 @@ import { generateUniversity } from '../../../src/server/seed/university/universi
 import { localToday } from '../../../src/shared/module-schema/computed.js';
 import { createDatabase, startPostgres } from '../../support/postgres.js';
 import { postgresBinDir } from '../../support/prerequisites.js';
+import { serveNodeFlags } from '../../../src/server/server-build.js';
+import { printBreakdown } from '../cpu-profile.js';
 import { load, startServerProcess, type BenchResult } from '../lib.js';
 
 const SUITE = 'workflow';
@@ -43,6 +49,8 @@ interface Engine {
 }
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+/** The machine's 1-minute load average, written beside every figure (other processes share the cores). */
+const loadNote = () => `load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
@@ -83,6 +91,11 @@ async function seed(engine: Engine): Promise<Seeded> {
       const user = await database.db.insertInto('users').values({ username, nick_name: username, password_hash: hash, password_weak: false, org_id: orgId }).returning('id').executeTakeFirstOrThrow();
       await database.db.insertInto('user_roles').values({ user_id: user.id, role_id: role.id }).execute();
     }
+    // The deadlines' reminders as a running deployment has already sent them: the server's own first run
+    // (20 s after its start, in the middle of the measurements) then finds nothing new, as every later run.
+    const t1 = performance.now();
+    const reminded = await sendDevelopmentReminders(app);
+    console.error(`workflow (${engine.label}): ${reminded} reminders sent beforehand in ${round((performance.now() - t1) / 1000, 1)} s`);
     await sql`ANALYZE`.execute(database.db);
     return { branch: busiest.org_id, committee: busiest.parent_id, applications: counts.applications };
   } finally {
@@ -99,7 +112,15 @@ async function login(base: string, username: string): Promise<string> {
 
 async function measure(engine: Engine, seeded: Seeded): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
-  const server = await startServerProcess({ ...engine.env, DEMO_DATA: 'false', CAPTCHA: 'off', ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', AUTH_RATE_LIMIT: '100000' });
+  const profileDir = path.resolve('.tmp/profiles');
+  const profiling = !!process.env.BENCH_WORKFLOW_PROFILE;
+  if (profiling) fs.mkdirSync(profileDir, { recursive: true });
+  const before = profiling ? new Set(fs.readdirSync(profileDir)) : new Set<string>();
+  const server = await startServerProcess(
+    { ...engine.env, DEMO_DATA: 'false', CAPTCHA: 'off', ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', AUTH_RATE_LIMIT: '100000' },
+    undefined,
+    profiling ? { nodeFlags: [...serveNodeFlags(), '--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {},
+  );
   try {
     const base = `http://127.0.0.1:${server.port}`;
     const listUrl = `${base}/api/m/development/list?page=0&size=20`;
@@ -117,7 +138,7 @@ async function measure(engine: Engine, seeded: Seeded): Promise<BenchResult[]> {
         value: latency.p99,
         unit: 'ms',
         budget: engine.waitingBudget,
-        note: `p50 ${latency.p50} ms, ${Math.round(latency.requestsPerSecond)} req/s, one connection; ${page.totalElements} waiting, page of 20 with the count`,
+        note: `p50 ${latency.p50} ms, ${Math.round(latency.requestsPerSecond)} req/s, one connection; ${page.totalElements} waiting, page of 20 with the count; ${loadNote()}`,
       });
     }
 
@@ -147,7 +168,7 @@ async function measure(engine: Engine, seeded: Seeded): Promise<BenchResult[]> {
       value: round(percentile(times, 99)),
       unit: 'ms',
       budget: 30,
-      note: `p50 ${round(percentile(times, 50))} ms over ${STEPS} steps in sequence: guards, state change, effects, trail, log, to-dos, answer`,
+      note: `p50 ${round(percentile(times, 50))} ms over ${STEPS} steps in sequence: guards, state change, effects, trail, log, to-dos, answer; ${loadNote()}`,
     });
 
     const batch = ids.slice(20 + STEPS, 20 + STEPS + BATCH);
@@ -156,9 +177,13 @@ async function measure(engine: Engine, seeded: Seeded): Promise<BenchResult[]> {
     const answer = (await res.json()) as { done: number; failed: number };
     const batchMs = performance.now() - t1;
     if (!res.ok || answer.done !== BATCH) throw new Error(`batch failed: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
-    results.push({ suite: SUITE, name: `batch approval of ${BATCH} applications (${engine.label}): time`, value: round(batchMs / 1000), unit: 's', budget: 5, note: 'each record in its own transaction, answered per record' });
+    results.push({ suite: SUITE, name: `batch approval of ${BATCH} applications (${engine.label}): time`, value: round(batchMs / 1000), unit: 's', budget: 5, note: `each record in its own transaction, answered per record; ${loadNote()}` });
   } finally {
     await server.stop();
+  }
+  if (profiling) {
+    const file = fs.readdirSync(profileDir).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
+    if (file) printBreakdown(path.join(profileDir, file));
   }
   return results;
 }
@@ -170,7 +195,11 @@ async function benchEngine(engine: Engine): Promise<BenchResult[]> {
 
 export async function workflowSuite(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
-  if (postgresBinDir()) {
+  const only = process.env.BENCH_WORKFLOW_ENGINE;
+  if (only && only !== 'postgres' && only !== 'embedded') throw new Error(`BENCH_WORKFLOW_ENGINE: postgres or embedded, not "${only}"`);
+  if (only === 'embedded') {
+    // PostgreSQL skipped on request.
+  } else if (postgresBinDir()) {
     const server = await startPostgres();
     try {
       const url = await createDatabase(server.url);
@@ -181,6 +210,7 @@ export async function workflowSuite(): Promise<BenchResult[]> {
   } else {
     console.error('workflow: PostgreSQL binaries not found, PostgreSQL figures skipped');
   }
+  if (only === 'postgres') return results;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-bench-workflow-'));
   try {
     results.push(...(await benchEngine({ label: 'embedded', env: { DATA_DIR: dataDir }, open: () => openDatabase({ dataDir }) })));

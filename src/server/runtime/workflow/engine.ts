@@ -262,10 +262,10 @@ export class WorkflowEngine {
     const { actor, p } = await this.who(user);
     const { warnings } = await this.takeAs(m, t, id, readInput(body, true), actor, p, ip, this.directory());
     const service = this.deps.records(m.id);
+    // Read once: the applicant sees their own application outside their data scope, others as `get` would.
     const row = await service.readRow(id);
-    // The applicant sees their own application outside their data scope.
-    const record = row && this.isSelf(m, row, actor) ? await service.decorateOne(row) : await service.get(id, actor);
-    return { ...(record as ApiRecord), warnings };
+    if (!row || !(this.isSelf(m, row, actor) || (await service.inScope([row], actor, this.ctx.db, 'read')))) throw new HttpError(404, `${m.title}记录不存在`);
+    return { ...((await service.decorateOne(row)) as ApiRecord), warnings };
   }
 
   /** The same step on many records, each in its own transaction: answers per record. */

@@ -70,9 +70,7 @@ export class OrgLevels {
 
   /** The committee of an organisation: the nearest 党委/党总支 at or above it below the top; else the top. */
   async committeeOf(orgId: number | null | undefined): Promise<number | null> {
-    const path = await this.path(orgId);
-    for (let i = path.length - 1; i >= 1; i--) if (COMMITTEE_TYPES.has(path[i].type ?? '')) return path[i].id;
-    return path[0]?.id ?? null;
+    return committeeOnPath(await this.path(orgId));
   }
 
   async isTop(orgId: number | null): Promise<boolean> {
@@ -122,18 +120,31 @@ export class OrgLevels {
   async committeeOrgs(scope: number[]): Promise<number[]> {
     const inScope = new Set(scope);
     const out: number[] = [];
-    for (const id of scope) if (inScope.has((await this.committeeOf(id)) ?? -1)) out.push(id);
+    for (const id of scope) if (inScope.has(committeeOnPath(await this.path(id)) ?? -1)) out.push(id);
     return out;
   }
 
-  /** Every organisation whose acting committee is the top one (the organisation department acts for them). */
+  /**
+   * Every organisation whose acting committee is the top one (the organisation department acts for them).
+   * One path per organisation: the "waiting for me" list of the organisation department asks on every call.
+   */
   async orgsUnderTopCommittee(): Promise<number[]> {
     const roots = this.tree.roots ? await this.tree.roots() : [];
     const all = await this.tree.subtreeIds(roots);
     const out: number[] = [];
-    for (const id of all) if (await this.isTop(await this.committeeOf(id))) out.push(id);
+    for (const id of all) {
+      const path = await this.path(id);
+      // The committee is the top itself when no 党委/党总支 lies between (committeeOnPath's fallback).
+      if (path.length && committeeOnPath(path) === path[0].id) out.push(id);
+    }
     return out;
   }
+}
+
+/** The committee on a root-to-organisation path: the nearest 党委/党总支 below the top, else the top. */
+function committeeOnPath(path: OrgNode[]): number | null {
+  for (let i = path.length - 1; i >= 1; i--) if (COMMITTEE_TYPES.has(path[i].type ?? '')) return path[i].id;
+  return path[0]?.id ?? null;
 }
 
 export function inScope(p: Pick<Participant, 'scope'>, orgId: number | null): boolean {
