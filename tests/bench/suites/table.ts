@@ -272,13 +272,25 @@ async function profileRun(browser: Browser, base: string, token: string): Promis
   const file = path.join(dir, `table-${Date.now()}.json`);
   let profiler: import('playwright-core').CDPSession | undefined;
   const { page, figures } = await firstPaint(browser, base, token, async (p) => {
-    await browser.startTracing(p, { path: file, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.invalidationTracking', 'v8.execute', 'blink', 'cc'] });
+    await browser.startTracing(p, { path: file, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'cc'] });
     profiler = await p.context().newCDPSession(p);
     await profiler.send('Profiler.enable');
     await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
     await profiler.send('Profiler.start');
   });
+  // What the page changes in the DOM while it scrolls (rows coming and going; anything else is waste).
+  await page.evaluate(() => {
+    const w = window as unknown as { mutations: Record<string, number> };
+    w.mutations = {};
+    new MutationObserver((list) => {
+      for (const m of list) {
+        const key = m.type === 'attributes' ? `attribute ${m.attributeName} on ${(m.target as Element).tagName}.${(m.target as Element).className}` : `children of ${(m.target as Element).tagName}`;
+        w.mutations[key] = (w.mutations[key] ?? 0) + 1;
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
   const s = await scroll(page, '.rt-scroll');
+  console.error('DOM mutations while scrolling:', await page.evaluate(() => JSON.stringify((window as unknown as { mutations: unknown }).mutations)));
   const { profile } = (await profiler!.send('Profiler.stop')) as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[]; samples: number[]; timeDeltas: number[] } };
   await browser.stopTracing();
   console.error(`table: first paint ${Math.round(figures.paintMs)} ms; scroll: ${s.frames.length} frames, median ${round(median(s.frames))} ms, longest ${round(s.frames.at(-1)!)} ms`);
@@ -288,6 +300,8 @@ async function profileRun(browser: Browser, base: string, token: string): Promis
   for (const e of trace.traceEvents) if (main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur) totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur / 1000);
   console.error('renderer main thread, trace events by name (inclusive ms, nested events counted in each):');
   for (const [name, ms] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.error(`  ${ms.toFixed(0).padStart(7)}  ${name}`);
+  const layouts = trace.traceEvents.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.name === 'Layout' && e.ph === 'X') as unknown as { args?: { beginData?: { dirtyObjects?: number; totalObjects?: number } } }[];
+  console.error(`layouts (dirty/total objects): ${layouts.slice(-20).map((e) => `${e.args?.beginData?.dirtyObjects}/${e.args?.beginData?.totalObjects}`).join(' ')}`);
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
   const byFunction = new Map<string, number>();

@@ -30,7 +30,7 @@ import {
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Checkbox, ConfigProvider, Empty, Spin } from 'antd';
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import type { ModuleRecord } from '../api';
 import { displayText, type ColumnSpec } from '../model';
 
@@ -281,11 +281,14 @@ export function DataTable(props: DataTableProps) {
   }, []);
 
   const modelRows = table.getRowModel().rows;
+  // Stable callbacks: the virtualizer recomputes the offsets of all rows when they change.
+  const estimateSize = useCallback(() => rowHeight, [rowHeight]);
+  const getItemKey = useCallback((i: number) => modelRows[i].id, [modelRows]);
   const virtualizer = useVirtualizer({
     count: modelRows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
-    getItemKey: (i) => modelRows[i].id,
+    estimateSize,
+    getItemKey,
     overscan: 8,
     // Rows show in the first frame, before the box is measured.
     initialRect: { width: 0, height: maxHeight },
@@ -335,17 +338,29 @@ export function DataTable(props: DataTableProps) {
     );
   };
 
+  // The header is drawn again only when what it shows changes, not on every scrolled frame: its antd
+  // checkbox rewrites its input's attributes on each render, which made the browser lay out every row.
+  const noRows = !rows.length;
+  const head = useMemo(
+    () => (
+      <thead>
+        {table.getHeaderGroups().map((group) => (
+          <tr key={group.id} style={{ height: rowHeight + 2 }} aria-rowindex={1}>
+            {group.headers.map(headerCell)}
+          </tr>
+        ))}
+      </thead>
+    ),
+    // headerCell reads the table's state listed here
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [geometry, sorting, allSelected, someSelected, noRows, rowHeight],
+  );
+
   return (
     <div className="rt-wrap">
       <div ref={scrollRef} className="rt-scroll" style={{ maxHeight }}>
         <table className="rt-table" style={{ width: totalWidth }} aria-rowcount={rows.length + 1}>
-          <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id} style={{ height: rowHeight + 2 }} aria-rowindex={1}>
-                {group.headers.map(headerCell)}
-              </tr>
-            ))}
-          </thead>
+          {head}
           {/* As tall as all the rows: the scroll height is the whole page's. */}
           <tbody style={rows.length ? { height: virtualizer.getTotalSize() } : undefined}>
             {items.map((item) => {
