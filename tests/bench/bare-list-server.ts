@@ -48,8 +48,11 @@ function where(filter: Record<string, unknown>, params: unknown[]): string {
     const pattern = `$${params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`;
     // The character index's condition as the runtime writes it (src/server/db/text-search.ts), so both
     // sides use the same index; TEXT_CONDITION=plain: the ILIKE alone, as before the index.
-    const lowered = `lower($${params.push(text)}::text)`;
-    parts.push(plainText ? `m.name ILIKE ${pattern}` : `(string_to_array(lower(m.name), NULL) @> string_to_array(${lowered}, NULL) AND (char_length(${lowered}) <= 1 OR m.name ILIKE ${pattern}))`);
+    if (plainText) parts.push(`m.name ILIKE ${pattern}`);
+    else {
+      const lowered = `lower($${params.push(text)}::text)`;
+      parts.push(`(string_to_array(lower(m.name), NULL) @> string_to_array(${lowered}, NULL) AND (char_length(${lowered}) <= 1 OR m.name ILIKE ${pattern}))`);
+    }
   }
   if (Array.isArray(filter.category)) parts.push(`m.category = ANY($${params.push(filter.category)}::text[])`);
   return parts.length ? ` WHERE ${parts.join(' AND ')}` : '';

@@ -11,6 +11,7 @@ import { membersSuite } from './suites/members.js';
 import { pschoolSuite } from './suites/pschool.js';
 import { runtimeSuite } from './suites/runtime.js';
 import { serverSuite } from './suites/server.js';
+import { tableSuite } from './suites/table.js';
 import { webSuite } from './suites/web.js';
 import { workflowSuite } from './suites/workflow.js';
 
@@ -25,6 +26,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   dues: duesSuite,
   pschool: pschoolSuite,
   imports: importsSuite,
+  table: tableSuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
