@@ -259,6 +259,11 @@ describe(`[issue 12] data scope on ${TEST_DB}`, () => {
       await userWithRole(t.app, admin, { username: 'unitviewer', permissions: ['org:view', 'unit:view'], dataScope: 'own', orgId: branchA, password: PASS });
       const viewer = (await call('GET', '/api/trail/orgs?size=100', undefined, await login(t.app, 'unitviewer', PASS))).json();
       expect(viewer.content.map((c: { module: string; recordId: number }) => `${c.module}:${c.recordId}`).sort()).toEqual([`org:${branchA}`, `unit:${unitA}`]);
+      // The page's own permission (its menu entry's, org-trail:list) opens it, with the same scope.
+      await userWithRole(t.app, admin, { username: 'trailpage', permissions: ['org-trail:list'], dataScope: 'own', orgId: branchA, password: PASS });
+      const page = await call('GET', '/api/trail/orgs?size=100', undefined, await login(t.app, 'trailpage', PASS));
+      expect(page.statusCode, page.body).toBe(200);
+      expect(page.json().content.map((c: { module: string; recordId: number }) => `${c.module}:${c.recordId}`).sort()).toEqual([`org:${branchA}`, `unit:${unitA}`]);
     });
 
     it('an organisation clerk of a college creates and edits only under their college', async () => {

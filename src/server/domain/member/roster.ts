@@ -73,14 +73,16 @@ export async function memberRosterRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // The modification trail of units and organisations together (单位与组织修改痕迹): a record's history is
-  // part of its detail, so it needs the view permission and the data scope (trail-scope.ts).
+  // part of its detail, so it needs the view permission, or the page's own (its menu entry's), and the data
+  // scope always (trail-scope.ts).
   const orgView = runtime.module('org')?.permissions.view ?? 'org:view';
   const unitView = runtime.module('unit')?.permissions.view ?? 'unit:view';
-  app.get('/api/trail/orgs', { config: perm(orgView, unitView) }, async (req) => {
+  app.get('/api/trail/orgs', { config: perm(orgView, unitView, 'org-trail:list') }, async (req) => {
     const paging = parsePaging(req.query, { at: 'c.at' }, [['c.at', 'desc']]);
     const q = req.query as { module?: string; keyword?: string };
     const user = currentUser(req);
-    const modules = (q.module === 'org' || q.module === 'unit' ? [q.module] : ['org', 'unit']).filter((m) => hasAnyPermission(user, [m === 'org' ? orgView : unitView]));
+    // The page's own permission shows both kinds; a view permission alone shows its kind.
+    const modules = (q.module === 'org' || q.module === 'unit' ? [q.module] : ['org', 'unit']).filter((m) => hasAnyPermission(user, ['org-trail:list', m === 'org' ? orgView : unitView]));
     const keyword = q.keyword?.trim() ? likeContains(q.keyword.trim()) : null;
     const db = app.services.database.db;
     const scope = await scopeOrgIds(app.services.orgTree, user.dataScope);
