@@ -2,6 +2,8 @@ import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duesStatusOf, lapseCandidates } from '../../src/server/domain/dues/index.js';
+import { DuesLevels } from '../../src/server/domain/dues/levels.js';
+import { OrgTreeService } from '../../src/server/domain/org/org-tree.js';
 import { seedDues } from '../../src/server/seed/dues.js';
 import { bearer } from '../support/auth.js';
 import { caller, duesWorld, scopedUser, type Call, type DuesWorld } from '../support/dues.js';
@@ -127,5 +129,51 @@ describe(`dues reports on ${TEST_DB}: the money adds up at every level`, () => {
     for (const e of expected) expect(cents((byMember.get(e.memberId) as { owed: string }).owed)).toBe(e.owed);
     const withCurrent = (await call('GET', '/api/dues/reports/arrears?period=all&size=1')).body;
     expect(withCurrent.totalElements).toBeGreaterThan(res.totalElements);
+  });
+
+  /** The year report against plain SQL over the items: per month, per organisation (its subtree) and in total. */
+  async function expectYearEqualsItems(year: number): Promise<void> {
+    const report = (await call('GET', `/api/dues/reports/year?year=${year}`)).body;
+    const figures = sql`count(*)::int AS members, count(i.payment_id)::int AS "paidMembers", sum(i.due_cents)::bigint AS due, sum(i.paid_cents)::bigint AS paid`;
+    const yearItems = sql`dues_item i JOIN dues_batch b ON b.id = i.batch_id AND b.state >= 2 AND b.first_month LIKE ${`${year}-%`}`;
+    type Row = { key: number; members: number; paidMembers: number; due: number; paid: number };
+    const byBatch = new Map((await sql<Row>`SELECT i.batch_id AS key, ${figures} FROM ${yearItems} GROUP BY i.batch_id`.execute(w.t.database.db)).rows.map((r) => [r.key, r]));
+    const byOrg = (await sql<Row>`SELECT i.org_id AS key, ${figures} FROM ${yearItems} GROUP BY i.org_id`.execute(w.t.database.db)).rows;
+    const view = (r: { members: number; paidMembers: number; due: number; paid: number }) => ({ members: r.members, paidMembers: r.paidMembers, due: (r.due / 100).toFixed(2), paid: (r.paid / 100).toFixed(2) });
+    expect(report.months.map((m: { batchId: number }) => m.batchId).sort()).toEqual([...byBatch.keys()].sort());
+    for (const m of report.months) expect({ members: m.members, paidMembers: m.paidMembers, due: m.due, paid: m.paid }, `batch ${m.batchId}`).toEqual(view(byBatch.get(m.batchId)!));
+    const all = [...byBatch.values()].reduce((s, r) => ({ members: s.members + r.members, paidMembers: s.paidMembers + r.paidMembers, due: s.due + r.due, paid: s.paid + r.paid }), { members: 0, paidMembers: 0, due: 0, paid: 0 });
+    expect({ members: report.totals.items, paidMembers: report.totals.paidItems, due: report.totals.due, paid: report.totals.paid }).toEqual(view(all));
+    const nodes = flatten(report.orgs);
+    expect(nodes.length).toBeGreaterThan(3);
+    for (const n of nodes) {
+      const within = new Set(subtree.get(n.orgId));
+      const sum = byOrg.filter((r) => within.has(r.key)).reduce((s, r) => ({ members: s.members + r.members, paidMembers: s.paidMembers + r.paidMembers, due: s.due + r.due, paid: s.paid + r.paid }), { members: 0, paidMembers: 0, due: 0, paid: 0 });
+      expect({ members: n.members, paidMembers: n.paidMembers, due: n.due, paid: n.paid }, `org ${n.orgId}`).toEqual(view(sum));
+    }
+  }
+
+  it('the year report equals plain SQL sums over the items, before and after the started month moves and closes', async () => {
+    await expectYearEqualsItems(2026);
+    await expectYearEqualsItems(2025);
+    // The started month moves: a payment, a correction of what a member owes.
+    const open = (await sql<{ id: number; memberId: number }>`SELECT id, member_id AS "memberId" FROM dues_item WHERE batch_id = ${current} AND payment_id IS NULL ORDER BY id DESC LIMIT 2`.execute(w.t.database.db)).rows;
+    expect((await call('POST', '/api/dues/payments', { method: 'transfer', entries: [{ memberId: open[0].memberId, itemIds: [open[0].id] }] })).status).toBe(201);
+    expect((await call('POST', `/api/dues/batches/${current}/adjustments`, { memberId: open[1].memberId, amount: '3.21', reason: '基数更正' })).status).toBe(201);
+    await expectYearEqualsItems(2026);
+    // Closing it (every committee's report recorded directly: what closing checks) keeps its figures per organisation.
+    const levels = new DuesLevels(new OrgTreeService(w.t.database));
+    const orgs = (await sql<{ orgId: number }>`SELECT DISTINCT org_id AS "orgId" FROM dues_item WHERE batch_id = ${current}`.execute(w.t.database.db)).rows.map((r) => r.orgId);
+    const committees = [...new Set((await levels.committees(orgs)).values())];
+    await sql`INSERT INTO dues_report (batch_id, org_id, level, members, paid_members, deferred, due_cents, paid_cents)
+      SELECT ${current}, c, 2, 0, 0, 0, 0, 0 FROM unnest(${committees}::int[]) AS c`.execute(w.t.database.db);
+    const closed = await call('POST', `/api/dues/batches/${current}/close`);
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    const kept = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM dues_batch_org WHERE batch_id = ${current}`.execute(w.t.database.db)).rows[0].n;
+    expect(kept).toBe(orgs.length);
+    await expectYearEqualsItems(2026);
+    const batch = (await call('GET', `/api/dues/batches/${current}`)).body;
+    const items = (await sql<{ paid: number }>`SELECT sum(paid_cents)::bigint AS paid FROM dues_item WHERE batch_id = ${current}`.execute(w.t.database.db)).rows[0];
+    expect(cents(batch.paid)).toBe(items.paid);
   });
 });

@@ -150,6 +150,19 @@ export async function startBatch(dues: DuesCore, id: number, actor: DuesActor): 
 }
 
 /**
+ * The figures of a batch per organisation at its closing (dues_batch_org), read by the reports instead of
+ * the items: a closed batch never changes. Answers the batch's totals.
+ */
+async function keepClosedFigures(trx: DuesDb, id: number): Promise<{ paidMembers: number; paid: number }> {
+  await sql`INSERT INTO dues_batch_org (batch_id, org_id, members, paid_members, deferred, due_cents, paid_cents)
+    SELECT i.batch_id, i.org_id, count(*), count(i.payment_id), count(d.item_id), coalesce(sum(i.due_cents), 0), coalesce(sum(i.paid_cents), 0)
+    FROM dues_item i LEFT JOIN dues_deferral d ON d.item_id = i.id AND i.payment_id IS NULL
+    WHERE i.batch_id = ${id} GROUP BY i.batch_id, i.org_id`.execute(trx);
+  return (await sql<{ paidMembers: number; paid: number }>`
+    SELECT coalesce(sum(paid_members), 0)::int AS "paidMembers", coalesce(sum(paid_cents), 0)::bigint AS paid FROM dues_batch_org WHERE batch_id = ${id}`.execute(trx)).rows[0];
+}
+
+/**
  * 关闭: when every committee with members in the batch has reported. The figures at closing are kept on
  * the batch; nothing of it changes afterwards (payments, reversals, deferrals and adjustments refuse).
  */
@@ -165,9 +178,11 @@ export async function closeBatch(dues: DuesCore, id: number, actor: DuesActor): 
       const names = await Promise.all(waiting.slice(0, 5).map((c) => dues.levels.name(c)));
       throw new HttpError(409, `还有${waiting.length}个二级党组织未上报（${names.join('、')}${waiting.length > 5 ? '等' : ''}），全部上报后才能关闭`);
     }
-    const totals = (await sql<{ paidMembers: number; paid: number }>`
-      SELECT count(payment_id)::int AS "paidMembers", coalesce(sum(paid_cents), 0)::bigint AS paid FROM dues_item WHERE batch_id = ${id}`.execute(trx)).rows[0];
-    await move(trx, dues, id, [BatchState.STARTED], BatchState.CLOSED, '关闭', { closed_at: new Date(), paid_members: totals.paidMembers, paid_cents: totals.paid });
+    // The state moves first: its row lock waits for payments under way (they hold the batch FOR SHARE), so
+    // the figures below see every one of them, and none can follow.
+    await move(trx, dues, id, [BatchState.STARTED], BatchState.CLOSED, '关闭', { closed_at: new Date() });
+    const totals = await keepClosedFigures(trx, id);
+    await trx.updateTable('dues_batch').set({ paid_members: totals.paidMembers, paid_cents: totals.paid }).where('id', '=', id).execute();
     await logBatch(trx, id, 'close', actor, { from: BatchState.STARTED, to: BatchState.CLOSED, comment: `实交${formatCents(totals.paid)}元` });
   });
 }

@@ -6,7 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
-import { BatchStateLabel } from '../../../shared/constants.js';
+import { BatchState, BatchStateLabel } from '../../../shared/constants.js';
 import { formatCents } from '../../../shared/dues/money.js';
 import { monthLabel, monthsOf } from '../../../shared/dues/rules.js';
 import { coveredOrgs, scopeSql, type Caller, type Dues } from './context.js';
@@ -28,12 +28,17 @@ export async function yearReport(dues: Dues, caller: Caller, year: number, orgId
     .orderBy('first_month')
     .execute();
   const ids = batches.map((b) => b.id);
-  // One pass over the year's items, grouped by batch and organisation; months and organisations add up from it.
+  // Per batch and organisation: closed batches from their figures kept at closing, the others (started,
+  // configured) from their items; months and organisations add up from these rows.
+  const closed = batches.filter((b) => b.state === BatchState.CLOSED).map((b) => b.id);
+  const open = batches.filter((b) => b.state !== BatchState.CLOSED).map((b) => b.id);
   const groups = ids.length
     ? (await sql<{ batchId: number; orgId: number; members: number; paidMembers: number; due: number; paid: number }>`
-        SELECT i.batch_id AS "batchId", i.org_id AS "orgId", count(*)::int AS members, count(i.payment_id)::int AS "paidMembers",
-               coalesce(sum(i.due_cents), 0)::bigint AS due, coalesce(sum(i.paid_cents), 0)::bigint AS paid
-        FROM dues_item i WHERE i.batch_id = ANY(${ids}::int[]) AND ${scopeSql(covered, 'i.org_id')} GROUP BY i.batch_id, i.org_id`.execute(dues.db)).rows
+        SELECT f.batch_id AS "batchId", f.org_id AS "orgId", f.members, f.paid_members AS "paidMembers", f.due_cents AS due, f.paid_cents AS paid
+        FROM dues_batch_org f WHERE f.batch_id = ANY(${closed}::int[]) AND ${scopeSql(covered, 'f.org_id')}
+        UNION ALL
+        SELECT i.batch_id, i.org_id, count(*)::int, count(i.payment_id)::int, coalesce(sum(i.due_cents), 0)::bigint, coalesce(sum(i.paid_cents), 0)::bigint
+        FROM dues_item i WHERE i.batch_id = ANY(${open}::int[]) AND ${scopeSql(covered, 'i.org_id')} GROUP BY i.batch_id, i.org_id`.execute(dues.db)).rows
     : [];
   const byBatch = new Map<number, Figures>();
   const own = new Map<number, Figures>();

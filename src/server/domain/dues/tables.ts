@@ -113,6 +113,16 @@ export interface DuesTables {
     created_by_name: WithDefault<string>;
     created_at: Stamp;
   };
+  /** A closed batch's own figures per organisation, kept at closing (migration 0095). */
+  dues_batch_org: {
+    batch_id: number;
+    org_id: number;
+    members: number;
+    paid_members: number;
+    deferred: number;
+    due_cents: number;
+    paid_cents: number;
+  };
   dues_report: {
     batch_id: number;
     org_id: number;
