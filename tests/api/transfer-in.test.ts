@@ -113,6 +113,19 @@ describe(`校外转入 (transfer-in) and 流动党员 (floating) on ${TEST_DB}`,
     expect((await admin.get(`/api/m/member/${w.member(m)}`)).body).toMatchObject({ orgId: w.org(a.from.key), partyStatus: '1' });
   });
 
+  it('floating out takes name and branch from the member (the form asks for neither); an inflow must state its name', async () => {
+    const m = w.membersOf(a.from)[2];
+    const out = await a.sendBranch.post('/api/m/floating', { type: 'out', memberId: w.member(m), leaveDate: addMonths(today, -7), destination: '广东省广州市' });
+    expect(out.status, JSON.stringify(out.body)).toBe(201);
+    expect(out.body).toMatchObject({ name: m.name, orgId: w.org(a.from.key), state: -1 });
+    const nameless = await a.recvBranch.post('/api/m/floating', { type: 'in', orgId: w.org(a.to.key), leaveDate: addMonths(today, -1), destination: '湖北省武汉市' });
+    expect(nameless.status).toBe(400);
+    expect(nameless.body.errors).toEqual([expect.objectContaining({ field: 'name', message: '流入党员须填写姓名' })]);
+    // Without a branch, an inflow registered by a branch joins that branch.
+    const ownBranch = await a.recvBranch.post('/api/m/floating', { type: 'in', name: '流入党员乙', leaveDate: addMonths(today, -1), destination: '湖北省武汉市' });
+    expect(ownBranch.body).toMatchObject({ name: '流入党员乙', orgId: w.org(a.to.key) });
+  });
+
   it('floating in: a member from elsewhere joins a branch here', async () => {
     const created = await a.recvBranch.post('/api/m/floating', { type: 'in', name: '流入党员', idCard: idCard(9), orgId: w.org(a.to.key), leaveDate: addMonths(today, -1), destination: '湖北省武汉市', floatingOrgName: '中共武汉市某某街道委员会', certificateNo: 'HB2025017' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);

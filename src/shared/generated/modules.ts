@@ -588,9 +588,9 @@ export interface FloatingRecord {
    */
   memberId?: number;
   /**
-   * 姓名
+   * 姓名: 流入党员须填写
    */
-  name: string;
+  name?: string;
   /**
    * 身份证号
    */
@@ -600,9 +600,9 @@ export interface FloatingRecord {
    */
   phone?: string;
   /**
-   * 管理党支部: 外出流动：党员所在党支部；流入：参加组织生活的党支部
+   * 管理党支部: 外出流动：党员所在党支部（按所选党员填写）；流入：参加组织生活的党支部
    */
-  orgId: number;
+  orgId?: number;
   /**
    * 外出（流入）日期
    */
@@ -1463,7 +1463,7 @@ export interface TransferInternalRecord {
    */
   fromOrgId?: number;
   /**
-   * 转入党支部
+   * 转入党支部: 全校任一党支部（不限于本组织）
    */
   toOrgId: number;
   /**

@@ -127,6 +127,8 @@ export function floatingMemberHook(module: () => RuntimeModule | undefined) {
         }
       } else if (ctx.previous) r.orgId = ctx.previous.orgId;
     } else {
+      // Only an outflow takes its name and branch from the member record; an inflow states them.
+      if (typeof r.name !== 'string' || !r.name.trim()) refuse('name', '流入党员须填写姓名');
       const org = await orgFacts(ctx.trx, r.orgId);
       if (!org || !BRANCH_TYPES.has(org.type ?? '')) refuse('orgId', '流入党员须编入党支部');
     }

@@ -15,7 +15,7 @@ import { download } from '../../core/request/download';
 import { request } from '../../core/request/request';
 import { ACCEPT_ALL, uploadFile, uploadProblem, type UploadedFile } from '../../core/upload/upload';
 import { displayText, fileRef, fileRefValue } from '../model';
-import { RefPicker } from '../pickers';
+import { RefPicker, RefSelect } from '../pickers';
 import { contextOf, useFieldHandlers } from './context';
 import { useFieldValue, useFormStore } from './store';
 
@@ -154,20 +154,20 @@ function RefWidget(props: WidgetProps) {
   const { change, blur, ctx } = useFieldHandlers(props, true);
   const value = useFieldValue(ctx.store, props.name);
   const f = fieldOf(props);
-  return (
-    <RefPicker
-      id={props.id}
-      module={f['x-ref']!}
-      tree={f['x-widget'] === 'org-tree'}
-      multiple={f.type === 'array'}
-      value={value as never}
-      knownNames={ctx.refNames[props.name]}
-      placeholder={props.placeholder}
-      disabled={props.disabled || props.readonly}
-      onChange={change}
-      onBlur={blur}
-    />
-  );
+  const picker = {
+    id: props.id,
+    module: f['x-ref']!,
+    multiple: f.type === 'array',
+    value: value as never,
+    knownNames: ctx.refNames[props.name],
+    placeholder: props.placeholder,
+    disabled: props.disabled || props.readonly,
+    onChange: change,
+    onBlur: blur,
+  };
+  // x-widget "select": a search over every record, organisations included (the tree holds only the caller's own).
+  if (f['x-widget'] === 'select') return <RefSelect {...picker} />;
+  return <RefPicker {...picker} tree={f['x-widget'] === 'org-tree'} />;
 }
 
 const DATE = 'YYYY-MM-DD';

@@ -49,7 +49,9 @@ export function TransitionDialog({
   const [saving, setSaving] = useState(false);
   const [refused, setRefused] = useState<string[]>();
   const [conflict, setConflict] = useState(false);
-  const formSchema = useMemo(() => (step.fields.length ? stepSchema(schema, step.id) : undefined), [schema, step]);
+  // The step open from the record's state: steps sharing an id (approve at each level) take different fields.
+  const state = record[workflow.stateField] as number;
+  const formSchema = useMemo(() => (step.fields.length ? stepSchema(schema, step.id, state) : undefined), [schema, step, state]);
   // What the record holds for the step's fields, and today for a required date not filled in yet.
   const initial = useMemo(() => {
     if (!formSchema) return {};
