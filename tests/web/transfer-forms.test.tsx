@@ -12,6 +12,8 @@ import out from '../../schemas/modules/transfer-out.json';
 import { recordFormSchema } from '../../src/shared/module-schema/workflow';
 import type { ModuleSchema } from '../../src/shared/module-schema/types';
 import { RecordForm } from '../../src/web/renderer/form/RecordForm';
+import { useSession } from '../../src/web/core/stores/session';
+import { BatchDialog } from '../../src/web/renderer/workflow/BatchDialog';
 import { TransitionDialog } from '../../src/web/renderer/workflow/TransitionDialog';
 import { dictAnswer, renderWithProviders } from './renderer/support';
 
@@ -69,5 +71,13 @@ describe('a step sharing its id with another level\'s (transfer-out approve)', (
     await waitFor(() => expect(document.querySelector('.wf-dialog #root_validDays')).not.toBeNull());
     expect((document.querySelector('.wf-dialog #root_validDays') as HTMLInputElement).value).toBe('30');
     expect(document.querySelector('.wf-dialog #root_duesPaidTo')).not.toBeNull();
+  });
+
+  it('batch approval of records waiting for the letter shows the letter\'s fields too', async () => {
+    useSession.setState({ roles: ['admin'] });
+    const records = [{ id: 7, version: 3, name: '张三', state: 1 }, { id: 8, version: 1, name: '李四', state: 1 }];
+    renderWithProviders(<BatchDialog module="transfer-out" schema={out as unknown as ModuleSchema} records={records} onClose={() => {}} />);
+    await waitFor(() => expect(document.querySelector('#root_validDays')).not.toBeNull());
+    expect(document.querySelector('#root_duesPaidTo')).not.toBeNull();
   });
 });

@@ -29,9 +29,12 @@ export function BatchDialog({ module, schema, records, onClose }: { module: stri
   const [comment, setComment] = useState('');
   const [running, setRunning] = useState(false);
   const [answer, setAnswer] = useState<BatchAnswer>();
-  const step = steps.find((s) => s.id === stepId);
-  const fields = useMemo(() => (step && (step.fields.length || Object.keys(step.stepFields).length) ? stepSchema(schema, step.id) : undefined), [schema, step]);
-  const applicable = step ? records.filter((r) => step.from.includes(r[workflow.stateField] as number)).length : 0;
+  // Steps sharing an id (approve at each level) take different fields: the form is the one open from the
+  // state of the first selected record the step applies to.
+  const state = records.map((r) => r[workflow.stateField] as number).find((st) => steps.some((s) => s.id === stepId && s.from.includes(st)));
+  const step = steps.find((s) => s.id === stepId && (state === undefined || s.from.includes(state)));
+  const fields = useMemo(() => (step && (step.fields.length || Object.keys(step.stepFields).length) ? stepSchema(schema, step.id, state) : undefined), [schema, step, state]);
+  const applicable = records.filter((r) => steps.some((s) => s.id === stepId && s.from.includes(r[workflow.stateField] as number))).length;
   const names = new Map(records.map((r) => [r.id, String(r.name ?? r.id)]));
 
   const run = async () => {
