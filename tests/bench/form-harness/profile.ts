@@ -1,6 +1,6 @@
 /**
  * Where a key press in the 150-field form goes: `node --import tsx tests/bench/form-harness/profile.ts [dir]`
- * builds the harness (or serves an existing build in `dir`), types into the same field as the benchmark
+ * builds the harness unminified (or serves an existing build in `dir`), types into the same field as the benchmark
  * with a Chromium performance trace and a JS CPU profile running, and prints the main thread's time per key
  * press by trace event and the JS functions that cost most. Not a benchmark: tracing itself costs time.
  */
@@ -29,7 +29,7 @@ interface ProfileNode {
   children?: number[];
 }
 
-const dir = process.argv[2] ?? (await buildHarness());
+const dir = process.argv[2] ?? (await buildHarness(false));
 const server = await serveHarness(dir);
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
 try {
@@ -37,6 +37,8 @@ try {
   await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
   const field = page.locator('#root_f12');
   await field.waitFor();
+  // BARE=1: the benchmark's baseline instead, a bare input on an empty page.
+  if (process.env.BARE) await page.setContent('<input id="root_f12" style="width:300px">');
   await field.click();
   // Warm up (first renders, JIT) before recording.
   for (let i = 0; i < 10; i++) await page.keyboard.press('KeyA');

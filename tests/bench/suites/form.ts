@@ -63,8 +63,8 @@ async function keyTimes(page: Page): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
-/** Builds the harness (production mode) into a new temporary directory and answers it. */
-export async function buildHarness(): Promise<string> {
+/** Builds the harness (production mode) into a new temporary directory and answers it; unminified for profiles. */
+export async function buildHarness(minify = true): Promise<string> {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-bench-form-'));
   await build({
     configFile: false,
@@ -75,7 +75,7 @@ export async function buildHarness(): Promise<string> {
     plugins: [react()],
     // React's production build whatever NODE_ENV this process has.
     define: { 'process.env.NODE_ENV': '"production"' },
-    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 5000 },
+    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 5000, minify },
   });
   return outDir;
 }
