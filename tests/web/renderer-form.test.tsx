@@ -167,4 +167,37 @@ describe('the module form', () => {
       orgId: 5,
     });
   });
+
+  it('puts every field in a form of its own (Chrome re-reads the whole form of a typed-in field on each keystroke)', () => {
+    const { container } = renderForm(memberSchema);
+    const forms = [...container.querySelectorAll('form')];
+    expect(forms.length).toBeGreaterThan(20);
+    // No form around the fields: each form is one field's cell, holding that field only.
+    for (const form of forms) {
+      expect(form.dataset.field).toBeTruthy();
+      expect(form.querySelectorAll('[data-field]')).toHaveLength(0);
+    }
+    const controls = [...container.querySelectorAll<HTMLElement>('input, textarea, select')];
+    expect(controls.length).toBeGreaterThan(20);
+    for (const control of controls) expect(control.closest('form')?.dataset.field).toBeTruthy();
+    expect(container.querySelector('#root_name')!.closest('form')).toBe(field(container, 'name'));
+  });
+
+  it('Enter in a field saves only where HTML would submit the record: a form with a single text-like field', () => {
+    const single = {
+      ...regulationSchema,
+      properties: { title: { type: 'string', title: '标题' }, summary: { type: 'string', title: '摘要', format: 'textarea' } },
+      required: [],
+      'x-form': undefined,
+    } as unknown as ModuleSchema;
+    const submitted = vi.fn();
+    const one = renderWithProviders(<RecordForm schema={single} onSubmit={submitted} />);
+    // The browser's navigation is always prevented (fireEvent answers false then).
+    expect(fireEvent.submit(field(one.container, 'title')!)).toBe(false);
+    expect(submitted).toHaveBeenCalledTimes(1);
+    cleanup();
+    const many = renderWithProviders(<RecordForm schema={memberSchema} onSubmit={submitted} />);
+    expect(fireEvent.submit(field(many.container, 'name')!)).toBe(false);
+    expect(submitted).toHaveBeenCalledTimes(1);
+  });
 });

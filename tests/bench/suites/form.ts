@@ -22,7 +22,7 @@ const FRAME_MS = 16.7;
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
 
 /** Serves the built harness; API calls (dictionaries of the dictionary fields) get small answers. */
-function serve(dir: string): Promise<http.Server> {
+export function serveHarness(dir: string): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname.startsWith('/api/')) {
@@ -63,7 +63,8 @@ async function keyTimes(page: Page): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
-export async function formSuite(): Promise<BenchResult[]> {
+/** Builds the harness (production mode) into a new temporary directory and answers it; unminified for profiles. */
+export async function buildHarness(minify = true): Promise<string> {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-bench-form-'));
   await build({
     configFile: false,
@@ -74,9 +75,14 @@ export async function formSuite(): Promise<BenchResult[]> {
     plugins: [react()],
     // React's production build whatever NODE_ENV this process has.
     define: { 'process.env.NODE_ENV': '"production"' },
-    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 5000 },
+    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 5000, minify },
   });
-  const server = await serve(outDir);
+  return outDir;
+}
+
+export async function formSuite(): Promise<BenchResult[]> {
+  const outDir = await buildHarness();
+  const server = await serveHarness(outDir);
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   try {
     const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, locale: 'zh-CN' });

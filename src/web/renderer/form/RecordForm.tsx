@@ -55,6 +55,18 @@ function withDefaults(schema: ModuleSchema, values: Record<string, unknown> = {}
   return out;
 }
 
+/** Input types of which a form with more than one does not submit on Enter (HTML's implicit submission). */
+const BLOCKS_IMPLICIT_SUBMISSION = ['text', 'search', 'email', 'url', 'tel', 'password', 'date', 'month', 'week', 'time', 'datetime-local', 'number'];
+const BLOCKING_INPUTS = ['input:not([type])', ...BLOCKS_IMPLICIT_SUBMISSION.map((t) => `input[type="${t}"]`)].join(',');
+
+/**
+ * Whether Enter in a field saves: fields sit in a form each, so HTML's rule for the record as a whole is
+ * applied here: a form submits on Enter when it has only one field of these types.
+ */
+function implicitlySubmits(container: HTMLElement | null): boolean {
+  return container?.querySelectorAll(BLOCKING_INPUTS).length === 1;
+}
+
 /** Brings a field into view, centred and smoothly (spec S5.V10), and puts the cursor in it. */
 export function revealField(container: HTMLElement | null, field: string): void {
   const el = container?.querySelector<HTMLElement>(`[data-field="${CSS.escape(field)}"]`);
@@ -77,6 +89,9 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
     return { rjsfSchema, ui, layout: formLayout(schema), transform, validator: validatorFor(rjsfSchema) };
   }, [schema, fixedKey, optionalKey]);
 
+  const onSubmitRef = useRef(onSubmit);
+  onSubmitRef.current = onSubmit;
+
   const context = useMemo(() => {
     const shown = (name: string) => {
       const condition = schema.properties[name]?.['x-show-if'];
@@ -91,6 +106,9 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
       shown,
       validateField: (name) => store.setErrors({ [name]: messagesOf(name) }),
       revalidate: (name) => store.setErrors({ [name]: messagesOf(name) }),
+      fieldSubmitted: () => {
+        if (implicitlySubmits(container.current)) onSubmitRef.current?.();
+      },
     };
     return ctx;
     // refNames are read when a picker opens: the first ones given are the record's.
@@ -107,9 +125,6 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
     requestAnimationFrame(() => revealField(container.current, first));
   };
 
-  const submit = useMemo(() => () => onSubmitRef.current?.(), []);
-  const onSubmitRef = useRef(onSubmit);
-  onSubmitRef.current = onSubmit;
 
   useImperativeHandle(ref, () => ({
     values: () => store.values,
@@ -152,10 +167,10 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
           formContext={context}
           validator={built.validator}
           transformErrors={built.transform}
-          noHtml5Validate
+          // Each field sits in a form of its own (templates.tsx, Cell): rjsf's element must not be one around them.
+          tagName="div"
           noValidate
           showErrorList={false}
-          onSubmit={submit}
         />
       </AntForm>
     </div>

@@ -13,6 +13,8 @@ export interface RecordFormContext {
   validateField(name: string): void;
   /** Re-validates a field that shows an error, as it is being corrected. */
   revalidate(name: string): void;
+  /** Enter was pressed in a field (its cell's form was submitted). */
+  fieldSubmitted(): void;
 }
 
 export const contextOf = (props: { registry: { formContext?: unknown } }) => props.registry.formContext as RecordFormContext;
