@@ -122,7 +122,8 @@ describe('navbar controls', () => {
     const page = await signedIn(browser, admin, '/system/users');
     await visibleView(page, '/system/users');
     expect(await cookie(page, 'size')).toBeUndefined();
-    expect(await buttonHeight(page)).toBe(24); // antd small
+    // Polled: the list's buttons settle after the view shows (a loaded machine).
+    await expect.poll(() => buttonHeight(page), POLL).toBe(24); // antd small
     await openMenu(page, page.locator('.size-select'), 'click');
     expect(await page.locator('.ant-dropdown:visible [data-size]').evaluateAll((els) => els.map((e) => e.getAttribute('data-size')))).toEqual(['default', 'medium', 'small', 'mini']);
     expect(await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item-selected [data-size]').getAttribute('data-size')).toBe('small');
@@ -132,7 +133,7 @@ describe('navbar controls', () => {
     await expect.poll(() => buttonHeight(page), POLL).toBeLessThan(24);
     await page.reload();
     await visibleView(page, '/system/users');
-    expect(await buttonHeight(page)).toBeLessThan(24);
+    await expect.poll(() => buttonHeight(page), POLL).toBeLessThan(24);
     for (const [size, height] of [['default', 40], ['medium', 32], ['small', 24]] as const) {
       await chooseMenuItem(page, page.locator('.size-select'), (menu) => menu.locator(`[data-size="${size}"]`), 'click');
       await expect.poll(() => buttonHeight(page), { ...POLL, message: size }).toBe(height);
@@ -143,7 +144,7 @@ describe('navbar controls', () => {
     await preset.context().addCookies([{ name: TOKEN_KEY, value: admin, url: webUrl('/') }, { name: 'size', value: 'medium', url: webUrl('/') }]);
     await preset.goto(webUrl('/system/users'));
     await visibleView(preset, '/system/users');
-    expect(await buttonHeight(preset)).toBe(32);
+    await expect.poll(() => buttonHeight(preset), POLL).toBe(32);
     await preset.context().close();
   });
 
