@@ -69,6 +69,9 @@ describe('role administration and permission-filtered pages in Chromium', () => 
     await form.getByLabel('全部数据').check();
     await form.getByRole('button', { name: /确\s*定/ }).click();
     await admin.locator('.ant-message').getByText('新增成功').waitFor();
+    // Other files add roles on the shared server: the new one may be on a later page, so search for it.
+    await admin.getByPlaceholder('角色名称或编码').fill(roleName);
+    await admin.getByPlaceholder('角色名称或编码').press('Enter');
     await admin.getByRole('row', { name: new RegExp(roleName) }).waitFor();
     const role = await roleOf();
     expect(role).toMatchObject({ name: roleName, permissions: [], dataScope: 'all' });
