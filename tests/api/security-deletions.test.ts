@@ -88,6 +88,10 @@ describe('deleted records: audit and restore', () => {
     const refused = await call('GET', '/api/m/regulation/deleted?page=0&size=10', undefined, branch);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('仅数据范围为全部的管理员可查看和恢复已删除的记录');
+    // The page offers 已删除记录 to exactly those who may use it.
+    expect((await call('GET', '/api/m/regulation/schema')).body.actions).toContain('deleted');
+    expect((await call('GET', '/api/m/regulation/schema', undefined, branch)).body.actions).toEqual(expect.arrayContaining(['delete']));
+    expect((await call('GET', '/api/m/regulation/schema', undefined, branch)).body.actions).not.toContain('deleted');
     await userWithRole(t.app, admin, { username: 'del_reader', permissions: ['regulation:list'], password: 'Del#Reader2026' });
     const reader = await login(t.app, 'del_reader', 'Del#Reader2026');
     expect((await call('GET', '/api/m/regulation/deleted?page=0&size=10', undefined, reader)).status).toBe(403);

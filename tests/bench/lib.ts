@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { encryptPassword } from '../../src/server/core/auth/rsa.js';
 import { ensureServerBuilt, SERVER_DIST_DIR, serveNodeFlags } from '../../src/server/server-build.js';
 
 export interface BenchResult {
@@ -117,4 +118,16 @@ export async function load(url: string, options: { seconds?: number; connections
   });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`load on ${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/** Signs in to a bench server through its real login (RSA-encrypted password) and answers the token. */
+export async function benchLogin(base: string, password: string, username = 'admin'): Promise<string> {
+  const { publicKey } = (await (await fetch(`${base}/auth/publicKey`)).json()) as { publicKey: string };
+  const res = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: encryptPassword(publicKey, password) }),
+  });
+  if (!res.ok) throw new Error(`login ${username} failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
 }

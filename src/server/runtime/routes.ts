@@ -63,12 +63,13 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
   const records = () => runtime.records(m.id);
   const actor = (req: FastifyRequest) => runtime.actorOf(currentUser(req));
 
-  app.get(`${base}/schema`, { config: perm(p.list) }, async (req) => ({
-    schema: m.schema,
+  app.get(`${base}/schema`, { config: perm(p.list) }, async (req) => {
+    const user = currentUser(req);
+    const actions: string[] = allowedActions(user, m);
     // 'deleted': the page offers the module's deleted records (see the deletions routes below).
-    actions: [...allowedActions(currentUser(req), m), ...(currentUser(req).dataScope.kind === 'all' && allowedActions(currentUser(req), m).includes('delete') ? ['deleted'] : [])],
-    dicts: m.dictCodes,
-  }));
+    if (actions.includes('delete') && user.dataScope.kind === 'all') actions.push('deleted');
+    return { schema: m.schema, actions, dicts: m.dictCodes };
+  });
 
   app.post(`${base}/list`, { config: perm(p.list) }, async (req) => {
     const query = req.query as Record<string, unknown>;

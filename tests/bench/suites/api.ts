@@ -22,13 +22,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ROOT_DIR } from '../../../src/server/paths.js';
-import { encryptPassword } from '../../../src/server/core/auth/rsa.js';
 import { openDatabase, type OpenOptions } from '../../../src/server/db/database.js';
 import { buildServer, serveNodeFlags } from '../../../src/server/server-build.js';
 import { printBreakdown } from '../cpu-profile.js';
 import { createDatabase, startPostgres } from '../../support/postgres.js';
 import { postgresBinDir } from '../../support/prerequisites.js';
-import { percentile, startServerProcess, timedLoad, type BenchResult, type ServerProcess, type TimedLoad } from '../lib.js';
+import { benchLogin, percentile, startServerProcess, timedLoad, type BenchResult, type ServerProcess, type TimedLoad } from '../lib.js';
 
 const SUITE = 'api';
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
@@ -80,12 +79,6 @@ async function pickBranch(where: OpenOptions): Promise<{ id: number; members: nu
   }
 }
 
-async function login(base: string): Promise<string> {
-  const { publicKey } = (await (await fetch(`${base}/auth/publicKey`)).json()) as { publicKey: string };
-  const res = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: encryptPassword(publicKey, ADMIN_PASSWORD) }) });
-  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
-}
 
 interface Target {
   label: string;
@@ -146,7 +139,7 @@ async function onPostgres(): Promise<BenchResult[]> {
     servers.push(plain);
     const projectBase = `http://127.0.0.1:${project.port}`;
     const json = { 'content-type': 'application/json' };
-    const ours: Target = { label: 'project', url: (q) => `${projectBase}/api/m/member/list?${q.params}`, headers: { ...json, authorization: `Bearer ${await login(projectBase)}` } };
+    const ours: Target = { label: 'project', url: (q) => `${projectBase}/api/m/member/list?${q.params}`, headers: { ...json, authorization: `Bearer ${await benchLogin(projectBase, ADMIN_PASSWORD)}` } };
     const floor: Target = { label: 'bare SQL', url: (q) => `http://127.0.0.1:${bare.port}/list?${q.params}`, headers: json };
     const scan: Target = { label: 'bare SQL, plain ILIKE', url: (q) => `http://127.0.0.1:${plain.port}/list?${q.params}`, headers: json };
 
@@ -193,7 +186,7 @@ async function profile(env: Record<string, string>, q: Query): Promise<BenchResu
   let requests = 0;
   try {
     const base = `http://127.0.0.1:${project.port}`;
-    const target: Target = { label: 'project', url: () => `${base}/api/m/member/list?${q.params}`, headers: { 'content-type': 'application/json', authorization: `Bearer ${await login(base)}` } };
+    const target: Target = { label: 'project', url: () => `${base}/api/m/member/list?${q.params}`, headers: { 'content-type': 'application/json', authorization: `Bearer ${await benchLogin(base, ADMIN_PASSWORD)}` } };
     const warm = await timedLoad(target.url(q), { seconds: WARMUP_SECONDS, connections: CONNECTIONS, body: JSON.stringify(q.body), headers: target.headers });
     const run = await timedLoad(target.url(q), { seconds: SECONDS, connections: CONNECTIONS, body: JSON.stringify(q.body), headers: target.headers });
     // The profile covers the warm-up too.
@@ -217,7 +210,7 @@ async function onEmbedded(): Promise<BenchResult[]> {
     const project = await startServerProcess({ ...env, LOG_LEVEL: 'info', AUTH_RATE_LIMIT: '100000' });
     try {
       const base = `http://127.0.0.1:${project.port}`;
-      const headers = { 'content-type': 'application/json', authorization: `Bearer ${await login(base)}` };
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${await benchLogin(base, ADMIN_PASSWORD)}` };
       const q = queries(branch)[1];
       const target: Target = { label: 'project (embedded)', url: () => `${base}/api/m/member/list?${q.params}`, headers };
       const page = await answer(target, q);

@@ -12,20 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
-import { encryptPassword } from '../../../src/server/core/auth/rsa.js';
 import { createDatabase, startPostgres } from '../../support/postgres.js';
 import { postgresBinDir } from '../../support/prerequisites.js';
-import { median, startServerProcess, type BenchResult } from '../lib.js';
+import { benchLogin, median, startServerProcess, type BenchResult } from '../lib.js';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const ADMIN_PASSWORD = 'Bench#Admin2026';
 
-async function login(base: string): Promise<string> {
-  const { publicKey } = (await (await fetch(`${base}/auth/publicKey`)).json()) as { publicKey: string };
-  const res = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: encryptPassword(publicKey, ADMIN_PASSWORD) }) });
-  if (!res.ok) throw new Error(`login failed: ${res.status}`);
-  return ((await res.json()) as { token: string }).token;
-}
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const t = performance.now();
@@ -63,7 +56,7 @@ export async function duesSuite(): Promise<BenchResult[]> {
     const server = await startServerProcess(env);
     const base = `http://127.0.0.1:${server.port}`;
     try {
-      const headers = { authorization: `Bearer ${await login(base)}`, 'content-type': 'application/json' };
+      const headers = { authorization: `Bearer ${await benchLogin(base, ADMIN_PASSWORD)}`, 'content-type': 'application/json' };
       const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
         const res = await fetch(`${base}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
         const text = await res.text();

@@ -10,9 +10,8 @@ import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { encryptPassword } from '../../../src/server/core/auth/rsa.js';
 import { streamedWorkbook } from '../../support/xlsx-files.js';
-import { startServerProcess, type BenchResult } from '../lib.js';
+import { benchLogin, startServerProcess, type BenchResult } from '../lib.js';
 
 const SUITE = 'imports';
 const ROWS = 750_000;
@@ -30,16 +29,6 @@ function rssOf(pid: number): { now: number; peak: number } {
   return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-async function login(base: string): Promise<string> {
-  const { publicKey } = (await (await fetch(`${base}/auth/publicKey`)).json()) as { publicKey: string };
-  const res = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: encryptPassword(publicKey, ADMIN_PASSWORD) }),
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
-}
 
 /**
  * Another client, in a process of its own (so the upload's work in this one does not delay it): asks
@@ -94,7 +83,7 @@ export async function importsSuite(): Promise<BenchResult[]> {
       const base = `http://127.0.0.1:${server.port}`;
       const pid = server.child.pid!;
       const rssAtStart = rssOf(pid).now;
-      const token = await login(base);
+      const token = await benchLogin(base, ADMIN_PASSWORD);
       for (const [label, route] of [
         ['member import', '/api/m/member/import'],
         ['user import', '/api/users/import'],

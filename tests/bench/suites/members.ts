@@ -2,18 +2,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { encryptPassword } from '../../../src/server/core/auth/rsa.js';
-import { median, startServerProcess, type BenchResult } from '../lib.js';
+import { benchLogin, median, startServerProcess, type BenchResult } from '../lib.js';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const ADMIN_PASSWORD = 'Bench#Admin2026';
 
-async function login(base: string): Promise<string> {
-  const { publicKey } = (await (await fetch(`${base}/auth/publicKey`)).json()) as { publicKey: string };
-  const res = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: encryptPassword(publicKey, ADMIN_PASSWORD) }) });
-  if (!res.ok) throw new Error(`login failed: ${res.status}`);
-  return ((await res.json()) as { token: string }).token;
-}
 
 /** The organisation tree and the roster export on a university of 100,000 members (about 5,000 organisations). */
 export async function membersSuite(): Promise<BenchResult[]> {
@@ -25,7 +18,7 @@ export async function membersSuite(): Promise<BenchResult[]> {
     const server = await startServerProcess(env);
     const base = `http://127.0.0.1:${server.port}`;
     try {
-      const headers = { authorization: `Bearer ${await login(base)}` };
+      const headers = { authorization: `Bearer ${await benchLogin(base, ADMIN_PASSWORD)}` };
       const times: number[] = [];
       let orgs = 0;
       for (let i = 0; i < 12; i++) {

@@ -17,7 +17,6 @@ import { sql } from 'kysely';
 import { buildApp } from '../../../src/server/app.js';
 import { ROOT_DIR } from '../../../src/server/paths.js';
 import { loadConfig } from '../../../src/server/config.js';
-import { encryptPassword } from '../../../src/server/core/auth/rsa.js';
 import { openDatabase, type Database } from '../../../src/server/db/database.js';
 import { migrate } from '../../../src/server/db/migrate.js';
 import { initialiseDatabase } from '../../../src/server/seed/index.js';
@@ -25,7 +24,7 @@ import { buildServer } from '../../../src/server/server-build.js';
 import { FIXTURE_SCHEMAS, idCard } from '../../fixtures/runtime-hooks.js';
 import { createDatabase, startPostgres } from '../../support/postgres.js';
 import { postgresBinDir } from '../../support/prerequisites.js';
-import { load, startServerProcess, type BenchResult } from '../lib.js';
+import { benchLogin, load, startServerProcess, type BenchResult } from '../lib.js';
 
 const SUITE = 'runtime';
 const RECORDS = 100_000;
@@ -107,16 +106,6 @@ async function bareList(engine: Engine): Promise<{ p50: number; p99: number }> {
   }
 }
 
-async function login(base: string): Promise<string> {
-  const { publicKey } = (await (await fetch(`${base}/auth/publicKey`)).json()) as { publicKey: string };
-  const res = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: encryptPassword(publicKey, ADMIN_PASSWORD) }),
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
-}
 
 /** Resident set size of a process now and at its peak since the last reset, in MB (Linux /proc). */
 function rssOf(pid: number): { now: number; peak: number } {
@@ -145,7 +134,7 @@ async function measureServer(engine: Engine, bare: { p50: number; p99: number })
   try {
     const rssAtStart = rssOf(server.child.pid!).now;
     const base = `http://127.0.0.1:${server.port}`;
-    const token = await login(base);
+    const token = await benchLogin(base, ADMIN_PASSWORD);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const listUrl = `${base}/api/m/test-person/list?${LIST_QUERY}`;
     const body = JSON.stringify(LIST_FILTER);

@@ -24,7 +24,6 @@ import { sql } from 'kysely';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildApp } from '../../../src/server/app.js';
 import { loadConfig } from '../../../src/server/config.js';
-import { encryptPassword } from '../../../src/server/core/auth/rsa.js';
 import { openDatabase } from '../../../src/server/db/database.js';
 import { migrate } from '../../../src/server/db/migrate.js';
 import { ROOT_DIR } from '../../../src/server/paths.js';
@@ -34,7 +33,7 @@ import { ensureWebBuilt } from '../../../src/server/web-build.js';
 import { TOKEN_KEY } from '../../../src/web/core/auth/token.js';
 import { FIXTURE_SCHEMAS } from '../../fixtures/runtime-hooks.js';
 import { chromiumPath } from '../../support/prerequisites.js';
-import { median, percentile, startServerProcess, type BenchResult } from '../lib.js';
+import { benchLogin, median, percentile, startServerProcess, type BenchResult } from '../lib.js';
 
 const SUITE = 'table';
 const ROWS = 1000;
@@ -138,16 +137,6 @@ async function seed(env: Record<string, string>, schemas: string, dataDir: strin
   }
 }
 
-async function login(base: string): Promise<string> {
-  const { publicKey } = (await (await fetch(`${base}/auth/publicKey`)).json()) as { publicKey: string };
-  const res = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: encryptPassword(publicKey, ADMIN_PASSWORD) }),
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
-}
 
 /**
  * tsx compiles this file with esbuild's keepNames, which wraps named functions in a `__name` helper that
@@ -327,7 +316,7 @@ export async function tableSuite(): Promise<BenchResult[]> {
     await seed(env, schemas, dataDir);
     server = await startServerProcess(env, path.join(SERVER_DIR, 'runtime-server.js'));
     const base = `http://127.0.0.1:${server.port}`;
-    const token = await login(base);
+    const token = await benchLogin(base, ADMIN_PASSWORD);
     browser = await chromium.launch({
       executablePath: chromiumPath(),
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],

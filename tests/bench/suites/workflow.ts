@@ -17,7 +17,6 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { buildApp } from '../../../src/server/app.js';
 import { loadConfig } from '../../../src/server/config.js';
-import { encryptPassword } from '../../../src/server/core/auth/rsa.js';
 import { hashPassword } from '../../../src/server/core/passwords.js';
 import { sendDevelopmentReminders } from '../../../src/server/domain/development/index.js';
 import { openDatabase, type Database } from '../../../src/server/db/database.js';
@@ -31,7 +30,7 @@ import { createDatabase, startPostgres } from '../../support/postgres.js';
 import { postgresBinDir } from '../../support/prerequisites.js';
 import { serveNodeFlags } from '../../../src/server/server-build.js';
 import { printBreakdown } from '../cpu-profile.js';
-import { load, startServerProcess, type BenchResult } from '../lib.js';
+import { benchLogin, load, startServerProcess, type BenchResult } from '../lib.js';
 
 const SUITE = 'workflow';
 const APPLICATIONS = 20_000;
@@ -103,12 +102,6 @@ async function seed(engine: Engine): Promise<Seeded> {
   }
 }
 
-async function login(base: string, username: string): Promise<string> {
-  const { publicKey } = (await (await fetch(`${base}/auth/publicKey`)).json()) as { publicKey: string };
-  const res = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: encryptPassword(publicKey, PASSWORD) }) });
-  if (!res.ok) throw new Error(`login ${username} failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
-}
 
 async function measure(engine: Engine, seeded: Seeded): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
@@ -126,7 +119,7 @@ async function measure(engine: Engine, seeded: Seeded): Promise<BenchResult[]> {
     const listUrl = `${base}/api/m/development/list?page=0&size=20`;
     const body = JSON.stringify({ $waiting: true });
     for (const [username, who] of [['benchbranch', '支部书记'], ['benchcommittee', '二级党委'], ['benchorgdept', '组织部']] as const) {
-      const headers = { authorization: `Bearer ${await login(base, username)}`, 'content-type': 'application/json' };
+      const headers = { authorization: `Bearer ${await benchLogin(base, PASSWORD, username)}`, 'content-type': 'application/json' };
       const check = await fetch(listUrl, { method: 'POST', headers, body });
       const page = (await check.json()) as { totalElements: number };
       if (!check.ok) throw new Error(`waiting list failed: ${check.status} ${JSON.stringify(page)}`);
@@ -143,7 +136,7 @@ async function measure(engine: Engine, seeded: Seeded): Promise<BenchResult[]> {
     }
 
     // One step at a time on distinct records (as the administrator: every record is in scope).
-    const adminHeaders = { authorization: `Bearer ${await login(base, 'admin')}`, 'content-type': 'application/json' };
+    const adminHeaders = { authorization: `Bearer ${await benchLogin(base, PASSWORD)}`, 'content-type': 'application/json' };
     const database = await engine.open();
     const ids = (await sql<{ id: number }>`SELECT id FROM m_development WHERE state = 0 ORDER BY id LIMIT ${STEPS + BATCH + 20}`.execute(database.db)).rows.map((r) => r.id);
     await database.close();
