@@ -3,7 +3,7 @@ import { buildApp, type BuildOptions } from './app.js';
 import type { AppConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
-import { initialiseDatabase } from './seed/index.js';
+import { discardUnfinishedDemo, initialiseDatabase } from './seed/index.js';
 
 export interface Started {
   app: FastifyInstance;
@@ -18,8 +18,11 @@ export async function startServer(config: AppConfig, extra: Partial<BuildOptions
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let app: FastifyInstance | undefined;
   try {
-    const migrationsApplied = await migrate(database);
+    let migrationsApplied = await migrate(database);
+    const discarded = await discardUnfinishedDemo(database);
+    if (discarded) migrationsApplied = await migrate(database);
     app = await buildApp({ config, database, ...extra });
+    if (discarded) app.log.warn('the first start died while seeding the demo data: its partial data was discarded and the first start runs again');
     const initialised = await initialiseDatabase({ database, config, log: app.log, app });
     // Demo data is written around the runtime: give its names their sort keys.
     if (initialised) await app.runtime.fillSortKeys();

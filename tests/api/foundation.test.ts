@@ -7,8 +7,8 @@ import { buildApp } from '../../src/server/app.js';
 import { PUBLIC } from '../../src/server/core/auth/guard.js';
 import { migrate, readMigrations } from '../../src/server/db/migrate.js';
 import { verifyPassword } from '../../src/server/core/passwords.js';
-import { initialiseDatabase } from '../../src/server/seed/index.js';
-import { DEMO_ACCOUNTS } from '../../src/server/seed/demo.js';
+import { discardUnfinishedDemo, initialiseDatabase } from '../../src/server/seed/index.js';
+import { DEMO_ACCOUNTS, demoSeeders } from '../../src/server/seed/demo.js';
 import { TEST_DB, createTestApp, openTestDatabase, testConfig, type TestApp } from '../support/test-app.js';
 
 describe(`foundation on ${TEST_DB}`, () => {
@@ -100,6 +100,44 @@ describe(`database initialisation on ${TEST_DB}`, () => {
       const again = await database.db.selectFrom('users').select(['password_hash']).where('username', '=', 'admin').executeTakeFirstOrThrow();
       expect(await verifyPassword(again.password_hash, 'Another#Pass9')).toBe(true);
     } finally {
+      await database.close();
+    }
+  });
+
+  it('[issue 12] a first start that died while seeding the demo starts over on the next start', { timeout: 120_000 }, async () => {
+    const database = await openTestDatabase();
+    const members = process.env.DEMO_MEMBERS;
+    process.env.DEMO_MEMBERS = '120';
+    const first = demoSeeders.filter((s) => ['demo-accounts', 'demo-roles', 'demo-university'].includes(s.name));
+    const config = testConfig({ DEMO_DATA: 'true', ADMIN_PASSWORD: 'Another#Pass9' });
+    // As startServer does: migrate, drop what an unfinished first start left, build the app, initialise.
+    const start = async (seeders: typeof demoSeeders) => {
+      await migrate(database);
+      const discarded = await discardUnfinishedDemo(database);
+      if (discarded) await migrate(database);
+      const app = await buildApp({ config, database: { ...database, close: async () => {} }, logger: false });
+      try {
+        return { discarded, initialised: await initialiseDatabase({ database, config, log: app.log }, seeders) };
+      } finally {
+        await app.close();
+      }
+    };
+    try {
+      const dies = { name: 'dies', run: async () => { throw new Error('killed while seeding'); } };
+      await expect(start([...first, dies])).rejects.toThrow('killed while seeding');
+      const memberCount = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_member`.execute(database.db)).rows[0].n;
+      expect(await memberCount()).toBe(120); // the university was seeded before the start died
+      // The next start discards the partial demo and seeds it once: no duplicate, no unique-key failure.
+      expect(await start(first)).toEqual({ discarded: true, initialised: true });
+      expect(await memberCount()).toBe(120);
+      const admins = await sql<{ n: number }>`SELECT count(*)::int AS n FROM users WHERE username = 'admin'`.execute(database.db);
+      expect(admins.rows[0].n).toBe(1);
+      // A finished first start is never discarded.
+      expect(await start(first)).toEqual({ discarded: false, initialised: false });
+      expect(await memberCount()).toBe(120);
+    } finally {
+      if (members === undefined) delete process.env.DEMO_MEMBERS;
+      else process.env.DEMO_MEMBERS = members;
       await database.close();
     }
   });

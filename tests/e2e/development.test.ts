@@ -89,9 +89,19 @@ describe('[S1.F5a][S1.F5b] the development of a new member in Chromium', () => {
     await input.fill(date);
     await input.press('Enter');
   };
+  /** Picks an option; on a loaded machine the click can land while the list still animates, so the choice is checked and tried again. */
   const pickOption = async (page: Page, field: Locator, option: string) => {
-    await field.click();
-    await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+    for (let attempt = 1; ; attempt++) {
+      await field.click();
+      await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+      try {
+        await field.locator('.ant-select-content', { hasText: option }).waitFor({ timeout: 5000 });
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await page.keyboard.press('Escape');
+      }
+    }
   };
   const pickPeople = async (page: Page, field: Locator, names: string[]) => {
     for (const person of names) {
@@ -122,7 +132,10 @@ describe('[S1.F5a][S1.F5b] the development of a new member in Chromium', () => {
     await fill(dialog, page);
     if (comment) await dialog.locator('#wf-comment').fill(comment);
     await dialog.locator('.wf-submit').click();
-    await dialog.waitFor({ state: 'detached' });
+    // A refusal stays in the dialog: its words make the failure readable.
+    await dialog.waitFor({ state: 'detached' }).catch(async (error) => {
+      throw new Error(`${step}: the dialog stayed open: ${await dialog.innerText().catch(() => '')}`, { cause: error });
+    });
     // The step is taken: the record moved on.
     await expect.poll(versionOf, { timeout: 15_000 }).toBeGreaterThan(before);
   };

@@ -4,7 +4,7 @@ import { SCHOOL_CODES } from '../../src/shared/schools';
 import { getSchoolInfo } from '../../src/shared/school-branding';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
 import { api, apiLogin, setSysConfig, storedSysConfig } from '../support/api.js';
-import { chooseMenuItem, launchBrowser, newPage, openMenu, webUrl } from '../support/browser.js';
+import { chooseMenuItem, launchBrowser, newPage, webUrl } from '../support/browser.js';
 import { appPath, createUser, signedIn, unique, visibleView, POLL } from './layout-helpers.js';
 
 let browser: Browser;
@@ -99,6 +99,27 @@ describe('sidebar and school branding', () => {
   });
 });
 
+/** Opens the size menu (its own dropdown: another menu still closing is not it). */
+async function openSizeMenu(page: Page) {
+  await page.locator('.size-dropdown:visible').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+  await page.locator('.size-select').click();
+  await page.locator('.size-dropdown:visible [data-size]').first().waitFor();
+}
+
+/** Chooses a size; a click that landed while the menu still animated chose nothing, so the cookie tells and it is tried again. */
+async function chooseSize(page: Page, size: string) {
+  for (let attempt = 1; ; attempt++) {
+    await openSizeMenu(page);
+    await page.locator(`.size-dropdown:visible [data-size="${size}"]`).click();
+    try {
+      await expect.poll(() => cookie(page, 'size'), { timeout: 5000 }).toBe(size);
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
 describe('navbar controls', () => {
   it('[S2.L2d][S8.E12] the fullscreen toggle enters and leaves fullscreen; a warning where the browser does not support it', async () => {
     const page = await signedIn(browser, admin, '/dashboard');
@@ -124,10 +145,10 @@ describe('navbar controls', () => {
     expect(await cookie(page, 'size')).toBeUndefined();
     // Polled: the list's buttons settle after the view shows (a loaded machine).
     await expect.poll(() => buttonHeight(page), POLL).toBe(24); // antd small
-    await openMenu(page, page.locator('.size-select'), 'click');
-    expect(await page.locator('.ant-dropdown:visible [data-size]').evaluateAll((els) => els.map((e) => e.getAttribute('data-size')))).toEqual(['default', 'medium', 'small', 'mini']);
-    expect(await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item-selected [data-size]').getAttribute('data-size')).toBe('small');
-    await page.locator('.ant-dropdown:visible [data-size="mini"]').click();
+    await openSizeMenu(page);
+    expect(await page.locator('.size-dropdown:visible [data-size]').evaluateAll((els) => els.map((e) => e.getAttribute('data-size')))).toEqual(['default', 'medium', 'small', 'mini']);
+    expect(await page.locator('.size-dropdown:visible .ant-dropdown-menu-item-selected [data-size]').getAttribute('data-size')).toBe('small');
+    await page.locator('.size-dropdown:visible [data-size="mini"]').click();
     await page.locator('.ant-message-notice', { hasText: '布局设置成功' }).waitFor();
     expect(await cookie(page, 'size')).toBe('mini');
     await expect.poll(() => buttonHeight(page), POLL).toBeLessThan(24);
@@ -135,7 +156,7 @@ describe('navbar controls', () => {
     await visibleView(page, '/system/users');
     await expect.poll(() => buttonHeight(page), POLL).toBeLessThan(24);
     for (const [size, height] of [['default', 40], ['medium', 32], ['small', 24]] as const) {
-      await chooseMenuItem(page, page.locator('.size-select'), (menu) => menu.locator(`[data-size="${size}"]`), 'click');
+      await chooseSize(page, size);
       await expect.poll(() => buttonHeight(page), { ...POLL, message: size }).toBe(height);
     }
     await page.context().close();

@@ -14,6 +14,7 @@ export function SizeSelect() {
   return (
     <Dropdown
       trigger={['click']}
+      rootClassName="size-dropdown"
       menu={{
         selectable: true,
         selectedKeys: [size],
