@@ -62,6 +62,46 @@ describe('list layout in Chromium', () => {
     }
   });
 
+  it('[issue 14] a page of 500 rows draws the columns on screen; scrolling sideways draws the others under their headers', async () => {
+    const page = await openAsAdmin(menuPagePath('module:member'), { width: 1100, height: 800 });
+    try {
+      await page.locator('tr.rt-row').first().waitFor();
+      const cellsOfFirstRow = () => page.locator('tr.rt-row').first().locator('td[aria-colindex]').count();
+      const headers = await page.locator('.rt-table thead th').count();
+      // A page of 20 rows draws every column (the row's text is whole for find and copy).
+      expect(await cellsOfFirstRow()).toBe(headers);
+      await page.locator('.rt-pagination .ant-pagination-options .ant-select').click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '500 条/页' }).click();
+      await page.locator('table.rt-table[aria-rowcount="501"]').waitFor();
+      await expect.poll(cellsOfFirstRow).toBeLessThan(headers);
+      // The last unpinned column: not drawn at the left, drawn under its header at the right end.
+      const lastUnpinned = await page.locator('.rt-table thead th:not(.rt-pinned)').last().getAttribute('aria-colindex');
+      const cell = page.locator(`tr.rt-row >> nth=0 >> td[aria-colindex="${lastUnpinned}"]`);
+      expect(await cell.count()).toBe(0);
+      await page.locator('.rt-scroll').evaluate((e) => {
+        e.scrollLeft = e.scrollWidth;
+      });
+      await cell.waitFor();
+      const header = page.locator(`.rt-table thead th[aria-colindex="${lastUnpinned}"]`);
+      const [cellBox, headerBox] = [await cell.boundingBox(), await header.boundingBox()];
+      expect(Math.abs(cellBox!.x - headerBox!.x)).toBeLessThan(1);
+      expect(Math.abs(cellBox!.width - headerBox!.width)).toBeLessThan(1);
+      expect((await cell.textContent())?.trim()).not.toBe('');
+      // Every drawn cell of the row sits under its own header.
+      const misplaced = await page.evaluate(() => {
+        const row = document.querySelector('tr.rt-row')!;
+        return [...row.querySelectorAll<HTMLElement>('td[aria-colindex]')].filter((td) => {
+          const th = document.querySelector<HTMLElement>(`.rt-table thead th[aria-colindex="${td.getAttribute('aria-colindex')}"]`)!;
+          return Math.abs(td.getBoundingClientRect().left - th.getBoundingClientRect().left) > 1;
+        }).length;
+      });
+      expect(misplaced).toBe(0);
+    } finally {
+      await page.screenshot({ path: '.tmp/e2e-virtual-columns.png' });
+      await page.context().close();
+    }
+  });
+
   it('[issue 13.9] on a 390×844 phone the filters stack in a drawer; no button covers an input', async () => {
     const page = await openAsAdmin(menuPagePath('module:member'), { width: 390, height: 844 });
     try {

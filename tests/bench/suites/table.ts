@@ -267,6 +267,8 @@ async function profileRun(browser: Browser, base: string, token: string): Promis
     await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
     await profiler.send('Profiler.start');
   });
+  if (process.env.BENCH_TABLE_CSS) await page.addStyleTag({ content: process.env.BENCH_TABLE_CSS });
+  if (process.env.BENCH_TABLE_EVAL) console.error('eval:', await page.evaluate(process.env.BENCH_TABLE_EVAL));
   // What the page changes in the DOM while it scrolls (rows coming and going; anything else is waste).
   await page.evaluate(() => {
     const w = window as unknown as { mutations: Record<string, number> };
