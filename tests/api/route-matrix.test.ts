@@ -15,10 +15,19 @@ import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
  * Each cell: U = refused as not signed in (401), F = refused by the permission guard (403 没有访问权限),
  * A = let through to the handler (whatever it then answers to an empty request for a record that does not exist).
  * Path parameters are filled with an id no record has, and no body is sent, so nothing is changed.
+ * The second table (`scopes`) holds what each caller sees of each module's records (see its test).
  */
 const MATRIX_FILE = path.join(import.meta.dirname, 'route-matrix.json');
 const CALLERS = ['anonymous', 'dy', 'zbsj', 'dwzzb', 'admin'] as const;
 type Caller = (typeof CALLERS)[number];
+/** The callers whose records are compared with the administrator's. */
+const SCOPED_CALLERS = ['dy', 'zbsj', 'dwzzb'] as const;
+interface Matrix {
+  callers: string;
+  routes: Record<string, string>;
+  scopeCallers?: string;
+  scopes?: Record<string, string>;
+}
 
 describe.skipIf(TEST_DB !== 'pglite')('the route × role matrix', () => {
   let t: TestApp;
@@ -66,10 +75,58 @@ describe.skipIf(TEST_DB !== 'pglite')('the route × role matrix', () => {
     // Nobody anonymous gets past the guard except the few public routes; the administrator passes everywhere.
     expect(Object.entries(actual).filter(([, c]) => c.endsWith('U') || c.endsWith('F'))).toEqual([]);
     if (process.env.UPDATE_ROUTE_MATRIX) {
-      fs.writeFileSync(MATRIX_FILE, `${JSON.stringify({ callers: CALLERS.join(' '), routes: actual }, null, 2)}\n`);
+      const before = JSON.parse(fs.readFileSync(MATRIX_FILE, 'utf8')) as Matrix;
+      fs.writeFileSync(MATRIX_FILE, `${JSON.stringify({ ...before, callers: CALLERS.join(' '), routes: actual }, null, 2)}\n`);
     }
-    const reviewed = JSON.parse(fs.readFileSync(MATRIX_FILE, 'utf8')) as { callers: string; routes: Record<string, string> };
+    const reviewed = JSON.parse(fs.readFileSync(MATRIX_FILE, 'utf8')) as Matrix;
     expect(reviewed.callers).toBe(CALLERS.join(' '));
     expect(actual).toEqual(reviewed.routes);
+  }, 300_000);
+
+  /**
+   * What each caller sees of each module's records, against the administrator (scope all):
+   * `all` the same records, `part` some of them, `none` none, `F` refused; for `part`, a record outside the
+   * caller's scope read by id answers `404` (as if it did not exist) or the status it gets. A module whose
+   * scope changes (one that stops filtering by organisation shows `all` for the 支部书记) fails here.
+   */
+  it('every module list answers each caller within its data scope as the reviewed matrix says', async () => {
+    const lists = (await routes()).map((r) => /^POST \/api\/m\/([a-z0-9-]+)\/list$/.exec(r)?.[1]).filter((m): m is string => !!m);
+    expect(lists.length).toBeGreaterThan(20);
+    const ids = async (module: string, caller: Caller) => {
+      const res = await t.app.inject({ method: 'POST', url: `/api/m/${module}/list?page=0&size=1000`, payload: {}, headers: bearer(tokens[caller]!) });
+      if (res.statusCode === 403) return undefined;
+      expect(res.statusCode, `${module} as ${caller}: ${res.body}`).toBe(200);
+      return new Set((res.json() as { content: { id: number }[] }).content.map((r) => r.id));
+    };
+    const actual: Record<string, string> = {};
+    for (const module of lists) {
+      const every = (await ids(module, 'admin'))!;
+      if (!every.size) {
+        actual[module] = 'no demo records';
+        continue;
+      }
+      const cells: string[] = [];
+      for (const caller of SCOPED_CALLERS) {
+        const seen = await ids(module, caller);
+        if (!seen) cells.push('F');
+        else if (!seen.size) cells.push('none');
+        else if ([...every].every((id) => seen.has(id))) cells.push('all');
+        else {
+          const outside = [...every].find((id) => !seen.has(id))!;
+          const res = await t.app.inject({ url: `/api/m/${module}/${outside}`, headers: bearer(tokens[caller]!) });
+          cells.push(`part/${res.statusCode}`);
+        }
+      }
+      actual[module] = cells.join(' ');
+    }
+    if (process.env.UPDATE_ROUTE_MATRIX) {
+      const matrix = JSON.parse(fs.readFileSync(MATRIX_FILE, 'utf8')) as Matrix;
+      fs.writeFileSync(MATRIX_FILE, `${JSON.stringify({ ...matrix, scopeCallers: SCOPED_CALLERS.join(' '), scopes: actual }, null, 2)}\n`);
+    }
+    const reviewed = JSON.parse(fs.readFileSync(MATRIX_FILE, 'utf8')) as Matrix;
+    expect(reviewed.scopeCallers).toBe(SCOPED_CALLERS.join(' '));
+    expect(actual).toEqual(reviewed.scopes);
+    // Nobody limited to part of the records reads one outside it by id.
+    expect(Object.entries(actual).filter(([, c]) => / part\/(?!404)|^part\/(?!404)/.test(c))).toEqual([]);
   }, 300_000);
 });
