@@ -154,6 +154,12 @@ describe(`development workflow on ${TEST_DB}`, () => {
     expect(await ids(w.branch, { $waiting: false })).toEqual(expect.arrayContaining([a.id, b.id]));
     expect(await ids(w.branch, { state: [0] })).toContain(a.id);
     expect(await ids(w.branch, { state: [0] })).not.toContain(b.id);
+    // An optional step (the organisation department's 培训例外) is offered, but nobody waits for it.
+    const c = await newApplicant(w);
+    await walkUntil(w, c.id, 'review'); // 发展对象: waits for the branch only
+    expect(((await w.orgdept('GET', `${BASE}/${c.id}/transitions`)).body as { id: string }[]).map((s) => s.id)).toContain('exception');
+    expect(await ids(w.orgdept, { $waiting: true })).not.toContain(c.id);
+    expect(await ids(w.branch, { $waiting: true })).toContain(c.id);
     const bad = await w.branch('POST', `${BASE}/list`, { $waiting: 'yes' });
     expect(bad.status).toBe(400);
     expect((await w.admin('POST', '/api/m/member/list', { $waiting: true })).status).toBe(400);

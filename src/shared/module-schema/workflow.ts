@@ -84,6 +84,11 @@ export interface WorkflowTransition {
   effects?: string[];
   /** For a step without `to`: done once this field has a value; until then it waits for its actors. */
   doneField?: string;
+  /**
+   * A record some may make but nobody has to (an exception noted by the organisation department): it is
+   * offered to its actors, but never puts the record on their 待我审批 list nor sends them a to-do.
+   */
+  optional?: boolean;
   /** To-dos for the actors of the next steps; default: every step then waiting on the record (none after a step without `to`). */
   todos?: WorkflowTodo[];
 }
@@ -179,8 +184,8 @@ export function stateTone(wf: WorkflowSchema, code: unknown): 'processing' | 'su
 }
 
 /** A step that moves the record on, or an open filing: what makes a record wait for someone. */
-export function isWaitingStep(t: Pick<WorkflowTransition, 'to' | 'doneField' | 'result'>): boolean {
-  return (t.result ?? 'pass') === 'pass' && (t.to !== undefined || !!t.doneField);
+export function isWaitingStep(t: Pick<WorkflowTransition, 'to' | 'doneField' | 'result' | 'optional'>): boolean {
+  return !t.optional && (t.result ?? 'pass') === 'pass' && (t.to !== undefined || !!t.doneField);
 }
 
 /** The levels a transition names (`next` is resolved by the engine against the record's state). */
