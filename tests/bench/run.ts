@@ -57,8 +57,9 @@ console.table(
 const file = path.resolve('bench/results.json');
 fs.mkdirSync(path.dirname(file), { recursive: true });
 const previous = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { results: BenchResult[] }).results : [];
-// Keep figures of suites not run this time, replace those that were.
-const merged = [...previous.filter((r) => !names.includes(r.suite)), ...results];
+// Keep figures of suites not run this time (or run for a profile only, without figures), replace those that were.
+const measured = new Set(results.map((r) => r.suite));
+const merged = [...previous.filter((r) => !measured.has(r.suite)), ...results];
 fs.writeFileSync(
   file,
   JSON.stringify({ machine: { cpus: os.cpus().length, node: process.version, at: new Date().toISOString() }, results: merged }, null, 2) + '\n',
