@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pinyinKey } from '../../src/server/runtime/pinyin.js';
 import { bearer } from '../support/auth.js';
 import { branchWith, caller, duesWorld, membersOf, scopedUser, type Call, type DuesWorld } from '../support/dues.js';
 import { TEST_DB } from '../support/test-app.js';
@@ -115,6 +116,10 @@ describe(`dues standards and the calculator on ${TEST_DB}`, () => {
     expect(body.errors[3]).toMatchObject({ column: '党费基数', message: '党费基数“abc”不是有效的金额' });
     expect(body.errors[4].message).toBe('按公式算出的党费基数为负数，请核对工资数据');
     const written = (await sql<{ memberId: number; base: string; amount: string; source: string }>`SELECT member_id AS "memberId", base, amount, source FROM m_dues_standard WHERE year = 2027 ORDER BY member_id`.execute(w.t.database.db)).rows;
+    // The names carry their pinyin sort key at once (the list sorts by it), as the runtime's writes do.
+    const keys = (await sql<{ name: string; key: string | null }>`SELECT member_name AS name, member_name__py AS key FROM m_dues_standard WHERE year = 2027`.execute(w.t.database.db)).rows;
+    expect(keys.map((k) => k.key)).toEqual(keys.map((k) => pinyinKey(k.name)));
+    expect(keys.every((k) => k.key)).toBe(true);
     // 3000 + 2500 + 1500.50 − 123.45 − 600 = 6277.05 → 1.5% = 94.15575 → 94.16
     expect(written).toEqual([
       { memberId: staff[0].id, base: '5000.01', amount: '75.00', source: '工资表导入' },

@@ -5,6 +5,7 @@ import type { DuesCategory } from '../../../shared/dues/rules.js';
 import type { DB } from '../../db/types.js';
 import type { Actor } from '../../runtime/index.js';
 import type { Runtime } from '../../runtime/index.js';
+import { pinyinKey } from '../../runtime/pinyin.js';
 import type { TrailEntry } from '../../runtime/trail.js';
 import type { Bands } from './settings.js';
 import { sameBase, standardValues, type StandardFields, type StandardMember } from './standard-values.js';
@@ -24,7 +25,7 @@ const CHUNK = 5000;
 const PARALLEL = 2;
 
 /** The columns of a standard's row in the JSON documents of the bulk statements. */
-const ROW_TYPES = sql.raw('member_id int, member_name text, org_id int, category text, base text, rate text, amount text, rule text, source text');
+const ROW_TYPES = sql.raw('member_id int, member_name text, name_key text, org_id int, category text, base text, rate text, amount text, rule text, source text');
 
 /**
  * The fields a bulk write compares, with their trail titles (as in schemas/modules/dues-standard.json).
@@ -137,20 +138,26 @@ async function writeChunk(
 
   // Rows travel as one JSON document per statement (jsonb_to_recordset): one parameter instead of one per
   // value, which PostgreSQL binds and parses far faster for thousands of rows.
+  // The name's pinyin sort key, as the runtime writes it (the list sorts by it).
+  const key = module.pinyinColumn;
+  const keyOf = (name: unknown) => (key ? pinyinKey(name) : null);
+  const keyInsert = key ? sql`, ${sql.ref(key)}` : sql``;
+  const keyValue = key ? sql`, x.name_key` : sql``;
+  const keySet = key ? sql`${sql.ref(key)} = v.name_key,` : sql``;
   const created: number[] = [];
   if (creates.length) {
-    const rows = creates.map(({ values: v }) => ({ member_id: v.memberId, member_name: v.memberName, org_id: v.orgId, category: v.category, base: v.base, rate: v.rate, amount: v.amount, rule: v.rule, source: v.source }));
+    const rows = creates.map(({ values: v }) => ({ member_id: v.memberId, member_name: v.memberName, name_key: keyOf(v.memberName), org_id: v.orgId, category: v.category, base: v.base, rate: v.rate, amount: v.amount, rule: v.rule, source: v.source }));
     const inserted = await sql<{ id: number; memberId: number }>`
-      INSERT INTO m_dues_standard (school, member_id, member_name, org_id, year, category, base, rate, amount, rule, source, remark, created_by, updated_by)
-      SELECT ${school}, x.member_id, x.member_name, x.org_id, ${year}::int, x.category, x.base, x.rate, x.amount, x.rule, x.source, NULL, ${actor.id}::int, ${actor.id}::int
+      INSERT INTO m_dues_standard (school, member_id, member_name${keyInsert}, org_id, year, category, base, rate, amount, rule, source, remark, created_by, updated_by)
+      SELECT ${school}, x.member_id, x.member_name${keyValue}, x.org_id, ${year}::int, x.category, x.base, x.rate, x.amount, x.rule, x.source, NULL, ${actor.id}::int, ${actor.id}::int
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${ROW_TYPES})
       RETURNING id, member_id AS "memberId"`.execute(trx);
     const idOf = new Map(inserted.rows.map((r) => [r.memberId, r.id]));
     created.push(...creates.map((c) => idOf.get(c.values.memberId)!));
   }
   if (updates.length) {
-    const rows = updates.map(({ id, values: v }) => ({ id, member_name: v.memberName, org_id: v.orgId, category: v.category, base: v.base, rate: v.rate, amount: v.amount, rule: v.rule, source: v.source }));
-    await sql`UPDATE m_dues_standard t SET member_name = v.member_name, org_id = v.org_id, category = v.category, base = v.base, rate = v.rate, amount = v.amount,
+    const rows = updates.map(({ id, values: v }) => ({ id, member_name: v.memberName, name_key: keyOf(v.memberName), org_id: v.orgId, category: v.category, base: v.base, rate: v.rate, amount: v.amount, rule: v.rule, source: v.source }));
+    await sql`UPDATE m_dues_standard t SET member_name = v.member_name, ${keySet} org_id = v.org_id, category = v.category, base = v.base, rate = v.rate, amount = v.amount,
         rule = v.rule, source = v.source, version = t.version + 1, updated_at = now(), updated_by = ${actor.id}
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(id int, ${ROW_TYPES}) WHERE t.id = v.id`.execute(trx);
   }
