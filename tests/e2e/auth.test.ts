@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
 import { api, apiLogin, setSysConfig } from '../support/api.js';
-import { chooseMenuItem, launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { chooseMenuItemFor, launchBrowser, newPage, webUrl } from '../support/browser.js';
 
 const INIT_PASSWORD = 'Dj@123456';
 let browser: Browser;
@@ -207,14 +207,14 @@ describe('logout and an expired session', () => {
     await userButton.waitFor();
     const openConfirm = async () => {
       const dialog = page.locator('.ant-modal-confirm');
-      await chooseMenuItem(page, userButton, '退出登录');
-      await dialog.waitFor();
+      await chooseMenuItemFor(page, userButton, '退出登录', dialog);
       expect(await dialog.locator('.ant-modal-confirm-title').innerText()).toBe('提示');
       expect(await dialog.locator('.ant-modal-confirm-content').innerText()).toBe('确定注销并退出系统吗？');
       return dialog;
     };
     await (await openConfirm()).getByRole('button', { name: /取\s*消/ }).click();
-    await page.waitForTimeout(300);
+    // Gone before it is asked again (a closing dialog would take the next click and do nothing).
+    await page.locator('.ant-modal-confirm').waitFor({ state: 'hidden' });
     expect(await tokenCookie(page)).toBeDefined();
     await (await openConfirm()).getByRole('button', { name: /确\s*定/ }).click();
     await page.waitForURL(/\/web\/login/);

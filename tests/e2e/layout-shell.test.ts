@@ -99,11 +99,24 @@ describe('sidebar and school branding', () => {
   });
 });
 
-/** Opens the size menu (its own dropdown: another menu still closing is not it). */
-async function openSizeMenu(page: Page) {
-  await page.locator('.size-dropdown:visible').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
-  await page.locator('.size-select').click();
-  await page.locator('.size-dropdown:visible [data-size]').first().waitFor();
+/**
+ * Opens the size menu (its own dropdown: another menu still closing is not it) and answers its sizes and the
+ * one selected, read while it shows; a menu that closed again at once (a click on a loaded machine) is opened again.
+ */
+async function openSizeMenu(page: Page): Promise<{ sizes: (string | null)[]; selected: string | null }> {
+  for (let attempt = 1; ; attempt++) {
+    await page.locator('.size-dropdown:visible').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+    await page.locator('.size-select').click();
+    await page.locator('.size-dropdown:visible [data-size]').first().waitFor();
+    const read = await page.evaluate(() => {
+      const menu = [...document.querySelectorAll<HTMLElement>('.size-dropdown')].find((e) => e.checkVisibility());
+      return {
+        sizes: [...(menu?.querySelectorAll('[data-size]') ?? [])].map((e) => e.getAttribute('data-size')),
+        selected: menu?.querySelector('.ant-dropdown-menu-item-selected [data-size]')?.getAttribute('data-size') ?? null,
+      };
+    });
+    if (read.sizes.length || attempt === 3) return read;
+  }
 }
 
 /** Chooses a size; a click that landed while the menu still animated chose nothing, so the cookie tells and it is tried again. */
@@ -145,10 +158,9 @@ describe('navbar controls', () => {
     expect(await cookie(page, 'size')).toBeUndefined();
     // Polled: the list's buttons settle after the view shows (a loaded machine).
     await expect.poll(() => buttonHeight(page), POLL).toBe(24); // antd small
-    await openSizeMenu(page);
-    expect(await page.locator('.size-dropdown:visible [data-size]').evaluateAll((els) => els.map((e) => e.getAttribute('data-size')))).toEqual(['default', 'medium', 'small', 'mini']);
-    expect(await page.locator('.size-dropdown:visible .ant-dropdown-menu-item-selected [data-size]').getAttribute('data-size')).toBe('small');
-    await page.locator('.size-dropdown:visible [data-size="mini"]').click();
+    expect(await openSizeMenu(page)).toEqual({ sizes: ['default', 'medium', 'small', 'mini'], selected: 'small' });
+    await page.keyboard.press('Escape');
+    await chooseSize(page, 'mini');
     await page.locator('.ant-message-notice', { hasText: '布局设置成功' }).waitFor();
     expect(await cookie(page, 'size')).toBe('mini');
     await expect.poll(() => buttonHeight(page), POLL).toBeLessThan(24);

@@ -86,7 +86,8 @@ describe('list layout in Chromium', () => {
       const [cellBox, headerBox] = [await cell.boundingBox(), await header.boundingBox()];
       expect(Math.abs(cellBox!.x - headerBox!.x)).toBeLessThan(1);
       expect(Math.abs(cellBox!.width - headerBox!.width)).toBeLessThan(1);
-      expect((await cell.textContent())?.trim()).not.toBe('');
+      // The column's values are drawn (a single member may have none in it).
+      expect((await page.locator(`tr.rt-row td[aria-colindex="${lastUnpinned}"]`).allTextContents()).some((t) => t.trim())).toBe(true);
       // Every drawn cell of the row sits under its own header.
       const misplaced = await page.evaluate(() => {
         const row = document.querySelector('tr.rt-row')!;

@@ -111,9 +111,14 @@ describe('a missing permission (spec §8: HTTP 403)', () => {
     const form = page.locator('.ant-modal', { hasText: '新增用户' });
     await form.getByLabel('用户名').fill(`promoted${unique()}`);
     await form.getByLabel('姓名').fill('提权测试');
-    await form.getByLabel('角色').click();
-    await page.locator('.ant-select-dropdown:visible').getByTitle('超级管理员', { exact: true }).click();
-    await page.keyboard.press('Escape'); // the open select would cover the dialog's buttons
+    // Picked until it shows as chosen (a click while the list animates picks nothing).
+    for (let attempt = 1; ; attempt++) {
+      await form.getByLabel('角色').click();
+      await page.locator('.ant-select-dropdown:visible').getByTitle('超级管理员', { exact: true }).click();
+      await page.keyboard.press('Escape'); // the open select would cover the dialog's buttons
+      const chosen = form.locator('.ant-select-selection-item', { hasText: '超级管理员' });
+      if (await chosen.waitFor({ timeout: 5000 }).then(() => true, () => attempt === 3)) break;
+    }
     await form.getByRole('button', { name: /确\s*定/ }).click();
     await form.locator('.ant-form-item-explain', { hasText: '只有超级管理员可以分配超级管理员角色' }).waitFor();
     expect(appPath(page)).toBe(USERS);

@@ -65,3 +65,19 @@ export async function chooseMenuItem(page: Page, trigger: Locator, item: string 
     }
   }
 }
+
+/**
+ * Chooses a menu item and waits for what it opens (a dialog, a page). A click that landed while the menu
+ * animated did nothing: the item is chosen again, up to three times, while the outcome has not shown.
+ */
+export async function chooseMenuItemFor(page: Page, trigger: Locator, item: string | RegExp | ((menu: Locator) => Locator), outcome: Locator, how: MenuTrigger = 'hover'): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await chooseMenuItem(page, trigger, item, how);
+    try {
+      await outcome.waitFor({ timeout: 5000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
