@@ -12,7 +12,7 @@ import { idCardCheckChar } from '../../src/shared/validators.js';
 import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { api, apiToken } from '../support/admin-e2e.js';
-import { launchBrowser, webUrl } from '../support/browser.js';
+import { launchBrowser, pickOption, webUrl } from '../support/browser.js';
 import { signedIn } from './layout-helpers.js';
 
 const TODAY = localToday();
@@ -88,20 +88,6 @@ describe('[S1.F5a][S1.F5b] the development of a new member in Chromium', () => {
     await input.click();
     await input.fill(date);
     await input.press('Enter');
-  };
-  /** Picks an option; on a loaded machine the click can land while the list still animates, so the choice is checked and tried again. */
-  const pickOption = async (page: Page, field: Locator, option: string) => {
-    for (let attempt = 1; ; attempt++) {
-      await field.click();
-      await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
-      try {
-        await field.locator('.ant-select-content', { hasText: option }).waitFor({ timeout: 5000 });
-        return;
-      } catch (error) {
-        if (attempt === 3) throw error;
-        await page.keyboard.press('Escape');
-      }
-    }
   };
   const pickPeople = async (page: Page, field: Locator, names: string[]) => {
     for (const person of names) {

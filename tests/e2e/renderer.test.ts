@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
 import { idCardCheckChar } from '../../src/shared/validators.js';
 import { api, apiToken, menuPagePath, uiLogin } from '../support/admin-e2e.js';
-import { launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { launchBrowser, newPage, pickOption as pickOptionOf, webUrl } from '../support/browser.js';
 
 /**
  * The pages every module schema gets (list, form, detail, trail), driven in Chromium as the
@@ -33,10 +33,7 @@ describe('module pages in Chromium', () => {
   const dialog = (title: string) => page.locator('.rf-dialog').filter({ has: page.locator('.ant-modal-title', { hasText: new RegExp(`^${title}$`) }) });
   const notice = (text: string) => page.locator('.ant-message').getByText(text);
   const rowOf = (text: string) => page.locator('tr.rt-row', { hasText: text });
-  const pickOption = async (field: Locator, option: string) => {
-    await field.click();
-    await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
-  };
+  const pickOption = (field: Locator, option: string, search?: string) => pickOptionOf(page, field, option, search);
   const typeDate = async (input: Locator, date: string) => {
     await input.click();
     await input.fill(date);
@@ -278,9 +275,7 @@ describe('module pages in Chromium', () => {
       await typeDate(form.locator('#root_joinDate'), '2015-07-01');
       // x-show-if: 转正日期 appears for 正式党员.
       await typeDate(form.locator('#root_fullDate'), '2016-07-01');
-      await form.locator('[data-field="orgId"] .ant-select').click();
-      await page.keyboard.type(orgName.slice(0, 6));
-      await page.locator('.ant-select-dropdown:visible').getByTitle(orgName, { exact: true }).click();
+      await pickOption(form.locator('[data-field="orgId"] .ant-select'), orgName, orgName.slice(0, 6));
       await form.locator('#root_phone').fill('13812345678');
       // Still refused: the ID number.
       await form.getByRole('button', { name: /保\s*存/ }).click();

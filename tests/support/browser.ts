@@ -81,3 +81,22 @@ export async function chooseMenuItemFor(page: Page, trigger: Locator, item: stri
     }
   }
 }
+
+/**
+ * Picks an option of an antd Select (`field` is its `.ant-select`), typing `search` first when given. A click
+ * that landed while the list animated picked nothing: the choice is checked and made again, up to three times.
+ */
+export async function pickOption(page: Page, field: Locator, option: string, search?: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await field.click();
+    if (search) await page.keyboard.type(search);
+    await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+    try {
+      await field.locator('.ant-select-content, .ant-select-selection-item', { hasText: option }).first().waitFor({ timeout: 5000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
