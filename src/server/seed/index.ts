@@ -64,10 +64,7 @@ export async function discardUnfinishedDemo(database: Database): Promise<boolean
   const started = rows.find((r) => r.key === INITIALISING_KEY);
   if (!started || rows.some((r) => r.key === INITIALISED_KEY)) return false;
   if (!(started.value as { demoData?: boolean }).demoData) return false;
-  await sql`DROP SCHEMA public CASCADE; CREATE SCHEMA public`.execute(database.db).catch(async () => {
-    // Drivers that refuse two statements in one query get them one by one.
-    await sql`DROP SCHEMA public CASCADE`.execute(database.db);
-    await sql`CREATE SCHEMA public`.execute(database.db);
-  });
+  await sql`DROP SCHEMA public CASCADE`.execute(database.db);
+  await sql`CREATE SCHEMA public`.execute(database.db);
   return true;
 }

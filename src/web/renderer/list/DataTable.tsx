@@ -13,43 +13,34 @@
  */
 import { CaretDownOutlined, CaretUpOutlined } from '@ant-design/icons';
 import {
-  columnPinningFeature,
-  columnSizingFeature,
-  columnVisibilityFeature,
   createColumnHelper,
-  rowSelectionFeature,
-  rowSortingFeature,
-  tableFeatures,
   useTable,
-  type Cell,
   type ColumnDef,
   type ColumnVisibilityState,
   type Header,
-  type Row,
   type RowSelectionState,
   type SortingState,
   type Updater,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Checkbox, ConfigProvider, Empty, Spin } from 'antd';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ModuleRecord } from '../api';
 import { displayText, type ColumnSpec } from '../model';
+import {
+  ACTIONS_COLUMN,
+  BodyRow,
+  cellClass,
+  cellStyle,
+  SELECT_COLUMN,
+  tableFeaturesOfList,
+  tableGeometry,
+  type ColumnWindow,
+  type Features,
+} from './table-parts';
 
-export const tableFeaturesOfList = tableFeatures({
-  rowSortingFeature,
-  rowSelectionFeature,
-  columnVisibilityFeature,
-  columnSizingFeature,
-  columnPinningFeature,
-});
-type Features = typeof tableFeaturesOfList;
-type ListRow = Row<Features, ModuleRecord>;
-type ListCell = Cell<Features, ModuleRecord, unknown>;
 
 const helper = createColumnHelper<Features, ModuleRecord>();
-export const SELECT_COLUMN = '__select';
-export const ACTIONS_COLUMN = '__actions';
 const SELECT_WIDTH = 48;
 
 /** Pages of up to this many rows draw every column; bigger pages draw the columns on screen. */
@@ -115,128 +106,6 @@ export interface DataTableProps {
   error?: ReactNode;
 }
 
-/** The widths cells are drawn with: the model's sizes, with spare room given to the unpinned data columns. */
-function effectiveWidths(columns: { id: string; size: number; pinned: boolean }[], available: number): Map<string, number> {
-  const total = columns.reduce((s, c) => s + c.size, 0);
-  const stretch = columns.filter((c) => !c.pinned && !c.id.startsWith('__'));
-  const spare = Math.max(0, available - total);
-  const stretchTotal = stretch.reduce((s, c) => s + c.size, 0) || 1;
-  return new Map(columns.map((c) => [c.id, c.size + (stretch.includes(c) ? Math.floor((spare * c.size) / stretchTotal) : 0)]));
-}
-
-interface Geometry {
-  widths: Map<string, number>;
-  /** Sticky offsets of pinned columns (start: left, end: right). */
-  offsets: Map<string, { side: 'left' | 'right'; at: number; edge: boolean }>;
-  /** Each column's cell style (width, and the sticky offset when pinned), shared by all its cells. */
-  styles: Map<string, CSSProperties>;
-  /** Each column's place as drawn (pinned left, the others, pinned right), from 1: aria-colindex, as columns are virtualised. */
-  index: Map<string, number>;
-}
-
-/** Width and sticky offset: stacking lives in renderer.css (pinned body cells 2, pinned header cells 2 in the sticky header). */
-function cellStyle(id: string, g: Geometry): CSSProperties | undefined {
-  return g.styles.get(id);
-}
-
-function cellClass(id: string, g: Geometry, extra = ''): string {
-  const o = g.offsets.get(id);
-  return `${extra}${o ? ` rt-pinned rt-pinned-${o.side}${o.edge ? ' rt-pinned-edge' : ''}` : ''}`;
-}
-
-/**
- * The unpinned columns drawn (virtualised like the rows: a row of 30 columns draws the dozen on screen),
- * with the widths of the columns left out before and after them.
- */
-interface ColumnWindow {
-  from: number;
-  to: number;
-  before: number;
-  after: number;
-}
-
-/** A cell standing in for the columns not drawn, so the drawn ones keep their place. */
-const gap = (key: string, width: number) => (width > 0 ? <td key={key} className="rt-cell rt-gap" style={{ width }} aria-hidden /> : null);
-
-const BodyRow = memo(function BodyRow({
-  row,
-  selected,
-  geometry,
-  height,
-  top,
-  ellipsis,
-  tones,
-  from,
-  to,
-  before,
-  after,
-}: {
-  row: ListRow;
-  selected: boolean;
-  geometry: Geometry;
-  height: number;
-  /** Offset of the row in the body (virtualised: rows are placed, not stacked). */
-  top: number;
-  ellipsis: Set<string>;
-  /** Columns shown as a coloured tag (a workflow's state), by column id. */
-  tones: Map<string, (value: unknown) => string>;
-} & ColumnWindow) {
-  const cells = row.getVisibleCells();
-  const left = cells.filter((c) => geometry.offsets.get(c.column.id)?.side === 'left');
-  const right = cells.filter((c) => geometry.offsets.get(c.column.id)?.side === 'right');
-  const middle = cells.filter((c) => !geometry.offsets.has(c.column.id)).slice(from, to + 1);
-  return (
-    <tr
-      className={selected ? 'rt-row rt-row-selected' : 'rt-row'}
-      style={{
-        height,
-        lineHeight: `${height - 1}px`,
-        transform: `translateY(${top}px)`,
-      }}
-      data-row-key={row.id}
-      aria-rowindex={row.index + 2}
-    >
-      {left.map(renderCell)}
-      {gap('before', before)}
-      {middle.map(renderCell)}
-      {gap('after', after)}
-      {right.map(renderCell)}
-    </tr>
-  );
-
-  function renderCell(cell: ListCell) {
-    const id = cell.column.id;
-    if (id === SELECT_COLUMN) {
-      return (
-        <td key={cell.id} className={cellClass(id, geometry, 'rt-cell rt-select')} style={cellStyle(id, geometry)} aria-colindex={geometry.index.get(id)}>
-          {/* A native checkbox: rows mount as they scroll in, so their controls stay light. */}
-          <input type="checkbox" className="rt-checkbox" checked={selected} onChange={row.getToggleSelectedHandler()} aria-label="选择此行" />
-        </td>
-      );
-    }
-    if (id === ACTIONS_COLUMN) {
-      return (
-        <td key={cell.id} className={cellClass(id, geometry, 'rt-cell rt-actions')} style={cellStyle(id, geometry)} aria-colindex={geometry.index.get(id)}>
-          {cell.column.columnDef.cell ? (cell.column.columnDef.cell as (ctx: ReturnType<ListCell['getContext']>) => ReactNode)(cell.getContext()) : null}
-        </td>
-      );
-    }
-    const text = cell.getValue() as string;
-    const tone = tones.get(id);
-    return (
-      <td
-        key={cell.id}
-        className={cellClass(id, geometry, 'rt-cell')}
-        style={cellStyle(id, geometry)}
-        aria-colindex={geometry.index.get(id)}
-        title={ellipsis.has(id) && text ? text : undefined}
-      >
-        {tone && text ? <span className={`rt-state rt-state-${tone(row.original[id])}`}>{text}</span> : text}
-      </td>
-    );
-  }
-});
-
 function SortIcon({ dir }: { dir: false | 'asc' | 'desc' }) {
   return (
     <span className="rt-sorter" aria-hidden>
@@ -283,44 +152,12 @@ export function DataTable(props: DataTableProps) {
   });
 
   const visible = table.getVisibleLeafColumns();
-  const geometry = useMemo<Geometry>(() => {
-    const cols = visible.map((c) => ({
-      id: c.id,
-      size: c.getSize(),
-      pinned: !!c.getIsPinned(),
-    }));
-    const widths = effectiveWidths(cols, available);
-    const offsets: Geometry['offsets'] = new Map();
-    const start = visible.filter((c) => c.getIsPinned() === 'start');
-    const end = visible.filter((c) => c.getIsPinned() === 'end').reverse();
-    let at = 0;
-    start.forEach((c, i) => {
-      offsets.set(c.id, { side: 'left', at, edge: i === start.length - 1 });
-      at += widths.get(c.id)!;
-    });
-    at = 0;
-    end.forEach((c, i) => {
-      offsets.set(c.id, { side: 'right', at, edge: i === end.length - 1 });
-      at += widths.get(c.id)!;
-    });
-    const styles = new Map<string, CSSProperties>(
-      cols.map((c) => {
-        const o = offsets.get(c.id);
-        return [
-          c.id,
-          {
-            width: widths.get(c.id),
-            ...(o && { position: 'sticky', [o.side]: o.at }),
-          },
-        ];
-      }),
-    );
-    const order = [...start, ...visible.filter((c) => !c.getIsPinned()), ...[...end].reverse()];
-    const index = new Map(order.map((c, i) => [c.id, i + 1]));
-    return { widths, offsets, styles, index };
+  const geometry = useMemo(
+    () => tableGeometry(visible, available),
     // `visible` is derived from the state listed
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [columns, visibility, columnPinning, available]);
+    [columns, visibility, columnPinning, available],
+  );
   const ellipsis = useMemo(() => new Set(specs.filter((s) => s.ellipsis).map((s) => s.field)), [specs]);
   const tones = useMemo(() => new Map(specs.flatMap((s) => (s.tone ? [[s.field, s.tone] as const] : []))), [specs]);
   const totalWidth = [...geometry.widths.values()].reduce((s, w) => s + w, 0);
