@@ -6,6 +6,8 @@ import regulation from '../../schemas/modules/regulation.json';
 import type { ModuleSchema } from '../../src/shared/module-schema/types';
 import { idCardCheckChar } from '../../src/shared/validators';
 import { RecordForm, type RecordFormHandle } from '../../src/web/renderer/form/RecordForm';
+import { gridBlocks } from '../../src/web/renderer/form/templates';
+import { generatedSchema } from '../fixtures/wide-schema';
 import { formLayout, formUiSchema, widgetOf } from '../../src/web/renderer/form/ui-schema';
 import { toFormData, toWriteBody } from '../../src/web/renderer/model';
 import { dictAnswer, renderWithProviders } from './renderer/support';
@@ -166,6 +168,51 @@ describe('the module form', () => {
       name: '张三',
       orgId: 5,
     });
+  });
+
+  it('cuts a section into blocks of four whole grid rows, placed as one grid would place them', () => {
+    const names = (n: number, prefix = 'f') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+    const narrow = () => false;
+    // Three columns: 12 fields a block; a partial last block keeps the rest.
+    expect(gridBlocks(names(26), 3, narrow).map((b) => b.length)).toEqual([12, 12, 2]);
+    expect(gridBlocks(names(12), 3, narrow)).toEqual([names(12)]);
+    expect(gridBlocks([], 3, narrow)).toEqual([]);
+    // A wide field starts a row of its own (ending a half-filled one) and fills it: a, b | wide | c, d, e | f, g, h.
+    const wide = (n: string) => n === 'wide';
+    expect(gridBlocks(['a', 'b', 'wide', 'c', 'd', 'e', 'f', 'g', 'h', 'i'], 3, wide)).toEqual([
+      ['a', 'b', 'wide', 'c', 'd', 'e', 'f', 'g', 'h'],
+      ['i'],
+    ]);
+    // One column: every field is a row.
+    expect(gridBlocks(names(9), 1, () => true).map((b) => b.length)).toEqual([4, 4, 1]);
+  });
+
+  it('draws a long section in blocks of at most four rows that keep its columns, every field once and in order', () => {
+    const wideSchema = generatedSchema(40);
+    const { container } = renderForm(wideSchema);
+    const order = formLayout(wideSchema).sections.flatMap((s) => s.fields);
+    expect([...container.querySelectorAll<HTMLElement>('[data-field]')].map((e) => e.dataset.field)).toEqual(order);
+    const blocks = [...container.querySelectorAll<HTMLElement>('.rf-grid')];
+    expect(blocks.length).toBeGreaterThanOrEqual(Math.ceil(order.length / 12));
+    for (const block of blocks) {
+      expect(block.style.gridTemplateColumns).toBe('repeat(3, minmax(0, 1fr))');
+      expect(block.querySelectorAll('[data-field]').length).toBeLessThanOrEqual(12);
+    }
+  });
+
+  it('a field shown by x-show-if takes its place among the others; hidden, it leaves no hole', async () => {
+    const { container } = renderForm(memberSchema, { memberType: '2' });
+    await settle();
+    const order = formLayout(memberSchema).sections.flatMap((s) => s.fields);
+    const drawn = () => [...container.querySelectorAll<HTMLElement>('[data-field]')].map((e) => e.dataset.field!);
+    const before = drawn();
+    expect(before).not.toContain('fullDate');
+    expect(before).toEqual(order.filter((f) => before.includes(f)));
+    fireEvent.click(await screen.findByText('正式党员'));
+    await waitFor(() => expect(field(container, 'fullDate')).not.toBeNull());
+    const after = drawn();
+    expect(after.filter((f) => f !== 'fullDate')).toEqual(before);
+    expect(after).toEqual(order.filter((f) => after.includes(f)));
   });
 
   it('puts every field in a form of its own (Chrome re-reads the whole form of a typed-in field on each keystroke)', () => {

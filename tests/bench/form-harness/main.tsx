@@ -11,7 +11,8 @@ import { generatedSchema } from '../../fixtures/wide-schema';
 // The form's own stylesheet, as on the module pages (the grid of columns, the field spacing).
 import '../../../src/web/renderer/renderer.css';
 
-const schema = generatedSchema(150);
+// ?n=30: a form of 30 fields (profile.ts, FIELDS=30).
+const schema = generatedSchema(Number(new URLSearchParams(location.search).get('n') ?? 150));
 
 createRoot(document.getElementById('app')!).render(
   <ThemedConfigProvider locale={zhCN}>

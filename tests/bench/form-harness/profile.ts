@@ -34,10 +34,13 @@ const server = await serveHarness(dir);
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
 try {
   const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, locale: 'zh-CN' });
-  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  // FIELDS=n: a form of n fields instead of 150 (how the cost grows with the form).
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/${process.env.FIELDS ? `?n=${process.env.FIELDS}` : ''}`);
   const field = page.locator('#root_f12');
   await field.waitFor();
-  // BARE=1: the benchmark's baseline instead, a bare input on an empty page.
+  console.log(`${await page.evaluate(() => document.querySelectorAll('*').length)} elements in the page`);
+  // BENCH_FORM_CSS: a style added to the form (experiments); BARE=1: the benchmark's baseline instead.
+  if (process.env.BENCH_FORM_CSS) await page.addStyleTag({ content: process.env.BENCH_FORM_CSS });
   if (process.env.BARE) await page.setContent('<input id="root_f12" style="width:300px">');
   await field.click();
   // Warm up (first renders, JIT) before recording.

@@ -9,15 +9,15 @@ import { memo, type ReactElement, type ReactNode } from 'react';
 import type { FieldSchema } from '../../../shared/module-schema/types';
 import { showIfMatches } from '../model';
 import { contextOf, type RecordFormContext } from './context';
-import { useFormStore, type FormStore } from './store';
+import { useFormStore } from './store';
 import type { FormLayout } from './ui-schema';
 
 const NO_ERRORS: string[] = [];
 
-/** Whether a field is shown now (always, unless x-show-if says otherwise for the current values). */
-function useShown(store: FormStore, f: FieldSchema | undefined): boolean {
+/** Whether a field is shown for these values (always, unless its x-show-if says otherwise). */
+function showIfMet(f: FieldSchema | undefined, values: Record<string, unknown>): boolean {
   const condition = f?.['x-show-if'];
-  return useFormStore(store, (s) => !condition || showIfMatches(condition, s.values[condition.field]));
+  return !condition || showIfMatches(condition, values[condition.field]);
 }
 
 function FieldItem(props: FieldTemplateProps & { name: string }) {
@@ -46,14 +46,12 @@ export function FieldTemplate(props: FieldTemplateProps) {
 }
 
 /**
- * One cell of the layout grid; gone (not just empty) while its x-show-if condition is not met. Each cell is
- * a form of its own: Chrome's autofill re-reads every control of the typed-in field's form after each
- * keystroke (about 30 ms for 150 fields, more than the rest of the keystroke); with a form per field it
- * reads one. Enter in a field submits its cell, and the record decides (RecordForm's fieldSubmitted).
+ * One cell of the layout grid. Each cell is a form of its own: Chrome's autofill re-reads every control of
+ * the typed-in field's form after each keystroke (about 30 ms for 150 fields, more than the rest of the
+ * keystroke); with a form per field it reads one. Enter in a field submits its cell, and the record decides
+ * (RecordForm's fieldSubmitted).
  */
 const Cell = memo(function Cell({ ctx, name, wide, children }: { ctx: RecordFormContext; name: string; wide: boolean; children: ReactNode }) {
-  const shown = useShown(ctx.store, ctx.schema.properties[name]);
-  if (!shown) return null;
   return (
     <form
       className={wide ? 'rf-cell rf-wide' : 'rf-cell'}
@@ -69,18 +67,52 @@ const Cell = memo(function Cell({ ctx, name, wide, children }: { ctx: RecordForm
   );
 });
 
+/** Grid rows per block (see gridBlocks). */
+export const ROWS_PER_BLOCK = 4;
+
+/**
+ * The fields in blocks of whole grid rows, placed as one grid would place them (a wide field starts a row
+ * of its own and fills it). Each block is a grid of its own that the browser skips as a whole while it is
+ * out of view (content-visibility): a keystroke in a long form then lays out, paints and hit-tests a dozen
+ * skipped blocks, not a hundred skipped fields.
+ */
+export function gridBlocks(fields: string[], columns: number, isWide: (name: string) => boolean, rowsPerBlock = ROWS_PER_BLOCK): string[][] {
+  const blocks: string[][] = [];
+  let block: string[] = [];
+  let rows = 0;
+  let column = 0;
+  const endRow = () => {
+    column = 0;
+    if (++rows < rowsPerBlock) return;
+    blocks.push(block);
+    block = [];
+    rows = 0;
+  };
+  for (const name of fields) {
+    if (isWide(name) && column > 0) endRow();
+    block.push(name);
+    column += isWide(name) ? columns : 1;
+    if (column >= columns) endRow();
+  }
+  if (block.length) blocks.push(block);
+  return blocks;
+}
+
 function Grid({ ctx, layout, fields, content }: { ctx: RecordFormContext; layout: FormLayout; fields: string[]; content: Map<string, ReactElement> }) {
-  return (
-    <div className="rf-grid" style={{ gridTemplateColumns: `repeat(${layout.columns}, minmax(0, 1fr))` }}>
-      {fields.map((name) =>
-        content.has(name) ? (
-          <Cell key={name} ctx={ctx} name={name} wide={layout.wide.has(name) || layout.columns === 1}>
-            {content.get(name)}
-          </Cell>
-        ) : null,
-      )}
+  // The fields shown now (x-show-if), as one string so that only a change of the set re-renders the grid.
+  const shown = useFormStore(ctx.store, (s) => fields.filter((name) => content.has(name) && showIfMet(ctx.schema.properties[name], s.values)).join('\n'));
+  const isWide = (name: string) => layout.wide.has(name) || layout.columns === 1;
+  const columns = `repeat(${layout.columns}, minmax(0, 1fr))`;
+  return gridBlocks(shown ? shown.split('\n') : [], layout.columns, isWide).map((block, i) => (
+    // Keyed by place: a field shown or hidden moves only the cells across a block's edge.
+    <div key={i} className="rf-grid" style={{ gridTemplateColumns: columns }}>
+      {block.map((name) => (
+        <Cell key={name} ctx={ctx} name={name} wide={isWide(name)}>
+          {content.get(name)}
+        </Cell>
+      ))}
     </div>
-  );
+  ));
 }
 
 function TabbedSections({ ctx, layout, content }: { ctx: RecordFormContext; layout: FormLayout; content: Map<string, ReactElement> }) {
