@@ -52,7 +52,11 @@ describe(`login with captcha on ${TEST_DB}`, () => {
     const reused = await loginWith({ username: 'admin', password: pw, code: c.answer, uuid: c.uuid });
     expect(reused.json()).toMatchObject({ status: 400, message: '验证码不存在或已过期' });
     const old = await captcha();
-    await t.database.db.updateTable('captchas').set({ expires_at: new Date(Date.now() - 1000) }).where('uuid', '=', old.uuid).execute();
+    await t.database.db
+      .updateTable('captchas')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('uuid', '=', old.uuid)
+      .execute();
     const expired = await loginWith({ username: 'admin', password: pw, code: old.answer, uuid: old.uuid });
     expect(expired.json()).toMatchObject({ status: 400, message: '验证码不存在或已过期' });
   });
@@ -75,7 +79,8 @@ describe(`passwords, lockout, sessions and permissions on ${TEST_DB}`, () => {
     admin = await login(t.app);
   });
   afterAll(() => t.app.close());
-  const post = (url: string, payload: unknown, token?: string) => t.app.inject({ method: 'POST', url, payload: payload as object, headers: token ? bearer(token) : {} });
+  const post = (url: string, payload: unknown, token?: string) =>
+    t.app.inject({ method: 'POST', url, payload: payload as object, headers: token ? bearer(token) : {} });
 
   it('GET /auth/publicKey answers the PEM public key; a password that is not our ciphertext is refused', async () => {
     expect((await t.app.inject('/auth/publicKey')).json().publicKey).toMatch(/^-----BEGIN PUBLIC KEY-----/);
@@ -106,7 +111,8 @@ describe(`passwords, lockout, sessions and permissions on ${TEST_DB}`, () => {
   // The back-off (1 minute, doubling) and its ways round are in tests/api/security-auth.test.ts.
   it('[S7.U5a] 5 failed logins lock the account; api/users/unLock unlocks it', async () => {
     const id = await userWithRole(t.app, admin, { username: 'locky', permissions: [], password: PASS });
-    for (let i = 0; i < 4; i++) expect((await post('/auth/login', { username: 'locky', password: enc(t.app, 'Wrong#pass1') })).json().message).toBe('用户名或密码错误');
+    for (let i = 0; i < 4; i++)
+      expect((await post('/auth/login', { username: 'locky', password: enc(t.app, 'Wrong#pass1') })).json().message).toBe('用户名或密码错误');
     expect((await post('/auth/login', { username: 'locky', password: enc(t.app, 'Wrong#pass1') })).json().message).toBe('密码错误次数过多，账号已被锁定1分钟');
     const locked = await post('/auth/login', { username: 'locky', password: enc(t.app, PASS) });
     expect(locked.statusCode).toBe(400);
@@ -149,13 +155,20 @@ describe(`passwords, lockout, sessions and permissions on ${TEST_DB}`, () => {
     const token = await login(t.app);
     const rows = await t.database.db.selectFrom('sessions').select('token_hash').execute();
     expect(rows.some((r) => r.token_hash === token)).toBe(false);
-    await t.database.db.updateTable('sessions').set({ last_seen_at: new Date(Date.now() - 120_000) }).execute();
+    await t.database.db
+      .updateTable('sessions')
+      .set({ last_seen_at: new Date(Date.now() - 120_000) })
+      .execute();
     // Written behind the app's back: its session lookup cache is told, as the app's own writers do.
     await t.app.services.sessions.forgetSessions();
     await t.app.inject({ url: '/auth/info', headers: bearer(token) });
     const renewed = await t.database.db.selectFrom('sessions').select(['expires_at', 'last_seen_at']).orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(new Date(renewed.expires_at).getTime()).toBeGreaterThan(Date.now() + 100 * 60_000);
-    await t.database.db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', (await t.database.db.selectFrom('sessions').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id).execute();
+    await t.database.db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', (await t.database.db.selectFrom('sessions').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id)
+      .execute();
     await t.app.services.sessions.forgetSessions();
     expect((await t.app.inject({ url: '/auth/info', headers: bearer(token) })).statusCode).toBe(401);
   });
@@ -163,7 +176,11 @@ describe(`passwords, lockout, sessions and permissions on ${TEST_DB}`, () => {
   it('[S3.E1b][S6.P1b] a user with no roles gets ROLE_SYSTEM_DEFAULT', async () => {
     await t.app.inject({ method: 'POST', url: '/api/users', headers: bearer(admin), payload: { username: 'plain', nickName: '普通用户' } });
     const { hashPassword } = await import('../../src/server/core/passwords.js');
-    await t.database.db.updateTable('users').set({ password_hash: await hashPassword(PASS) }).where('username', '=', 'plain').execute();
+    await t.database.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(PASS) })
+      .where('username', '=', 'plain')
+      .execute();
     const res = await post('/auth/login', { username: 'plain', password: enc(t.app, PASS) });
     expect(res.json().user.roles).toEqual(['ROLE_SYSTEM_DEFAULT']);
   });
@@ -188,11 +205,24 @@ describe(`passwords, lockout, sessions and permissions on ${TEST_DB}`, () => {
 
   it('a branch-level administrator reads and changes only users of their own organisation', async () => {
     await userWithRole(t.app, admin, { username: 'branchadm', permissions: ['user:list', 'user:edit'], dataScope: 'own', orgId: 10, password: PASS });
-    const inside = await t.app.inject({ method: 'POST', url: '/api/users', headers: bearer(admin), payload: { username: 'inside', nickName: '本支部', orgId: 10 } });
-    const outside = await t.app.inject({ method: 'POST', url: '/api/users', headers: bearer(admin), payload: { username: 'outside', nickName: '外支部', orgId: 20 } });
+    const inside = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: bearer(admin),
+      payload: { username: 'inside', nickName: '本支部', orgId: 10 },
+    });
+    const outside = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: bearer(admin),
+      payload: { username: 'outside', nickName: '外支部', orgId: 20 },
+    });
     const token = await login(t.app, 'branchadm', PASS);
     const list = await post('/api/users/list?size=100', {}, token);
-    const names = list.json().content.map((u: { username: string }) => u.username).sort();
+    const names = list
+      .json()
+      .content.map((u: { username: string }) => u.username)
+      .sort();
     expect(names).toEqual(['branchadm', 'inside']);
     expect(list.json().totalElements).toBe(2);
     expect((await post('/api/users/unLock', [outside.json().id], token)).json()).toMatchObject({ status: 404, message: '所选用户不存在或不在您的管理范围内' });
@@ -204,10 +234,22 @@ describe(`passwords, lockout, sessions and permissions on ${TEST_DB}`, () => {
     await expect(make({}, (app) => app.get('/api/undeclared', async () => 1))).rejects.toThrow(/declares no permission/);
   });
 
-  it('security headers are set', async () => {
-    const res = await t.app.inject('/api/health');
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+  it('security headers are set on every answer: API, unknown path, refused request, the same policy each time', async () => {
+    const answers = [
+      await t.app.inject('/api/health'),
+      await t.app.inject('/api/no-such-path'),
+      await t.app.inject('/auth/info'),
+      await t.app.inject('/api/health'),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 404, 401, 200]);
+    for (const res of answers) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['content-security-policy']).toContain("connect-src 'self' ws: wss: ws://127.0.0.1:10096 ws://127.0.0.1:10086");
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+    expect(answers[3].headers['content-security-policy']).toBe(answers[0].headers['content-security-policy']);
   });
 
   it('auth endpoints are rate limited', async () => {
@@ -225,7 +267,12 @@ describe(`SMS codes, registration and password reset on ${TEST_DB}`, () => {
   beforeAll(async () => {
     t = await createTestApp();
     admin = await login(t.app);
-    await t.app.inject({ method: 'POST', url: '/api/users', headers: bearer(admin), payload: { username: 'smsuser', nickName: '短信用户', phone: '13800138000' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: bearer(admin),
+      payload: { username: 'smsuser', nickName: '短信用户', phone: '13800138000' },
+    });
     // Self-registration is off by default (security-auth.test.ts).
     await t.app.inject({ method: 'PUT', url: '/api/sysConfig', headers: bearer(admin), payload: { configKey: 'registerEnabled', configValue: 'true' } });
   });
@@ -235,7 +282,12 @@ describe(`SMS codes, registration and password reset on ${TEST_DB}`, () => {
     const row = await t.database.db.selectFrom('message_outbox').select('content').where('target', '=', phone).orderBy('id', 'desc').executeTakeFirstOrThrow();
     return /验证码为(\d{6})/.exec(row.content)![1];
   }
-  const age = (phone: string) => t.database.db.updateTable('verification_codes').set({ created_at: sql<Date>`created_at - interval '2 minutes'` }).where('target', '=', phone).execute();
+  const age = (phone: string) =>
+    t.database.db
+      .updateTable('verification_codes')
+      .set({ created_at: sql<Date>`created_at - interval '2 minutes'` })
+      .where('target', '=', phone)
+      .execute();
 
   it('[S7.A6a][S7.A5][S3.E4b][S3.E4c] sms/verify writes a 6-digit code to the outbox; vercode/login with it answers token and user', async () => {
     expect((await post('/auth/sms/verify', { phone: '13800138000' })).statusCode).toBe(200);
@@ -257,10 +309,25 @@ describe(`SMS codes, registration and password reset on ${TEST_DB}`, () => {
     const again = await post('/auth/sms/verify', { phone });
     expect(again.statusCode).toBe(429);
     expect(again.json().message).toBe('验证码发送过于频繁，请1分钟后再试');
-    await t.database.db.updateTable('verification_codes').set({ expires_at: new Date(Date.now() - 1000) }).where('target', '=', phone).execute();
+    await t.database.db
+      .updateTable('verification_codes')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('target', '=', phone)
+      .execute();
     expect((await post('/auth/vercode/login', { phone, vercode: await lastCode(phone) })).statusCode).toBe(400);
     // Nine more codes earlier today: the tenth of the day was the last allowed.
-    await t.database.db.insertInto('verification_codes').values(Array.from({ length: 9 }, () => ({ target: phone, purpose: 'login', code_hash: 'x', created_at: sql<Date>`now() - interval '2 hours'`, expires_at: new Date() }))).execute();
+    await t.database.db
+      .insertInto('verification_codes')
+      .values(
+        Array.from({ length: 9 }, () => ({
+          target: phone,
+          purpose: 'login',
+          code_hash: 'x',
+          created_at: sql<Date>`now() - interval '2 hours'`,
+          expires_at: new Date(),
+        })),
+      )
+      .execute();
     await age(phone);
     const daily = await post('/auth/sms/verify', { phone });
     expect(daily.statusCode).toBe(429);
@@ -282,7 +349,9 @@ describe(`SMS codes, registration and password reset on ${TEST_DB}`, () => {
     // A taken phone gets a code too; registering with it says the phone is taken.
     await age(phone);
     expect((await post('/auth/sms/register/verify', { phone })).statusCode).toBe(200);
-    expect((await post('/auth/register', { phone, vercode: await lastCode(phone), username: 'newbie2', password: enc(t.app, PASS) })).json().message).toBe('该手机号已注册，请直接登录');
+    expect((await post('/auth/register', { phone, vercode: await lastCode(phone), username: 'newbie2', password: enc(t.app, PASS) })).json().message).toBe(
+      '该手机号已注册，请直接登录',
+    );
   });
 
   it('[S7.A8] POST /api/users/resetPass resets a forgotten password with an SMS code', async () => {
