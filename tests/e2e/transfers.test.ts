@@ -14,7 +14,7 @@ import { localToday } from '../../src/shared/module-schema/computed.js';
 import { idCardCheckChar } from '../../src/shared/validators.js';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { api, apiLogin } from '../support/api.js';
-import { webUrl } from '../support/browser.js';
+import { pickOption, webUrl } from '../support/browser.js';
 import { admin, browser, createUser, run, useCoreSession } from './core-helpers.js';
 import { go, signedIn, visibleView } from './layout-helpers.js';
 
@@ -33,7 +33,12 @@ interface TrailEntry {
   source: { module: string; recordId: number } | null;
 }
 
-const PATHS = { 'transfer-internal': '/transfer/internal', 'transfer-out': '/transfer/out', 'transfer-in': '/transfer/in', floating: '/transfer/floating' } as const;
+const PATHS = {
+  'transfer-internal': '/transfer/internal',
+  'transfer-out': '/transfer/out',
+  'transfer-in': '/transfer/in',
+  floating: '/transfer/floating',
+} as const;
 type Module = keyof typeof PATHS;
 
 describe('[issue 17] the transfer flows in Chromium, by the roles that own them', () => {
@@ -60,7 +65,10 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
     otherBranch = { id: otherCommittee.children![0].id, name: otherCommittee.children![0].name };
     const roles = (await api<{ content: { id: number; code: string }[] }>('GET', '/api/roles?size=100', undefined, admin)).body.content;
     const roleId = (code: string) => roles.find((r) => r.code === code)!.id;
-    for (const [actor, orgId, role] of [['recvCommittee', otherCommittee.id, 'ejdw'], ['recvBranch', otherBranch.id, 'zbsj']] as const) {
+    for (const [actor, orgId, role] of [
+      ['recvCommittee', otherCommittee.id, 'ejdw'],
+      ['recvBranch', otherBranch.id, 'zbsj'],
+    ] as const) {
       const user = await createUser(`tr${actor === 'recvCommittee' ? 'rc' : 'rb'}`, { orgId });
       const granted = await api('PUT', '/api/users', { id: user.id, roles: [roleId(role)] }, admin);
       expect(granted.status, JSON.stringify(granted.body)).toBe(200);
@@ -68,7 +76,9 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
     }
 
     // Members of the branch with no transfer or floating record under way and no unpaid dues.
-    const members = (await api<{ content: { id: number; name: string }[] }>('POST', '/api/m/member/list?size=200', { orgId: branch, partyStatus: '1' }, tokens.zbsj)).body.content;
+    const members = (
+      await api<{ content: { id: number; name: string }[] }>('POST', '/api/m/member/list?size=200', { orgId: branch, partyStatus: '1' }, tokens.zbsj)
+    ).body.content;
     const busy = new Set<number>();
     // The states of records under way (not yet done or refused).
     const underWay = { 'transfer-internal': [-1, 0, 1, 2], 'transfer-out': [-1, 0, 1, 2], floating: [-1, 0, 1] };
@@ -76,7 +86,8 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
       const rows = (await api<{ content: Row[] }>('POST', `/api/m/${module}/list?size=500&fields=all`, {}, tokens.zbsj)).body.content;
       for (const r of rows) if (states.includes(r.state)) busy.add(r.memberId as number);
     }
-    const arrears = (await api<{ content: { memberId: number }[] }>('GET', '/api/dues/reports/arrears?period=all&size=500', undefined, tokens.zbsj)).body.content;
+    const arrears = (await api<{ content: { memberId: number }[] }>('GET', '/api/dues/reports/arrears?period=all&size=500', undefined, tokens.zbsj)).body
+      .content;
     for (const a of arrears) busy.add(a.memberId);
     // Names unique in the branch, so the picker's option is the member's.
     free = members.filter((m) => !busy.has(m.id) && members.filter((x) => x.name === m.name).length === 1);
@@ -99,28 +110,12 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
     await input.fill(date);
     await input.press('Enter');
   };
-  /**
-   * Picks an option of a select or tree select by its exact text, typing part of it first to search; on a
-   * loaded machine a click can land while the options are re-rendered, so the choice is checked (and made
-   * once more if it did not take).
-   */
-  const pick = async (page: Page, field: Locator, option: string, search = option) => {
-    const select = field.locator('.ant-select');
-    for (let attempt = 1; ; attempt++) {
-      await select.click();
-      await page.keyboard.type(search);
-      await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
-      try {
-        await select.getByText(option, { exact: true }).waitFor({ timeout: 3000 });
-        return;
-      } catch (error) {
-        if (attempt === 2) throw error;
-        await page.keyboard.press('Escape');
-      }
-    }
-  };
+  /** Picks an option of the select or tree select in `field` by its exact text, typing part of it first to search. */
+  const pick = (page: Page, field: Locator, option: string, search = option) => pickOption(page, field.locator('.ant-select'), option, search);
+
   const record = async (module: Module, id: number) => (await api<Row>('GET', `/api/m/${module}/${id}`, undefined, admin)).body;
-  const trailOf = async (memberId: number) => (await api<{ content: TrailEntry[] }>('GET', `/api/m/member/${memberId}/trail?size=100`, undefined, admin)).body.content;
+  const trailOf = async (memberId: number) =>
+    (await api<{ content: TrailEntry[] }>('GET', `/api/m/member/${memberId}/trail?size=100`, undefined, admin)).body.content;
 
   /**
    * The actor's page at `route`, loaded afresh: the app keeps data for 30 s and open tags alive, and the
@@ -170,7 +165,14 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
   };
 
   /** Takes a step in the record's detail through its dialog; answers the record after it. */
-  const take = async (at: { page: Page; drawer: Locator }, module: Module, id: number, step: string, fill: (dialog: Locator, page: Page) => Promise<void> = async () => {}, comment?: string) => {
+  const take = async (
+    at: { page: Page; drawer: Locator },
+    module: Module,
+    id: number,
+    step: string,
+    fill: (dialog: Locator, page: Page) => Promise<void> = async () => {},
+    comment?: string,
+  ) => {
     const { page, drawer } = at;
     const before = (await record(module, id)).version;
     await drawer.locator(`[data-step="${step}"]`).click();
@@ -212,7 +214,8 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
   };
 
   /** The member's trail: changes (not the record's creation) of `field`, each with its source. */
-  const changesOf = async (memberId: number, field: string) => (await trailOf(memberId)).filter((e) => e.type === ChangeRecordType.UPDATE && e.changes.some((c) => c.field === field));
+  const changesOf = async (memberId: number, field: string) =>
+    (await trailOf(memberId)).filter((e) => e.type === ChangeRecordType.UPDATE && e.changes.some((c) => c.field === field));
 
   // ---------------------------------------------------------------- the flows
 
@@ -295,7 +298,10 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
     });
     expect(receipt).toMatchObject({ state: 3, receiptDate: TODAY });
 
-    expect((await api<{ partyStatus: string; orgId: number }>('GET', `/api/m/member/${member.id}`, undefined, admin)).body).toMatchObject({ partyStatus: '6', orgId: branch });
+    expect((await api<{ partyStatus: string; orgId: number }>('GET', `/api/m/member/${member.id}`, undefined, admin)).body).toMatchObject({
+      partyStatus: '6',
+      orgId: branch,
+    });
     const leaves = await changesOf(member.id, 'partyStatus');
     expect(leaves).toHaveLength(1);
     expect(leaves[0].source).toMatchObject({ module: 'transfer-out', recordId: id });
@@ -331,7 +337,8 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
     const done = await take(at, 'transfer-in', id, 'complete', async (dialog) => typeDate(dialog.locator('#root_arriveDate'), TODAY));
     expect(done).toMatchObject({ state: 2, arriveDate: TODAY, toOrgId: branch });
 
-    const members = (await api<{ content: { id: number; orgId: number; partyStatus: string }[] }>('POST', '/api/m/member/list?fields=all', { idCard }, admin)).body.content;
+    const members = (await api<{ content: { id: number; orgId: number; partyStatus: string }[] }>('POST', '/api/m/member/list?fields=all', { idCard }, admin))
+      .body.content;
     expect(members).toHaveLength(1);
     expect(members[0]).toMatchObject({ id: done.memberId, orgId: branch, partyStatus: '1' });
     const trail = await trailOf(members[0].id);
@@ -362,7 +369,10 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
     const done = await take(at, 'floating', id, 'complete', async (dialog) => typeDate(dialog.locator('#root_returnDate'), TODAY));
     expect(done).toMatchObject({ state: 2, returnDate: TODAY });
     // Floating changes nothing on the member record: still in the branch, on the roster, no trail entry.
-    expect((await api<{ orgId: number; partyStatus: string }>('GET', `/api/m/member/${member.id}`, undefined, admin)).body).toMatchObject({ orgId: branch, partyStatus: '1' });
+    expect((await api<{ orgId: number; partyStatus: string }>('GET', `/api/m/member/${member.id}`, undefined, admin)).body).toMatchObject({
+      orgId: branch,
+      partyStatus: '1',
+    });
     expect((await trailOf(member.id)).length).toBe(trailBefore);
   });
 });
