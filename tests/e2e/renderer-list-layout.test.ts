@@ -46,7 +46,10 @@ describe('list layout in Chromium', () => {
         await scroller.evaluate((e, x) => {
           e.scrollLeft = x;
         }, left);
-        await page.waitForFunction((x) => Math.abs(document.querySelector('.rt-scroll')!.scrollLeft - Math.min(x, document.querySelector('.rt-scroll')!.scrollWidth)) < 2000, left);
+        await page.waitForFunction(
+          (x) => Math.abs(document.querySelector('.rt-scroll')!.scrollLeft - Math.min(x, document.querySelector('.rt-scroll')!.scrollWidth)) < 2000,
+          left,
+        );
         expect(await topmostHeaderText(page, '操作')).toBe('操作');
         expect(await topmostHeaderText(page, '姓名')).toBe('姓名');
       }
@@ -103,6 +106,54 @@ describe('list layout in Chromium', () => {
     }
   });
 
+  it('[issue 14] scrolling a 500-row page re-uses row elements, each showing its own record in its place; the focused row is not handed on', async () => {
+    const page = await openAsAdmin(menuPagePath('module:member'), { width: 1100, height: 800 });
+    try {
+      await page.locator('tr.rt-row').first().waitFor();
+      const answer = page.waitForResponse((r) => r.url().includes('/api/m/member/list') && r.url().includes('size=500'));
+      await page.locator('.rt-pagination .ant-pagination-options .ant-select').click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '500 条/页' }).click();
+      const records = ((await (await answer).json()) as { content: { id: number; name: string }[] }).content;
+      await page.locator('table.rt-table[aria-rowcount="501"]').waitFor();
+      // Keyboard focus on the first row's checkbox, then every row element is marked with the record it shows.
+      await page.locator('tr.rt-row[aria-rowindex="2"] input.rt-checkbox').focus();
+      await page.evaluate(() => document.querySelectorAll<HTMLElement>('tr.rt-row').forEach((tr) => (tr.dataset.firstShown = tr.dataset.rowKey)));
+      const nameColumn = await page.locator('.rt-table thead th', { hasText: '姓名' }).getAttribute('aria-colindex');
+      const check = async () =>
+        page.evaluate((col) => {
+          const body = document.querySelector('.rt-table tbody')!.getBoundingClientRect();
+          return [...document.querySelectorAll<HTMLElement>('tr.rt-row')].map((tr) => ({
+            place: Number(tr.getAttribute('aria-rowindex')) - 2,
+            key: tr.dataset.rowKey,
+            firstShown: tr.dataset.firstShown,
+            name: tr.querySelector(`td[aria-colindex="${col}"]`)?.textContent,
+            top: Math.round(tr.getBoundingClientRect().top - body.top),
+            height: Math.round(tr.getBoundingClientRect().height),
+          }));
+        }, nameColumn);
+      for (let step = 0; step < 12; step++) {
+        await page.locator('.rt-scroll').evaluate((e) => (e.scrollTop += 700));
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 30))));
+        for (const row of await check()) {
+          expect(row.key).toBe(String(records[row.place].id));
+          expect(row.name).toBe(records[row.place].name);
+          expect(row.top).toBe(row.place * row.height);
+        }
+      }
+      const rows = await check();
+      // Elements first drawn for the top rows now show rows further down.
+      expect(rows.filter((r) => r.firstShown && r.firstShown !== r.key).length).toBeGreaterThan(5);
+      // The focus stayed with the first record: its element was not handed to another one.
+      const focusedKey = await page.evaluate(() => document.activeElement?.closest<HTMLElement>('tr.rt-row')?.dataset.rowKey ?? null);
+      expect([null, String(records[0].id)]).toContain(focusedKey);
+      // Back at the top, the first record is drawn first again.
+      await page.locator('.rt-scroll').evaluate((e) => (e.scrollTop = 0));
+      await expect.poll(async () => (await check()).find((r) => r.place === 0)?.key).toBe(String(records[0].id));
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it('[issue 13.9] on a 390×844 phone the filters stack in a drawer; no button covers an input', async () => {
     const page = await openAsAdmin(menuPagePath('module:member'), { width: 390, height: 844 });
     try {
@@ -118,7 +169,15 @@ describe('list layout in Chromium', () => {
       expect(boxes.length).toBeGreaterThan(3);
       for (let i = 1; i < boxes.length; i++) expect(boxes[i].top).toBeGreaterThanOrEqual(boxes[i - 1].bottom - 1);
       for (const b of boxes) expect(b.width).toBeGreaterThan(300);
-      const name = (await page.evaluate(() => fetch('/api/m/member/list?size=1', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${document.cookie.match(/DJ-TOKEN=([^;]+)/)![1]}` }, body: '{}' }).then((r) => r.json()))).content[0].name as string;
+      const name = (
+        await page.evaluate(() =>
+          fetch('/api/m/member/list?size=1', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${document.cookie.match(/DJ-TOKEN=([^;]+)/)![1]}` },
+            body: '{}',
+          }).then((r) => r.json()),
+        )
+      ).content[0].name as string;
       await drawer.locator('.rt-filter').filter({ hasText: '姓名' }).locator('input').fill(name);
       await drawer.getByRole('button', { name: /查\s*询/ }).click();
       await drawer.waitFor({ state: 'hidden' });

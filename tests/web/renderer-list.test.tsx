@@ -7,6 +7,7 @@ import type { ModuleSchema } from '../../src/shared/module-schema/types';
 import { useSession } from '../../src/web/core/stores/session';
 import ModulePage from '../../src/web/renderer/ModulePage';
 import { FilterBar, filterValuesToBody } from '../../src/web/renderer/list/FilterBar';
+import { assignSlots } from '../../src/web/renderer/list/table-parts';
 import { filterBody, listColumns, listFilters } from '../../src/web/renderer/model';
 import { dictAnswer, renderWithProviders } from './renderer/support';
 
@@ -252,5 +253,37 @@ describe('the module list page', { timeout: 30_000 }, () => {
     expect(await screen.findByText('模块 不存在的模块 不存在', undefined, { timeout: 8000 })).toBeTruthy();
     expect(screen.getByRole('button', { name: /重\s*试/ })).toBeTruthy();
     await act(async () => undefined);
+  });
+});
+
+describe('row slots of the virtualised table', () => {
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+  it('a row still drawn keeps its slot; rows scrolling in take the slots rows scrolling out left', () => {
+    const first = assignSlots(new Map(), range(0, 9));
+    expect([...first]).toEqual(range(0, 9).map((i) => [i, i]));
+    const next = assignSlots(first, range(4, 13));
+    for (const i of range(4, 9)) expect(next.get(i)).toBe(i);
+    expect(range(10, 13).map((i) => next.get(i))).toEqual([0, 1, 2, 3]);
+    // One slot per row, as many slots as rows: no element is left unused while a new one is made.
+    expect(new Set(next.values()).size).toBe(10);
+    expect(Math.max(...next.values())).toBe(9);
+  });
+
+  it('a jump further than the window re-uses every slot; a bigger window adds slots', () => {
+    const first = assignSlots(new Map(), range(0, 9));
+    expect([...assignSlots(first, range(500, 509)).values()].sort((a, b) => a - b)).toEqual(range(0, 9));
+    const wider = assignSlots(first, range(0, 11));
+    expect(range(0, 11).map((i) => wider.get(i))).toEqual(range(0, 11));
+  });
+
+  it('the focused row keeps its slot while out of view, so no other record takes its element', () => {
+    const first = assignSlots(new Map(), range(0, 9));
+    const scrolled = assignSlots(first, range(5, 14), 0);
+    expect(scrolled.get(0)).toBe(0);
+    expect(range(10, 14).map((i) => scrolled.get(i))).not.toContain(0);
+    // Scrolled back, the row gets its slot again; once the focus is gone, the slot is free.
+    expect(assignSlots(scrolled, range(0, 9), 0).get(0)).toBe(0);
+    expect([...assignSlots(scrolled, range(20, 29)).values()]).toContain(0);
   });
 });

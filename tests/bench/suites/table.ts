@@ -98,7 +98,17 @@ function schemasDir(): string {
     title: '性能测试',
     path: '/bench-area',
     icon: 'ExperimentOutlined',
-    children: [{ id: 'bench-wide-page', type: 'page', title: '宽表测试', path: 'wide', icon: 'TeamOutlined', component: `module:${MODULE}`, permission: `${MODULE}:list` }],
+    children: [
+      {
+        id: 'bench-wide-page',
+        type: 'page',
+        title: '宽表测试',
+        path: 'wide',
+        icon: 'TeamOutlined',
+        component: `module:${MODULE}`,
+        permission: `${MODULE}:list`,
+      },
+    ],
   });
   fs.writeFileSync(menusFile, JSON.stringify(menus, null, 2));
   return dir;
@@ -137,7 +147,6 @@ async function seed(env: Record<string, string>, schemas: string, dataDir: strin
   }
 }
 
-
 /**
  * tsx compiles this file with esbuild's keepNames, which wraps named functions in a `__name` helper that
  * the page does not have: define it there before passing functions to `page.evaluate`.
@@ -156,7 +165,12 @@ interface FirstPaint {
 }
 
 /** Opens the page (20 rows), then switches to 1,000 rows per page and times the first paint of them. */
-async function firstPaint(browser: Browser, base: string, token: string, beforeSwitch?: (page: Page) => Promise<void>): Promise<{ page: Page; figures: FirstPaint }> {
+async function firstPaint(
+  browser: Browser,
+  base: string,
+  token: string,
+  beforeSwitch?: (page: Page) => Promise<void>,
+): Promise<{ page: Page; figures: FirstPaint }> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 800 }, locale: 'zh-CN' });
   await context.addCookies([{ name: TOKEN_KEY, value: token, url: base }]);
   const page = await context.newPage();
@@ -180,7 +194,10 @@ async function firstPaint(browser: Browser, base: string, token: string, beforeS
           const after = new MessageChannel();
           after.port1.onmessage = () => {
             const painted = performance.now();
-            const entry = performance.getEntriesByType('resource').filter((e) => e.name.includes('/list?') && e.name.includes(`size=${rows}`)).at(-1) as PerformanceResourceTiming | undefined;
+            const entry = performance
+              .getEntriesByType('resource')
+              .filter((e) => e.name.includes('/list?') && e.name.includes(`size=${rows}`))
+              .at(-1) as PerformanceResourceTiming | undefined;
             resolve({ painted, answered: entry?.responseEnd ?? NaN, bytes: entry?.transferSize ?? 0, cells: table.querySelectorAll('td.rt-cell').length });
           };
           after.port2.postMessage(0);
@@ -242,7 +259,9 @@ function scroll(page: Page, selector: string): Promise<Scroll> {
 async function bareScroll(browser: Browser, height: number): Promise<Scroll> {
   const page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
   try {
-    await page.setContent(`<div id="box" style="height:520px;overflow:auto"><div style="height:${height}px;background:linear-gradient(#fff,#eee)"></div></div>`);
+    await page.setContent(
+      `<div id="box" style="height:520px;overflow:auto"><div style="height:${height}px;background:linear-gradient(#fff,#eee)"></div></div>`,
+    );
     await withNameHelper(page);
     return await scroll(page, '#box');
   } finally {
@@ -275,24 +294,47 @@ async function profileRun(browser: Browser, base: string, token: string): Promis
     w.mutations = {};
     new MutationObserver((list) => {
       for (const m of list) {
-        const key = m.type === 'attributes' ? `attribute ${m.attributeName} on ${(m.target as Element).tagName}.${(m.target as Element).className}` : `children of ${(m.target as Element).tagName}`;
+        const key =
+          m.type === 'attributes'
+            ? `attribute ${m.attributeName} on ${(m.target as Element).tagName}.${(m.target as Element).className}`
+            : `children of ${(m.target as Element).tagName}`;
         w.mutations[key] = (w.mutations[key] ?? 0) + 1;
       }
     }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
   });
   const s = await scroll(page, '.rt-scroll');
   console.error('DOM mutations while scrolling:', await page.evaluate(() => JSON.stringify((window as unknown as { mutations: unknown }).mutations)));
-  const { profile } = (await profiler!.send('Profiler.stop')) as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[]; samples: number[]; timeDeltas: number[] } };
+  const { profile } = (await profiler!.send('Profiler.stop')) as {
+    profile: {
+      nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
+      samples: number[];
+      timeDeltas: number[];
+    };
+  };
   await browser.stopTracing();
-  console.error(`table: first paint ${Math.round(figures.paintMs)} ms; scroll: ${s.frames.length} frames, median ${round(median(s.frames))} ms, longest ${round(s.frames.at(-1)!)} ms`);
-  const trace = JSON.parse(fs.readFileSync(file, 'utf8')) as { traceEvents: { name: string; ph: string; dur?: number; pid: number; tid: number; args?: { name?: string } }[] };
-  const main = trace.traceEvents.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && trace.traceEvents.some((x) => x.pid === e.pid && x.name === 'FunctionCall'));
+  console.error(
+    `table: first paint ${Math.round(figures.paintMs)} ms; scroll: ${s.frames.length} frames, median ${round(median(s.frames))} ms, longest ${round(s.frames.at(-1)!)} ms`,
+  );
+  const trace = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    traceEvents: { name: string; ph: string; dur?: number; pid: number; tid: number; args?: { name?: string } }[];
+  };
+  const main = trace.traceEvents.find(
+    (e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && trace.traceEvents.some((x) => x.pid === e.pid && x.name === 'FunctionCall'),
+  );
   const totals = new Map<string, number>();
-  for (const e of trace.traceEvents) if (main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur) totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur / 1000);
+  for (const e of trace.traceEvents)
+    if (main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur) totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur / 1000);
   console.error('renderer main thread, trace events by name (inclusive ms, nested events counted in each):');
   for (const [name, ms] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.error(`  ${ms.toFixed(0).padStart(7)}  ${name}`);
-  const layouts = trace.traceEvents.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.name === 'Layout' && e.ph === 'X') as unknown as { args?: { beginData?: { dirtyObjects?: number; totalObjects?: number } } }[];
-  console.error(`layouts (dirty/total objects): ${layouts.slice(-20).map((e) => `${e.args?.beginData?.dirtyObjects}/${e.args?.beginData?.totalObjects}`).join(' ')}`);
+  const layouts = trace.traceEvents.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.name === 'Layout' && e.ph === 'X') as unknown as {
+    args?: { beginData?: { dirtyObjects?: number; totalObjects?: number } };
+  }[];
+  console.error(
+    `layouts (dirty/total objects): ${layouts
+      .slice(-20)
+      .map((e) => `${e.args?.beginData?.dirtyObjects}/${e.args?.beginData?.totalObjects}`)
+      .join(' ')}`,
+  );
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
   const byFunction = new Map<string, number>();
@@ -328,7 +370,11 @@ export async function tableSuite(): Promise<BenchResult[]> {
       await profileRun(browser, base, token);
       return [];
     }
-    const answer = await fetch(`${base}/api/m/${MODULE}/list?page=0&size=${ROWS}&sort=joinDate,desc`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' });
+    const answer = await fetch(`${base}/api/m/${MODULE}/list?page=0&size=${ROWS}&sort=joinDate,desc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: '{}',
+    });
     const ids = ((await answer.json()) as { content: { id: number }[] }).content.map((r) => String(r.id));
 
     const paints: FirstPaint[] = [];
@@ -342,8 +388,15 @@ export async function tableSuite(): Promise<BenchResult[]> {
       if (s.reached < 0.99) throw new Error(`the scroll stopped at ${Math.round(s.reached * 100)}% of the table`);
       // The last record of the page is drawn at the bottom once the last scroll event is handled: the rows followed the scroll.
       await page.waitForTimeout(200);
-      const last = await page.locator('.rt-table tr.rt-row').last().getAttribute('data-row-key');
-      if (last !== ids.at(-1)) throw new Error(`the bottom of the table shows record ${last} (row ${ids.indexOf(last ?? '') + 1} of the page), the page ends with ${ids.at(-1)}`);
+      // The drawn row with the highest place (rows are drawn in the order of the elements they re-use).
+      const last = await page.evaluate(() =>
+        [...document.querySelectorAll('.rt-table tr.rt-row')]
+          .sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')))
+          .at(-1)
+          ?.getAttribute('data-row-key'),
+      );
+      if (last !== ids.at(-1))
+        throw new Error(`the bottom of the table shows record ${last} (row ${ids.indexOf(last ?? '') + 1} of the page), the page ends with ${ids.at(-1)}`);
       console.error(`table: run ${i + 1}: first paint ${Math.round(figures.paintMs)} ms, longest scroll frame ${round(s.frames.at(-1)!)} ms`);
       scrolls.push(s);
       await page.context().close();
@@ -355,7 +408,10 @@ export async function tableSuite(): Promise<BenchResult[]> {
     const bareFrames = bare.flatMap((s) => s.frames).sort((a, b) => a - b);
     const worstPerRun = scrolls.map((s) => round(s.frames.at(-1)!));
     const over = (list: number[]) => list.filter((f) => f > 32).length;
-    const load = os.loadavg().map((l) => l.toFixed(2)).join(', ');
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ');
     const what = `${MODULE} list page, ${ROWS.toLocaleString('en')} rows × 30 columns (page size ${ROWS.toLocaleString('en')}, headless Chromium, production build)`;
     return [
       {

@@ -29,6 +29,7 @@ import type { ModuleRecord } from '../api';
 import { displayText, type ColumnSpec } from '../model';
 import {
   ACTIONS_COLUMN,
+  assignSlots,
   BodyRow,
   cellClass,
   cellStyle,
@@ -38,7 +39,6 @@ import {
   type ColumnWindow,
   type Features,
 } from './table-parts';
-
 
 const helper = createColumnHelper<Features, ModuleRecord>();
 const SELECT_WIDTH = 48;
@@ -232,6 +232,16 @@ export function DataTable(props: DataTableProps) {
       : { from: 0, to: middleIds.length - 1, before: 0, after: 0 };
 
   const items = virtualizer.getVirtualItems();
+  // Rows drawn in slot order: a re-used row element stays where it is in the DOM (moving it would redo it).
+  // Screen readers read the rows' places from aria-rowindex, as in other virtualised grids.
+  const slotRef = useRef(new Map<number, number>());
+  const focusedRow = useRef<number | undefined>(undefined);
+  const slots = (slotRef.current = assignSlots(
+    slotRef.current,
+    items.map((item) => item.index),
+    focusedRow.current,
+  ));
+  const drawn = [...items].sort((a, b) => slots.get(a.index)! - slots.get(b.index)!);
   const colSpan = visible.length;
   const allSelected = table.getIsAllPageRowsSelected();
   const someSelected = table.getIsSomePageRowsSelected();
@@ -296,12 +306,19 @@ export function DataTable(props: DataTableProps) {
         <table className="rt-table" style={{ width: totalWidth }} aria-rowcount={rows.length + 1} aria-colcount={colSpan}>
           {head}
           {/* As tall as all the rows: the scroll height is the whole page's. */}
-          <tbody style={rows.length ? { height: virtualizer.getTotalSize() } : undefined}>
-            {items.map((item) => {
+          <tbody
+            style={rows.length ? { height: virtualizer.getTotalSize() } : undefined}
+            onFocus={(e) => {
+              const place = (e.target as HTMLElement).closest('tr.rt-row')?.getAttribute('aria-rowindex');
+              focusedRow.current = place ? Number(place) - 2 : undefined;
+            }}
+            onBlur={() => (focusedRow.current = undefined)}
+          >
+            {drawn.map((item) => {
               const row = modelRows[item.index];
               return (
                 <BodyRow
-                  key={row.id}
+                  key={slots.get(item.index)}
                   row={row}
                   selected={!!rowSelection[row.id]}
                   geometry={geometry}

@@ -108,6 +108,35 @@ export interface ColumnWindow {
   after: number;
 }
 
+/**
+ * The slot (the row element) each drawn row uses: a row still drawn keeps its slot, a row scrolling in takes
+ * a slot a row scrolling out left. Rows keyed by slot re-use their elements (new texts in the same cells)
+ * instead of mounting new ones: a fast scroll brings a dozen rows a frame, and a new row costs the browser
+ * its style, layout and paint from nothing. `previous` maps row index to slot for the last rows drawn.
+ * The row holding the focus (`focused`) keeps its slot while it is out of view: its element is dropped, not
+ * handed to another record under the focus (a key press would act on that other record).
+ */
+export function assignSlots(previous: ReadonlyMap<number, number>, indices: number[], focused?: number): Map<number, number> {
+  const slots = new Map<number, number>();
+  const taken = new Set<number>();
+  const kept = focused === undefined || indices.includes(focused) ? indices : [...indices, focused];
+  for (const i of kept) {
+    const slot = previous.get(i);
+    if (slot !== undefined) {
+      slots.set(i, slot);
+      taken.add(slot);
+    }
+  }
+  let free = 0;
+  for (const i of indices) {
+    if (slots.has(i)) continue;
+    while (taken.has(free)) free++;
+    slots.set(i, free);
+    taken.add(free);
+  }
+  return slots;
+}
+
 /** A cell standing in for the columns not drawn, so the drawn ones keep their place. */
 const gap = (key: string, width: number) => (width > 0 ? <td key={key} className="rt-cell rt-gap" style={{ width }} aria-hidden /> : null);
 
@@ -161,7 +190,12 @@ export const BodyRow = memo(function BodyRow({
     const id = cell.column.id;
     if (id === SELECT_COLUMN) {
       return (
-        <td key={cell.id} className={cellClass(id, geometry, 'rt-cell rt-select')} style={cellStyle(id, geometry)} aria-colindex={geometry.index.get(id)}>
+        <td
+          key={cell.column.id}
+          className={cellClass(id, geometry, 'rt-cell rt-select')}
+          style={cellStyle(id, geometry)}
+          aria-colindex={geometry.index.get(id)}
+        >
           {/* A native checkbox: rows mount as they scroll in, so their controls stay light. */}
           <input type="checkbox" className="rt-checkbox" checked={selected} onChange={row.getToggleSelectedHandler()} aria-label="选择此行" />
         </td>
@@ -169,7 +203,12 @@ export const BodyRow = memo(function BodyRow({
     }
     if (id === ACTIONS_COLUMN) {
       return (
-        <td key={cell.id} className={cellClass(id, geometry, 'rt-cell rt-actions')} style={cellStyle(id, geometry)} aria-colindex={geometry.index.get(id)}>
+        <td
+          key={cell.column.id}
+          className={cellClass(id, geometry, 'rt-cell rt-actions')}
+          style={cellStyle(id, geometry)}
+          aria-colindex={geometry.index.get(id)}
+        >
           {cell.column.columnDef.cell ? (cell.column.columnDef.cell as (ctx: ReturnType<ListCell['getContext']>) => ReactNode)(cell.getContext()) : null}
         </td>
       );
@@ -178,7 +217,7 @@ export const BodyRow = memo(function BodyRow({
     const tone = tones.get(id);
     return (
       <td
-        key={cell.id}
+        key={cell.column.id}
         className={cellClass(id, geometry, 'rt-cell')}
         style={cellStyle(id, geometry)}
         aria-colindex={geometry.index.get(id)}
