@@ -151,7 +151,7 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
     () =>
       buildColumns(specs, {
         width: 150,
-        // Plain buttons: rows mount as they scroll into view, so their actions stay light.
+        // Plain buttons: rows re-render with other records as they scroll, so their actions stay light.
         render: (r) => (
           <span className="rt-row-actions">
             {can.view && (

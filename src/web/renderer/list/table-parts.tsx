@@ -188,27 +188,19 @@ export const BodyRow = memo(function BodyRow({
 
   function renderCell(cell: ListCell) {
     const id = cell.column.id;
+    /** A cell's class, width, sticky offset and column place. */
+    const placed = (kind: string) => ({ className: cellClass(id, geometry, kind), style: cellStyle(id, geometry), 'aria-colindex': geometry.index.get(id) });
     if (id === SELECT_COLUMN) {
       return (
-        <td
-          key={cell.column.id}
-          className={cellClass(id, geometry, 'rt-cell rt-select')}
-          style={cellStyle(id, geometry)}
-          aria-colindex={geometry.index.get(id)}
-        >
-          {/* A native checkbox: rows mount as they scroll in, so their controls stay light. */}
+        <td key={id} {...placed('rt-cell rt-select')}>
+          {/* A native checkbox: scrolled rows re-render it with another record, so it stays light. */}
           <input type="checkbox" className="rt-checkbox" checked={selected} onChange={row.getToggleSelectedHandler()} aria-label="选择此行" />
         </td>
       );
     }
     if (id === ACTIONS_COLUMN) {
       return (
-        <td
-          key={cell.column.id}
-          className={cellClass(id, geometry, 'rt-cell rt-actions')}
-          style={cellStyle(id, geometry)}
-          aria-colindex={geometry.index.get(id)}
-        >
+        <td key={id} {...placed('rt-cell rt-actions')}>
           {cell.column.columnDef.cell ? (cell.column.columnDef.cell as (ctx: ReturnType<ListCell['getContext']>) => ReactNode)(cell.getContext()) : null}
         </td>
       );
@@ -216,13 +208,7 @@ export const BodyRow = memo(function BodyRow({
     const text = cell.getValue() as string;
     const tone = tones.get(id);
     return (
-      <td
-        key={cell.column.id}
-        className={cellClass(id, geometry, 'rt-cell')}
-        style={cellStyle(id, geometry)}
-        aria-colindex={geometry.index.get(id)}
-        title={ellipsis.has(id) && text ? text : undefined}
-      >
+      <td key={id} {...placed('rt-cell')} title={ellipsis.has(id) && text ? text : undefined}>
         {tone && text ? <span className={`rt-state rt-state-${tone(row.original[id])}`}>{text}</span> : text}
       </td>
     );
