@@ -39,10 +39,21 @@ describe('module pages in Chromium', () => {
     await input.fill(date);
     await input.press('Enter');
   };
+  /** Confirms the open confirm dialog; a click that landed while it zoomed in did nothing, so it is made again. */
   const confirm = async (button: RegExp) => {
     const box = page.locator('.ant-modal-confirm');
-    await box.getByRole('button', { name: button }).click();
-    await box.waitFor({ state: 'detached' });
+    for (let attempt = 1; ; attempt++) {
+      await box
+        .getByRole('button', { name: button })
+        .click({ timeout: 5000 })
+        .catch(() => undefined);
+      try {
+        await box.waitFor({ state: 'detached', timeout: 5000 });
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
   };
   const listOf = async (module: string, filter: Record<string, unknown>) =>
     (await api<{ content: Row[] }>('POST', `/api/m/${module}/list?page=0&size=50`, filter, token)).body.content;
