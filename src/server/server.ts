@@ -27,6 +27,7 @@ export async function startServer(config: AppConfig, extra: Partial<BuildOptions
     // Demo data is written around the runtime: give its names their sort keys.
     if (initialised) await app.runtime.fillSortKeys();
     await app.listen({ port: config.port, host: config.host });
+    database.upkeep?.start(app.log);
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;

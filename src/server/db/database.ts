@@ -6,7 +6,10 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { CONNECTION_USES, namedStatementsPool } from './pg-statements.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { PreparedStatements } from './pglite-statements.js';
+import { EmbeddedUpkeep } from './upkeep.js';
 import type { DB } from './types.js';
 
 /** A connection-bound handle used for plain-SQL scripts (migrations) inside one transaction. */
@@ -29,6 +32,8 @@ export interface Database {
   listen?(channel: string, onPayload: (payload: string) => void, onLost: (error: Error) => void): Promise<() => Promise<void>>;
   /** Embedded engine only: a tarball of the data directory, to start another database from (tests). */
   dump?(): Promise<Blob>;
+  /** Embedded engine only: vacuum and statistics when idle (a server has autovacuum); the server starts it. */
+  upkeep?: EmbeddedUpkeep;
   close(): Promise<void>;
 }
 
@@ -71,24 +76,31 @@ async function openPglite(dataDir?: string, dump?: Blob): Promise<Database> {
     startParams: PGLITE_START_PARAMS,
     parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: parseInt8 },
   });
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  const statements = new PreparedStatements(pglite);
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, statements) });
+  const upkeep = new EmbeddedUpkeep(pglite, () => statements.lastUsed);
   let closed = false;
   return {
     db,
     kind: 'pglite',
+    upkeep,
+    // Scripts change the schema (migrations, table sync): prepared statements are dropped after each.
     scriptTransaction: (fn) =>
-      pglite.transaction((tx) =>
-        fn({
-          exec: async (sqlText) => {
-            await tx.exec(sqlText);
-          },
-          query: async <R,>(sqlText: string, params?: unknown[]) => (await tx.query<R>(sqlText, params)).rows,
-        }),
-      ),
+      pglite
+        .transaction((tx) =>
+          fn({
+            exec: async (sqlText) => {
+              await tx.exec(sqlText);
+            },
+            query: async <R,>(sqlText: string, params?: unknown[]) => (await tx.query<R>(sqlText, params)).rows,
+          }),
+        )
+        .finally(() => statements.clear()),
     dump: () => pglite.dumpDataDir('none'),
     close: async () => {
       if (closed) return;
       closed = true;
+      await upkeep.stop();
       await db.destroy();
       if (!pglite.closed) await pglite.close();
     },
@@ -117,11 +129,11 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
       return pg.types.getTypeParser(oid, format as 'text');
     },
   };
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types, maxUses: CONNECTION_USES });
   // Fail fast with a clear error when the server is unreachable.
   const probe = await pool.connect();
   probe.release();
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementsPool(pool) }) });
   let closed = false;
   return {
     db,
@@ -171,7 +183,10 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
     close: async () => {
       if (closed) return;
       closed = true;
-      await db.destroy(); // ends the pool
+      await db.destroy();
+      // Kysely ends the pool only if it ever ran a query: a database used for scripts alone (a migrated
+      // template) kept its connections open.
+      if (!pool.ending) await pool.end();
     },
   };
 }

@@ -10,21 +10,27 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
+import type { PreparedStatements } from './pglite-statements.js';
+import { runsPrepared } from './statements.js';
 
 /**
  * Kysely dialect for the embedded engine. Kysely 0.29 ships one, but 0.29 declares Node ≥ 22 while we run
  * on Node 20 (issue 13 item 11), so this is the same design on 0.28:
  * - PGlite has one connection: a mutex hands it to one query or one transaction at a time;
  * - a transaction is PGlite's exclusive `transaction()`, so plain-SQL scripts run through
- *   `pglite.transaction` elsewhere (migrations) never interleave with it.
+ *   `pglite.transaction` elsewhere (migrations) never interleave with it;
+ * - data statements run prepared (`PreparedStatements`, `statements.ts`), the rest through PGlite's `query()`.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly statements: PreparedStatements,
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.statements);
   }
   createIntrospector(db: Kysely<any>) {
     return new PostgresIntrospector(db);
@@ -39,8 +45,11 @@ class PGliteDriver implements Driver {
   #queue: Promise<void> = Promise.resolve();
   #release: (() => void) | undefined;
 
-  constructor(private readonly pglite: PGlite) {
-    this.#connection = new PGliteConnection(pglite);
+  constructor(
+    private readonly pglite: PGlite,
+    statements: PreparedStatements,
+  ) {
+    this.#connection = new PGliteConnection(pglite, statements);
   }
   async init() {
     await this.pglite.waitReady;
@@ -82,16 +91,28 @@ class PGliteDriver implements Driver {
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** Statements that change the schema: prepared statements may then answer other columns. */
+const DDL = /^\s*(alter|create|drop|truncate|comment)\b/i;
 
 class PGliteConnection implements DatabaseConnection {
   #tx: Transaction | undefined;
   #finish: ((commit: boolean) => void) | undefined;
   #closed: Promise<unknown> | undefined;
 
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly statements: PreparedStatements,
+  ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await (this.#tx ?? this.pglite).query<R>(query.sql, query.parameters as unknown[], { rowMode: 'object' });
+    this.statements.lastUsed = performance.now();
+    let result;
+    if (runsPrepared(query.sql)) {
+      result = await this.statements.query<R>(query.sql, query.parameters, !!this.#tx);
+    } else {
+      result = await (this.#tx ?? this.pglite).query<R>(query.sql, query.parameters as unknown[], { rowMode: 'object' });
+      if (DDL.test(query.sql)) this.statements.clear();
+    }
     return {
       rows: result.rows ?? [],
       numAffectedRows: result.affectedRows != null ? BigInt(result.affectedRows) : undefined,

@@ -9,7 +9,8 @@
  * every contestant did before the character index). Both answers are compared first (same JSON). Then
  * autocannon with 10 connections: a warm-up, and rounds alternating between the two servers, so a
  * machine shared with other work slows both alike; throughput, p50, p99 and the ratio to the floor.
- * On the embedded database: query b through the compiled server (budget: p99 ≤ 20 ms).
+ * On the embedded database: query b through the compiled server (budget: p99 ≤ 20 ms); BENCH_API_DATA_DIR
+ * keeps its seeded data directory for the next run (seeded when empty), and BENCH_API_PROFILE=b profiles it.
  * BENCH_API_SECONDS (default 15) is each side's measured time per query; BENCH_MEMBERS the size;
  * BENCH_API_ENGINES=postgres or embedded runs one; BENCH_API_DATABASE_URL reuses a seeded database
  * (profiling: no new server, no seeding); BENCH_API_PROFILE=b (or a, c) instead runs only that query
@@ -202,11 +203,13 @@ async function profile(env: Record<string, string>, q: Query): Promise<BenchResu
 }
 
 async function onEmbedded(): Promise<BenchResult[]> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-bench-api-'));
+  const reuse = process.env.BENCH_API_DATA_DIR;
+  const dataDir = reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-bench-api-'));
   try {
     const env = { DATA_DIR: dataDir, DEMO_DATA: 'false', CAPTCHA: 'off', ADMIN_PASSWORD };
-    seed(env);
+    if (!reuse || !fs.existsSync(path.join(dataDir, 'pgdata'))) seed(env);
     const branch = await pickBranch({ dataDir });
+    if (process.env.BENCH_API_PROFILE === 'b') return await profile(env, queries(branch)[1]);
     const project = await startServerProcess({ ...env, LOG_LEVEL: 'info', AUTH_RATE_LIMIT: '100000' });
     try {
       const base = `http://127.0.0.1:${project.port}`;
@@ -225,7 +228,7 @@ async function onEmbedded(): Promise<BenchResult[]> {
       await project.stop();
     }
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!reuse) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
