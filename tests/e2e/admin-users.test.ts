@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
 import { api, apiLogin, apiToken, configValue, encrypted, menuPagePath, randomPhone, setConfigValue, uiLogin } from '../support/admin-e2e.js';
-import { chooseMenuItem, launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { chooseMenuItem, confirmDialog, launchBrowser, newPage, webUrl } from '../support/browser.js';
 
 /** The computed CSS width (the opening animation scales the box, so its client rectangle is not it). */
 const computedWidth = (el: Element) => parseFloat(getComputedStyle(el).width);
@@ -41,11 +41,7 @@ describe('user administration in Chromium', () => {
     return shown;
   };
   /** Confirms the open confirm dialog (antd spaces two-character labels: 确 定). */
-  const confirm = async (ok = /^确\s*定$/) => {
-    const box = page.locator('.ant-modal-confirm');
-    await box.getByRole('button', { name: ok }).click();
-    await box.waitFor({ state: 'detached' });
-  };
+  const confirm = (ok = /^确\s*定$/) => confirmDialog(page, ok);
   const userRow = async () => {
     const list = await api<{ content: { username: string; email: string | null; enabled: boolean; locked: boolean }[] }>(
       'POST',

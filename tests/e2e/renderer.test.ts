@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
 import { idCardCheckChar } from '../../src/shared/validators.js';
 import { api, apiToken, menuPagePath, uiLogin } from '../support/admin-e2e.js';
-import { launchBrowser, newPage, pickOption as pickOptionOf, webUrl } from '../support/browser.js';
+import { confirmDialog, launchBrowser, newPage, pickOption as pickOptionOf, webUrl } from '../support/browser.js';
 
 /**
  * The pages every module schema gets (list, form, detail, trail), driven in Chromium as the
@@ -40,21 +40,7 @@ describe('module pages in Chromium', () => {
     await input.press('Enter');
   };
   /** Confirms the open confirm dialog; a click that landed while it zoomed in did nothing, so it is made again. */
-  const confirm = async (button: RegExp) => {
-    const box = page.locator('.ant-modal-confirm');
-    for (let attempt = 1; ; attempt++) {
-      await box
-        .getByRole('button', { name: button })
-        .click({ timeout: 5000 })
-        .catch(() => undefined);
-      try {
-        await box.waitFor({ state: 'detached', timeout: 5000 });
-        return;
-      } catch (error) {
-        if (attempt === 3) throw error;
-      }
-    }
-  };
+  const confirm = (button: RegExp) => confirmDialog(page, button);
   const listOf = async (module: string, filter: Record<string, unknown>) =>
     (await api<{ content: Row[] }>('POST', `/api/m/${module}/list?page=0&size=50`, filter, token)).body.content;
 

@@ -100,3 +100,23 @@ export async function pickOption(page: Page, field: Locator, option: string, sea
     }
   }
 }
+
+/**
+ * Presses `button` in the open antd confirm dialog and waits until the dialog is gone. A click that landed
+ * while the dialog zoomed in was lost (the dialog stayed, fully shown): it is clicked again, up to three times.
+ */
+export async function confirmDialog(page: Page, button: RegExp): Promise<void> {
+  const box = page.locator('.ant-modal-confirm');
+  for (let attempt = 1; ; attempt++) {
+    await box
+      .getByRole('button', { name: button })
+      .click({ timeout: 5000 })
+      .catch(() => undefined);
+    try {
+      await box.waitFor({ state: 'detached', timeout: 5000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
