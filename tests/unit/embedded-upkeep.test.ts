@@ -65,6 +65,18 @@ describe('embedded engine: vacuum and statistics', () => {
     expect([...first.analysed, ...rest.analysed].sort()).toEqual(['w1', 'w2']);
   });
 
+  it('stopped during a run, ends it after the current table', async () => {
+    await fill('x1', 60);
+    await fill('x2', 60);
+    const stopping = upkeep();
+    const run = stopping.run();
+    await stopping.stop();
+    const done = await run;
+    expect(done.interrupted).toBe(true);
+    expect(done.analysed.length).toBeLessThan(2);
+    expect((await upkeep().run()).analysed.filter((t) => t.startsWith('x'))).toHaveLength(2 - done.analysed.length);
+  });
+
   it('started, runs when the application has been idle long enough, and logs what it did', async () => {
     await fill('s1', 60);
     const logged: object[] = [];

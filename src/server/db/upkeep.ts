@@ -41,6 +41,7 @@ interface Log {
 export class EmbeddedUpkeep {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> | undefined;
+  #stopping = false;
 
   /** `lastQuery`: when the application last queried (performance.now()). */
   constructor(
@@ -50,6 +51,7 @@ export class EmbeddedUpkeep {
 
   /** Checks every minute whether the server is idle and a table is due. */
   start(log: Log, { everyMs = CHECK_MS, idleMs = IDLE_MS } = {}): void {
+    this.#stopping = false;
     this.#timer ??= setInterval(() => {
       if (this.#running || performance.now() - this.lastQuery() < idleMs) return;
       this.#running = this.run()
@@ -61,7 +63,9 @@ export class EmbeddedUpkeep {
     }, everyMs).unref();
   }
 
+  /** Stops checking; a run in progress ends after its current table (the server's shutdown waits for it). */
   async stop(): Promise<void> {
+    this.#stopping = true;
     clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#running;
@@ -75,7 +79,7 @@ export class EmbeddedUpkeep {
     await this.pglite.exec('SELECT pg_stat_force_next_flush()');
     const due = (await this.pglite.query<{ name: string; vacuum: boolean }>(DUE)).rows;
     for (const table of due) {
-      if (this.lastQuery() !== since) {
+      if (this.lastQuery() !== since || this.#stopping) {
         done.interrupted = true;
         break;
       }
