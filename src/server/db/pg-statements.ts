@@ -1,6 +1,6 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
-import { MAX_PREPARED, isChangedResult, runsPrepared } from './statements.js';
+import { RecentStatements, isChangedResult, runsPrepared } from './statements.js';
 
 /**
  * Named statements on a PostgreSQL server. The runtime sends the same few statement texts over and over
@@ -16,27 +16,18 @@ const END = /^\s*(commit|rollback)\s*$/i;
 export const CONNECTION_USES = 20_000;
 
 export class StatementNames {
-  readonly #names = new Map<string, string>();
+  readonly #names = new RecentStatements<string>();
   #next = 0;
 
   /** The name of a data statement's text (a new one the first time), or undefined for other statements. */
   nameOf(text: string): string | undefined {
-    const known = this.#names.get(text);
-    if (known) {
-      // Map order is the order of use: the first entry is the least recently used.
-      this.#names.delete(text);
-      this.#names.set(text, known);
-      return known;
-    }
-    return runsPrepared(text) ? this.rename(text) : undefined;
+    return this.#names.get(text) ?? (runsPrepared(text) ? this.rename(text) : undefined);
   }
 
   /** A new name for a text (node-postgres refuses one name for two texts, so names are never reused). */
   rename(text: string): string {
     const name = `dj_${++this.#next}`;
-    this.#names.delete(text);
     this.#names.set(text, name);
-    if (this.#names.size > MAX_PREPARED) this.#names.delete(this.#names.keys().next().value!);
     return name;
   }
 }

@@ -1,5 +1,5 @@
 import { parse, protocol, type PGlite, type Results } from '@electric-sql/pglite';
-import { MAX_PREPARED, isChangedResult } from './statements.js';
+import { RecentStatements, isChangedResult } from './statements.js';
 
 /**
  * Prepared statements for the embedded engine. PGlite's `query()` sends a statement's text and has it
@@ -33,7 +33,7 @@ function concat(parts: Uint8Array[]): Uint8Array {
 }
 
 export class PreparedStatements {
-  readonly #statements = new Map<string, Statement>();
+  readonly #statements = new RecentStatements<Statement>();
   #next = 0;
   /** Names to close at the next call (evicted or cleared). */
   #closing: string[] = [];
@@ -60,8 +60,7 @@ export class PreparedStatements {
 
   /** Drops every name (after a schema change). */
   clear(): void {
-    for (const s of this.#statements.values()) this.#closing.push(s.name);
-    this.#statements.clear();
+    this.#close(this.#statements.clear());
   }
 
   async #run<R>(sqlText: string, params: readonly unknown[], inTransaction: boolean): Promise<Results<R>> {
@@ -70,7 +69,7 @@ export class PreparedStatements {
       return await this.#execute<R>(statement, params, inTransaction);
     } catch (error) {
       if (!isChangedResult(error)) throw error;
-      this.#forget(sqlText);
+      this.#close(this.#statements.delete(sqlText));
       // Inside a transaction the error has aborted it: only the caller can start again.
       if (inTransaction) throw error;
       return this.#execute<R>(await this.#prepared(sqlText), params, inTransaction);
@@ -79,20 +78,14 @@ export class PreparedStatements {
 
   async #prepared(sqlText: string): Promise<Statement> {
     const known = this.#statements.get(sqlText);
-    if (known) {
-      // Map order is the order of use: the first entry is the least recently used.
-      this.#statements.delete(sqlText);
-      this.#statements.set(sqlText, known);
-      return known;
-    }
+    if (known) return known;
     const name = `dj_${++this.#next}`;
     const messages = await this.pglite.execProtocolStream(
       concat([...this.#closes(), serialize.parse({ name, text: sqlText }), serialize.describe({ type: 'S', name }), serialize.sync()]),
       { syncToFs: false },
     );
     const statement = { name, types: parse.parseDescribeStatementResults(messages) };
-    this.#statements.set(sqlText, statement);
-    if (this.#statements.size > MAX_PREPARED) this.#forget(this.#statements.keys().next().value!);
+    this.#close(this.#statements.set(sqlText, statement));
     return statement;
   }
 
@@ -109,11 +102,9 @@ export class PreparedStatements {
     return parse.parseResults(messages, this.pglite.parsers, { rowMode: 'object' })[0] as Results<R>;
   }
 
-  #forget(sqlText: string): void {
-    const statement = this.#statements.get(sqlText);
-    if (!statement) return;
-    this.#statements.delete(sqlText);
-    this.#closing.push(statement.name);
+  /** These names are closed ahead of the next Parse. */
+  #close(dropped: Statement[]): void {
+    this.#closing.push(...dropped.map((d) => d.name));
   }
 
   /** Close messages for the names dropped since the last call, sent ahead of the next Parse. */

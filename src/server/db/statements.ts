@@ -14,6 +14,52 @@ const PLANNED_FOR_VALUES = /\bilike\b|\bstring_to_array\(/i;
 /** Names beyond this are closed or forgotten, least recently used first (each holds a plan). */
 export const MAX_PREPARED = 200;
 
+/** Prepared statements by text, at most MAX_PREPARED; the least recently used goes first. */
+export class RecentStatements<V> {
+  // Map order is the order of use: the first entry is the least recently used.
+  readonly #byText = new Map<string, V>();
+
+  get size(): number {
+    return this.#byText.size;
+  }
+
+  /** The value of a text, marked as just used. */
+  get(text: string): V | undefined {
+    const value = this.#byText.get(text);
+    if (value !== undefined) {
+      this.#byText.delete(text);
+      this.#byText.set(text, value);
+    }
+    return value;
+  }
+
+  /** Sets a text's value; answers the values that no longer have a place (replaced or least recently used). */
+  set(text: string, value: V): V[] {
+    const dropped = this.delete(text);
+    this.#byText.set(text, value);
+    if (this.#byText.size > MAX_PREPARED) {
+      const [oldest] = this.#byText.keys();
+      dropped.push(...this.delete(oldest));
+    }
+    return dropped;
+  }
+
+  /** Removes a text; answers its value, if it had one. */
+  delete(text: string): V[] {
+    const value = this.#byText.get(text);
+    if (value === undefined) return [];
+    this.#byText.delete(text);
+    return [value];
+  }
+
+  /** Removes every text; answers their values. */
+  clear(): V[] {
+    const values = [...this.#byText.values()];
+    this.#byText.clear();
+    return values;
+  }
+}
+
 export function runsPrepared(sqlText: string): boolean {
   return DATA.test(sqlText) && !PLANNED_FOR_VALUES.test(sqlText);
 }
