@@ -4,7 +4,7 @@ import { TOKEN_KEY } from '../../src/web/core/auth/token';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { idCardCheckChar } from '../../src/shared/validators';
 import { api, apiToken, menuPagePath } from '../support/admin-e2e.js';
-import { launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { clickFor, launchBrowser, newPage, webUrl } from '../support/browser.js';
 
 /**
  * A month of party dues walked by the roles that do it: 组织部 (dwzzb) creates, configures and starts the
@@ -127,8 +127,14 @@ describe('party dues: a batch configured, started, paid, reported and closed in 
     await page.getByRole('button', { name: '在线缴纳' }).click();
     const simulator = page.locator('.dues-simulator');
     await simulator.getByText('这是模拟支付页面，不会产生真实扣款。').waitFor();
-    await simulator.getByRole('button', { name: '确认支付' }).click();
-    await simulator.getByText('支付成功').waitFor();
+    // A click lost while the dialog zoomed in is made again; a refused payment is not hidden by that.
+    const answers: number[] = [];
+    page.on('response', (r) => void (r.url().includes('/api/dues/pay/simulator/') && answers.push(r.status())));
+    await clickFor(
+      () => simulator.getByRole('button', { name: '确认支付' }).click({ timeout: 5000 }),
+      () => simulator.getByText('支付成功').waitFor({ timeout: 10_000 }),
+    );
+    expect(answers).toEqual([200]);
     await simulator.getByRole('button', { name: /^完\s*成$/ }).click();
     await monthRow.getByText('已缴').waitFor();
     await monthRow.getByText(/^DF\d+/).click();

@@ -4,7 +4,7 @@ import { SCHOOL_CODES } from '../../src/shared/schools';
 import { getSchoolInfo } from '../../src/shared/school-branding';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
 import { api, apiLogin, setSysConfig, storedSysConfig } from '../support/api.js';
-import { chooseMenuItem, launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { chooseMenuItem, clickFor, launchBrowser, newPage, webUrl } from '../support/browser.js';
 import { appPath, createUser, signedIn, unique, visibleView, POLL } from './layout-helpers.js';
 
 let browser: Browser;
@@ -119,18 +119,18 @@ async function openSizeMenu(page: Page): Promise<{ sizes: (string | null)[]; sel
   }
 }
 
-/** Chooses a size; a click that landed while the menu still animated chose nothing, so the cookie tells and it is tried again. */
+/**
+ * Chooses a size; a click that landed while the menu still animated, or a menu that closed before it (the
+ * layout re-rendering after the last choice), chose nothing: the cookie tells, and it is tried again.
+ */
 async function chooseSize(page: Page, size: string) {
-  for (let attempt = 1; ; attempt++) {
-    await openSizeMenu(page);
-    await page.locator(`.size-dropdown:visible [data-size="${size}"]`).click();
-    try {
-      await expect.poll(() => cookie(page, 'size'), { timeout: 5000 }).toBe(size);
-      return;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
+  await clickFor(
+    async () => {
+      await openSizeMenu(page);
+      await page.locator(`.size-dropdown:visible [data-size="${size}"]`).click({ timeout: 5000 });
+    },
+    () => expect.poll(() => cookie(page, 'size'), { timeout: 5000 }).toBe(size),
+  );
 }
 
 describe('navbar controls', () => {

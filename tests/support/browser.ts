@@ -102,21 +102,27 @@ export async function pickOption(page: Page, field: Locator, option: string, sea
 }
 
 /**
- * Presses `button` in the open antd confirm dialog and waits until the dialog is gone. A click that landed
- * while the dialog zoomed in was lost (the dialog stayed, fully shown): it is clicked again, up to three times.
+ * Clicks and waits for what the click brings about. A click that landed while its dialog or menu still
+ * animated (a loaded machine) did nothing: it is made again, up to three times, while the outcome has not
+ * come. `click` must give up soon (a short timeout), so a lost menu leaves time for the next attempt.
  */
-export async function confirmDialog(page: Page, button: RegExp): Promise<void> {
-  const box = page.locator('.ant-modal-confirm');
+export async function clickFor(click: () => Promise<unknown>, outcome: () => Promise<unknown>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    await box
-      .getByRole('button', { name: button })
-      .click({ timeout: 5000 })
-      .catch(() => undefined);
+    await click().catch(() => undefined);
     try {
-      await box.waitFor({ state: 'detached', timeout: 5000 });
+      await outcome();
       return;
     } catch (error) {
       if (attempt === 3) throw error;
     }
   }
+}
+
+/** Presses `button` in the open antd confirm dialog and waits until the dialog is gone (a click lost while it zoomed in is made again). */
+export async function confirmDialog(page: Page, button: RegExp): Promise<void> {
+  const box = page.locator('.ant-modal-confirm');
+  await clickFor(
+    () => box.getByRole('button', { name: button }).click({ timeout: 5000 }),
+    () => box.waitFor({ state: 'detached', timeout: 5000 }),
+  );
 }
