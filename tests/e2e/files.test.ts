@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/web/core/config/endpoints';
 import { api } from '../support/api.js';
-import { newPage, webUrl } from '../support/browser.js';
+import { CONTEXT, newPage, webUrl } from '../support/browser.js';
 import { browser, baseUrl, createUser, openAs, apiUpload, useCoreSession } from './core-helpers.js';
 
 useCoreSession();
@@ -88,7 +88,7 @@ describe('files', () => {
     expect(link).toMatch(new RegExp(`^${baseUrl()}/web/mobileUpload\\?token=`));
 
     // The phone: no cookies at all, a phone-sized screen.
-    const phoneContext = await browser.newContext({ locale: 'zh-CN', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const phoneContext = await browser.newContext({ ...CONTEXT, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const phone = await phoneContext.newPage();
     await phone.goto(link);
     await phone.getByRole('button', { name: '选择文件' }).waitFor();
@@ -117,7 +117,7 @@ describe('files', () => {
     const user = await createUser('mob2');
     const token = user.token;
     const created = await api<{ token: string }>('POST', '/api/file/mobileToken', undefined, token);
-    const phoneContext = await browser.newContext({ locale: 'zh-CN', viewport: { width: 375, height: 700 } });
+    const phoneContext = await browser.newContext({ ...CONTEXT, viewport: { width: 375, height: 700 } });
     const phone = await phoneContext.newPage();
     await phone.goto(webUrl(`/mobileUpload?token=${encodeURIComponent(created.body.token)}`));
     await phone.getByRole('button', { name: '拍照上传' }).waitFor();

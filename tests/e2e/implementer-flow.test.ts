@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
 import { encryptPassword } from '../../src/server/core/auth/rsa.js';
 import { menuPaths, type MenuNode } from '../../src/shared/menus.js';
-import { launchBrowser } from '../support/browser.js';
+import { CONTEXT, launchBrowser } from '../support/browser.js';
 import { flowSteps, freshClone, mergePatch } from '../support/fresh-clone.js';
 
 /**
@@ -112,7 +112,7 @@ describe('the implementer flow of docs/schema.md on a fresh copy', () => {
     admin = await token('admin', DEMO_ADMIN_PASSWORD);
     const menus = (JSON.parse(fs.readFileSync(path.join(dir, 'schemas/menus.json'), 'utf8')) as { menus: MenuNode[] }).menus;
     rewardPath = menuPaths(menus).find((p) => p.id === 'member-reward')!.path;
-    context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1366, height: 800 } });
+    context = await browser.newContext(CONTEXT);
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
     await page.goto(`${base}/web/login`);
@@ -155,7 +155,7 @@ describe('the implementer flow of docs/schema.md on a fresh copy', () => {
     const first = await token('rewarder', 'Temp#2026abc');
     expect((await call('POST', '/api/users/updatePass', { oldPass: await encrypt('Temp#2026abc'), newPass: await encrypt(PASSWORD) }, first)).status).toBe(200);
 
-    const clerk = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1366, height: 800 } });
+    const clerk = await browser.newContext(CONTEXT);
     const p = await clerk.newPage();
     p.setDefaultTimeout(30_000);
     try {

@@ -134,6 +134,39 @@ async function chooseSize(page: Page, size: string) {
 }
 
 describe('navbar controls', () => {
+  it('[a11y] menus and dialogs animate, unless the system asks for reduced motion (then they open at once)', async () => {
+    /**
+     * The animations (…-active classes) the size menu and the logout dialog ran while opening. Without motion
+     * antd still passes the popup through its prepare step (…-appear-prepare: it is aligned there), but never runs one.
+     */
+    const motionClasses = async (reducedMotion: 'reduce' | 'no-preference') => {
+      const page = await signedIn(browser, admin, '/dashboard', { reducedMotion });
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { seen: string[] }).seen = seen;
+        new MutationObserver((records) => {
+          for (const r of records) {
+            const target = r.target as Element;
+            for (const name of target.classList ?? []) if (/-(enter|appear|leave)-active$/.test(name) && target.closest('.size-dropdown, .ant-modal-root')) seen.push(name);
+          }
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+      });
+      await page.locator('.size-select').click();
+      await page.locator('.size-dropdown:visible [data-size]').first().waitFor();
+      await page.keyboard.press('Escape');
+      await chooseMenuItem(page, page.locator('.user-button'), '退出登录');
+      await page.locator('.ant-modal-confirm').waitFor();
+      await expect.poll(() => page.locator('.ant-modal-confirm').evaluate((e) => e.getBoundingClientRect().width), POLL).toBeGreaterThan(300);
+      const seen = await page.evaluate(() => [...new Set((window as unknown as { seen: string[] }).seen)]);
+      await page.context().close();
+      return seen;
+    };
+    expect(await motionClasses('reduce')).toEqual([]);
+    const animated = await motionClasses('no-preference');
+    expect(animated).toContain('ant-slide-up-appear-active'); // the menu
+    expect(animated).toContain('ant-zoom-appear-active'); // the dialog
+  });
+
   it('[S2.L2d][S8.E12] the fullscreen toggle enters and leaves fullscreen; a warning where the browser does not support it', async () => {
     const page = await signedIn(browser, admin, '/dashboard');
     await page.locator('.fullscreen-toggle').click();
@@ -209,7 +242,8 @@ describe('settings drawer and footer', () => {
     await page.getByRole('radio', { name: '#c8161d' }).click();
     expect(await page.getByRole('radio', { name: '#c8161d' }).getAttribute('aria-checked')).toBe('true');
     await expect.poll(() => page.locator('.app-view:visible .ant-btn-primary').first().evaluate((e) => getComputedStyle(e).backgroundColor), POLL).toBe('rgb(200, 22, 29)');
-    expect(await page.locator('.tags-view-item.active').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(200, 22, 29)');
+    // Polled: the tag fades to the new colour (its own 0.2 s transition).
+    await expect.poll(() => page.locator('.tags-view-item.active').evaluate((e) => getComputedStyle(e).backgroundColor), POLL).toBe('rgb(200, 22, 29)');
     // Any other colour through the browser's colour input.
     await page.getByLabel('自定义颜色').fill('#2f54eb');
     await expect.poll(() => page.locator('.app-view:visible .ant-btn-primary').first().evaluate((e) => getComputedStyle(e).backgroundColor), POLL).toBe('rgb(47, 84, 235)');

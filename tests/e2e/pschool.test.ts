@@ -11,7 +11,7 @@ import { ASSETS_DIR } from '../../src/server/paths.js';
 import { documentPdf } from '../../src/server/domain/pschool/pdf.js';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
 import { api, apiLogin, encryptForServer, setSysConfig } from '../support/api.js';
-import { launchBrowser, webUrl } from '../support/browser.js';
+import { CONTEXT, launchBrowser, webUrl } from '../support/browser.js';
 import { baseUrl } from './core-helpers.js';
 
 const PASSWORD = 'Learner#2026';
@@ -70,7 +70,7 @@ async function world(tag: string) {
 }
 
 async function signedIn(token: string, vp: (typeof VIEWPORTS)[number], route: string): Promise<Page> {
-  const context = await browser.newContext({ locale: 'zh-CN', viewport: vp.viewport, isMobile: vp.isMobile, hasTouch: vp.isMobile });
+  const context = await browser.newContext({ ...CONTEXT, viewport: vp.viewport, isMobile: vp.isMobile, hasTouch: vp.isMobile });
   await context.addCookies([{ name: TOKEN_KEY, value: token, url: baseUrl() }]);
   const page = await context.newPage();
   await page.goto(webUrl(route));

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin } from '../support/api.js';
 import { menuPagePath } from '../support/admin-e2e.js';
-import { launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { CONTEXT, launchBrowser, newPage, webUrl } from '../support/browser.js';
 
 /**
  * How the generated list page lays out (issue 13): pinned columns stay readable while a wide list scrolls
@@ -190,7 +190,7 @@ describe('list layout in Chromium', () => {
   });
 
   it('[issue 13.10] the form code is fetched while the list idles; a click shows the dialog frame at once', async () => {
-    const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1366, height: 800 } });
+    const context = await browser.newContext(CONTEXT);
     await context.addCookies([{ name: 'DJ-TOKEN', value: admin, url: new URL(webUrl('/')).origin }]);
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);

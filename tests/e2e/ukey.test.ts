@@ -4,6 +4,7 @@ import { DEFAULT_PIN, startUkeySimulator, type UkeySimulator } from '../../scrip
 import { UKEY_PORTS } from '../../src/shared/constants';
 import { KEY_REMOVED_ALERT, NO_DEVICE_ALERT } from '../../src/web/core/ukey/controller';
 import { browser, createUser, openAs, tokenCookie, type TestUser, useCoreSession } from './core-helpers.js';
+import { CONTEXT } from '../support/browser.js';
 
 useCoreSession();
 
@@ -40,7 +41,7 @@ describe('hardware certificate (uKey) against the simulator', () => {
 
   it('[S4.U1][S4.U3][S4.U4][S4.U6][S5.V9b][S6.P5] connects to both ports; PIN prompt with 5 tries, a wrong PIN leaves 4, per device; a correct PIN validates and restores 5', async () => {
     const before = sim.state().connections;
-    const page = await openAs(ukeyUser, '/dashboard', { context: await browser.newContext({ locale: 'zh-CN', viewport: { width: 1366, height: 800 } }) });
+    const page = await openAs(ukeyUser, '/dashboard', { context: await browser.newContext(CONTEXT) });
     await page.evaluate(() => {
       const w = window as unknown as { __validated: unknown[] };
       w.__validated = [];

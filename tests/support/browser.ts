@@ -17,8 +17,15 @@ export function webUrl(route: string): string {
   return `${inject('baseUrl')}/web${route.startsWith('/') ? route : `/${route}`}`;
 }
 
+/**
+ * A browser context as the tests use it: Chinese, a laptop's screen, and reduced motion, so the app opens menus
+ * and dialogs without antd's animations (a click that landed while one still zoomed or slid in was lost on a
+ * loaded machine). The animated path has its own test (layout-shell, `[a11y]`).
+ */
+export const CONTEXT: BrowserContextOptions = { locale: 'zh-CN', viewport: { width: 1366, height: 800 }, reducedMotion: 'reduce' };
+
 export async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1366, height: 800 }, ...options });
+  const context = await browser.newContext({ ...CONTEXT, ...options });
   return context.newPage();
 }
 
