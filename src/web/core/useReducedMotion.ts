@@ -1,12 +1,12 @@
 import { useSyncExternalStore } from 'react';
 
-const QUERY = '(prefers-reduced-motion: reduce)';
-const media = () => (typeof window === 'undefined' ? undefined : window.matchMedia?.(QUERY));
+/** The one query list the app watches (made on first use: there is no window at import in every test). */
+let query: MediaQueryList | undefined;
+const media = () => (query ??= typeof window === 'undefined' ? undefined : window.matchMedia?.('(prefers-reduced-motion: reduce)'));
 
 function subscribe(onChange: () => void): () => void {
-  const query = media();
-  query?.addEventListener?.('change', onChange);
-  return () => query?.removeEventListener?.('change', onChange);
+  media()?.addEventListener?.('change', onChange);
+  return () => media()?.removeEventListener?.('change', onChange);
 }
 
 /**
