@@ -1,9 +1,18 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { postgresApiTests } from './tests/support/engines.js';
 
 const apiTests = ['tests/api/**/*.test.ts'];
 
+/**
+ * Every core (at least two): vitest's default leaves one of two cores idle, and an API worker waits on its
+ * database and sockets part of the time. The browser project keeps one file at a time (fileParallelism).
+ */
+const maxWorkers = Math.max(2, os.availableParallelism());
+
 export default defineConfig({
   test: {
+    maxWorkers,
     projects: [
       {
         test: {
@@ -33,7 +42,8 @@ export default defineConfig({
       {
         test: {
           name: 'api-postgres',
-          include: apiTests,
+          // Only the files whose behaviour depends on the engine (their "// engines: both" line).
+          include: postgresApiTests(),
           env: { TEST_DB: 'postgres', DEMO_MEMBERS: '300' },
           globalSetup: ['tests/support/global-postgres.ts'],
           testTimeout: 30_000,

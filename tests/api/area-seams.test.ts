@@ -1,3 +1,4 @@
+// engines: pglite — the seams are wired in code; the reads they make are plain SQL tested on both engines in the dues and party-school files
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourcedTrainingHours } from '../../src/server/domain/development/training-source.js';

@@ -1,3 +1,4 @@
+// engines: pglite — login, captcha, sessions and permissions: no engine-specific SQL
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';

@@ -1,3 +1,4 @@
+// engines: both — the database layer itself
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/database.js';

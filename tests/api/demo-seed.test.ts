@@ -1,3 +1,4 @@
+// engines: pglite — the demo accounts' roles and menus; seeding on both engines is foundation's
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMAS_DIR } from '../../src/server/paths.js';
 import { readMenuFile } from '../../src/server/core/menus/sync.js';

@@ -1,3 +1,4 @@
+// engines: pglite — the content of the demo applications; seeding on both engines is foundation's
 /**
  * The demo applications of `npm start` (issue 15): every state and every one of the 25 steps present,
  * dates that keep the rules, member records and 志愿书 numbers for the admitted, the log of each

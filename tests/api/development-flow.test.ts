@@ -1,3 +1,4 @@
+// engines: both — the workflow engine's guarded updates, racing steps and the member record it writes
 /**
  * The development workflow through the HTTP API (issue 15): the 25 steps' main line by the levels that
  * own them, the member record it creates and completes, the approval log, to-dos, "waiting for me",

@@ -1,3 +1,4 @@
+// engines: both — batch generation in bulk, months and quarters, writes refused after closing
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchState } from '../../src/shared/constants.js';

@@ -1,3 +1,4 @@
+// engines: both — concurrent payments of one month and money sums
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkUserToMember } from '../../src/server/domain/member/accounts.js';
@@ -66,7 +67,7 @@ describe(`dues payments (现场缴费, 在线缴纳) on ${TEST_DB}`, () => {
   });
 
   it('flags a single payment of 1000 yuan or more; 999.99 is not flagged', async () => {
-    const [c, d] = [members[3], members[4] ?? members[3]];
+    const c = members[3];
     const c11 = await itemOf(w, november, c.id);
     const extra = (cents: number) => ((cents - c11.due_cents) / 100).toFixed(2);
     const small = await call('POST', '/api/dues/payments', { method: 'cash', entries: [{ memberId: c.id, itemIds: [c11.id], extra: extra(99_999) }] }, collector);
@@ -74,7 +75,6 @@ describe(`dues payments (现场缴费, 在线缴纳) on ${TEST_DB}`, () => {
     expect((await call('POST', `/api/dues/payments/${small.body[0].id}/reverse`, { reason: '测试冲正' }, collector)).status).toBe(200);
     const large = await call('POST', '/api/dues/payments', { method: 'cash', entries: [{ memberId: c.id, itemIds: [c11.id], extra: extra(100_000) }] }, collector);
     expect(large.body[0]).toMatchObject({ amount: '1000.00', large: true });
-    expect(d).toBeDefined();
   });
 
   it('a reversal is a new entry; the month is unpaid again and can be paid; a payment is reversed once', async () => {
@@ -171,10 +171,8 @@ describe(`dues payments (现场缴费, 在线缴纳) on ${TEST_DB}`, () => {
     const adj = (await call('GET', `/api/dues/batches/${november}/adjustments`)).body.find((a: { memberId: number }) => a.memberId === m.id);
     expect(adj).toMatchObject({ kind: 'arrear', kindLabel: '补缴', sourceMonth: '2026-10', reason: '补缴2026年10月党费' });
     // Once only.
-    const other = members[1];
     const again = await call('POST', '/api/dues/payments', { method: 'cash', entries: [{ memberId: m.id, itemIds: [n11.id], backPayItemIds: [o10.id] }] }, collector);
     expect(again.status).toBe(409);
-    expect(other).toBeDefined();
   });
 
   it('back payment covers at most six months: the seventh month back is refused', async () => {

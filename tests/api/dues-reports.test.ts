@@ -1,3 +1,4 @@
+// engines: both — sums and reports in SQL, exports
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

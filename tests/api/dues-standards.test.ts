@@ -1,3 +1,4 @@
+// engines: both — the payroll import and standards written in bulk
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// engines: pglite — uploads and downloads stream to disk; file rows are plain SQL
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

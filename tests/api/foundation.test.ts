@@ -1,3 +1,4 @@
+// engines: both — migrations, first-start seeding, closing the database
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

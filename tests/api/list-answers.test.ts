@@ -1,3 +1,4 @@
+// engines: both — prepared statements and the character index against plain SQL
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedUniversity } from '../../src/server/seed/university/seed.js';

@@ -1,3 +1,4 @@
+// engines: pglite — the menu API and the menu file sync: no engine-specific SQL
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

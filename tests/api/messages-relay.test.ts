@@ -1,3 +1,4 @@
+// engines: both — two app servers relay messages through PostgreSQL notifications
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

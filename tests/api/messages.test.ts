@@ -1,3 +1,4 @@
+// engines: both — pushes through the engine's notification path, JSON bodies
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

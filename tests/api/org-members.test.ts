@@ -1,3 +1,4 @@
+// engines: both — roster exports, ages computed from dates, the trail's JSON
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedUniversity } from '../../src/server/seed/university/seed.js';
 import { generateUniversity } from '../../src/server/seed/university/university.js';

@@ -1,3 +1,4 @@
+// engines: both — the question import and survey exports
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskStatus } from '../../src/shared/constants.js';

@@ -1,3 +1,4 @@
+// engines: both — concurrent exam submissions and the results export
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login } from '../support/auth.js';

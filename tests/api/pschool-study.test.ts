@@ -1,3 +1,4 @@
+// engines: both — progress reports racing on one row
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completedTrainingOf } from '../../src/server/domain/pschool/index.js';
 import { bearer, login, userWithRole } from '../support/auth.js';

@@ -1,3 +1,4 @@
+// engines: pglite — the route and role matrix: permissions only
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// engines: both — the runtime's SQL: JSON fields, dates, versions (guarded updates), filters
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

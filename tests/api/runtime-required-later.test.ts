@@ -1,3 +1,4 @@
+// engines: pglite — validation of a school override: no engine-specific SQL
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

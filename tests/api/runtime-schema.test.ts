@@ -1,3 +1,4 @@
+// engines: both — schema changes become DDL on the engine
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

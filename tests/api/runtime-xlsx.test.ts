@@ -1,3 +1,4 @@
+// engines: both — imports and exports
 import ExcelJS from 'exceljs';
 import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';

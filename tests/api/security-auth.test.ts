@@ -1,3 +1,4 @@
+// engines: pglite — login answers, lockouts and registration: no engine-specific SQL
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';

@@ -1,3 +1,4 @@
+// engines: both — two app servers on one PostgreSQL database (skipped on PGlite)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login, userWithRole } from '../support/auth.js';
 import { TEST_DB, createTestApp, reopenableTestDatabase, type TestApp } from '../support/test-app.js';

@@ -1,3 +1,4 @@
+// engines: pglite — which configuration keys are public: no engine-specific SQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login, userWithRole } from '../support/auth.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';

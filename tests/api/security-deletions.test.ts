@@ -1,3 +1,4 @@
+// engines: both — deleted records kept as JSON and restored
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login, userWithRole } from '../support/auth.js';
 import { caller, type Call } from '../support/call.js';

@@ -1,3 +1,4 @@
+// engines: pglite — websocket origins and request limits: no engine-specific SQL
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';

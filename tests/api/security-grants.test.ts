@@ -1,3 +1,4 @@
+// engines: pglite — grants and role edits: permissions only
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, enc, login, userWithRole } from '../support/auth.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';

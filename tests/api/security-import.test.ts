@@ -1,3 +1,4 @@
+// engines: both — imports, jobs left running across a restart
 /**
  * Issue 12 item 2 (and two low items): a spreadsheet import cannot crash the server. Files over the row
  * limit and zip bombs are refused at once on every importer, a big file is refused while the server keeps

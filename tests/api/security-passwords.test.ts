@@ -1,3 +1,4 @@
+// engines: pglite — one-time passwords: no engine-specific SQL
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, enc, login } from '../support/auth.js';

@@ -1,3 +1,4 @@
+// engines: pglite — forwarded addresses and rate limits: no engine-specific SQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseTrustProxy, trustProxyOption } from '../../src/server/config.js';
 import { enc } from '../support/auth.js';

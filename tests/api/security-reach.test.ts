@@ -1,3 +1,4 @@
+// engines: pglite — who may message whom: no engine-specific SQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/server/core/passwords.js';
 import { bearer, login, userWithRole } from '../support/auth.js';

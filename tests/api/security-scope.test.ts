@@ -1,3 +1,4 @@
+// engines: pglite — data scope checks: no engine-specific SQL
 /**
  * Issue 12, data scope on details, organisations and files (items 6 and 7 and the low items on `fields=all`,
  * 403 vs 404, identity numbers and lookup filters). Each test performs the attack or reproduces the problem

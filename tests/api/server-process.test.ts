@@ -1,3 +1,4 @@
+// engines: both — the compiled server started on each engine
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// engines: pglite — the session cache of one server; invalidation across servers is security-cluster's
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, enc, login, userWithRole } from '../support/auth.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';

@@ -1,3 +1,4 @@
+// engines: pglite — the system configuration API: no engine-specific SQL
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login, userWithRole } from '../support/auth.js';

@@ -1,3 +1,4 @@
+// engines: both — the character index against ILIKE
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containsText, likeContains } from '../../src/server/db/text-search.js';

@@ -1,3 +1,4 @@
+// engines: pglite — the content of the demo transfers; seeding on both engines is foundation's
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { login } from '../support/auth.js';

@@ -1,3 +1,4 @@
+// engines: both — letter validity and probation dates at their boundaries
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../src/shared/calendar.js';

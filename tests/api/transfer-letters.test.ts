@@ -1,3 +1,4 @@
+// engines: both — letter numbers under concurrent issues
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelLetters, issueLetterNumber, lettersOfYear } from '../../src/server/domain/transfer/letters.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';

@@ -1,3 +1,4 @@
+// engines: both — concurrent approvals numbering letters
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// engines: both — the user import
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, enc, login, userWithRole } from '../support/auth.js';

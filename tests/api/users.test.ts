@@ -1,3 +1,4 @@
+// engines: pglite — the users API: no engine-specific SQL
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, enc, login, userWithRole } from '../support/auth.js';

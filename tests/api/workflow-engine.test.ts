@@ -1,3 +1,4 @@
+// engines: both — the workflow engine across processes and overrides
 /**
  * The x-workflow engine beyond one process: a school override of a workflow (a step skipped, a setting
  * changed), the other side of a two-party process acting on its own organisation, and a start refused
