@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isInheritedName, ownValue } from '../shared/own.js';
 import { HttpError } from './errors.js';
 
 /**
@@ -13,10 +14,12 @@ export const MAX_ARRAY_ITEMS = 20_000;
 
 export const NUL_MESSAGE = '请求内容包含无效字符（空字符），请检查后重试';
 export const TOO_MANY_MESSAGE = `一次最多提交${MAX_ARRAY_ITEMS}项数据，请分批操作`;
+export const inheritedNameMessage = (key: string) => `请求内容包含不允许的字段名“${key}”`;
 
 /**
  * Throws 400 when a parsed body, query or params value holds a NUL character (PostgreSQL text cannot
- * store one) or an array longer than MAX_ARRAY_ITEMS. Walks iteratively: a deeply nested body cannot
+ * store one), a key named like a member every object inherits (`toString`, `constructor`), or an array
+ * longer than MAX_ARRAY_ITEMS. Walks iteratively: a deeply nested body cannot
  * overflow the stack.
  */
 export function assertCleanInput(value: unknown): void {
@@ -31,6 +34,8 @@ export function assertCleanInput(value: unknown): void {
     } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
       for (const [key, item] of Object.entries(v)) {
         if (key.includes('\u0000')) throw new HttpError(400, NUL_MESSAGE);
+        // `{"toString": 1}` makes String(value) and Number(value) throw: a 500 wherever a handler converts it.
+        if (isInheritedName(key)) throw new HttpError(400, inheritedNameMessage(key));
         if (item !== null && typeof item === 'object') stack.push(item);
         else if (typeof item === 'string') stack.push(item);
       }
@@ -59,7 +64,7 @@ const BAD_VALUE_MESSAGES: Record<string, string> = {
 /** The Chinese message for a database error caused by a bad value (SQLSTATE class 22, 54000), else undefined. */
 export function badValueMessage(error: { code?: unknown; statusCode?: unknown }): string | undefined {
   if (error.statusCode !== undefined || typeof error.code !== 'string' || !/^(22[0-9A-Z]{3}|54000)$/.test(error.code)) return undefined;
-  return BAD_VALUE_MESSAGES[error.code] ?? '请求参数错误';
+  return ownValue(BAD_VALUE_MESSAGES, error.code) ?? '请求参数错误';
 }
 
 /** Fastify's router errors (`frameworkErrors`): bad `%` encoding and over-long path segments. */

@@ -5,6 +5,7 @@
 
 /** Upload size limit in bytes (spec: a size limit; large videos for party-school courses fit). */
 export const MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
+import { ownValue } from './own.js';
 export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
 
 /** Extension → the content type the file is served with (never the type the client claimed). */
@@ -36,14 +37,14 @@ export const FILE_TYPES: Readonly<Record<string, string>> = {
 
 /** Raster images: avatars and the picture library. SVG can carry scripts, so it is never one of them. */
 export const IMAGE_TYPES: Readonly<Record<string, string>> = Object.fromEntries(
-  ['jpg', 'jpeg', 'png', 'gif', 'webp'].map((ext) => [ext, FILE_TYPES[ext]]),
+  ['jpg', 'jpeg', 'png', 'gif', 'webp'].map((ext) => [ext, ownValue(FILE_TYPES, ext)!]),
 );
 
 /** Packages and dumps handed to operations through the deploy and database upload endpoints. */
 export const OPERATIONS_TYPES: Readonly<Record<string, string>> = {
   zip: FILE_TYPES.zip,
   rar: FILE_TYPES.rar,
-  '7z': FILE_TYPES['7z'],
+  '7z': ownValue(FILE_TYPES, '7z')!,
   gz: 'application/gzip',
   tar: 'application/x-tar',
   sql: 'application/sql',

@@ -4,6 +4,7 @@
  */
 
 export type TimeInput = Date | number | string;
+import { ownValue } from './own.js';
 
 export const DEFAULT_TIME_FORMAT = '{y}-{m}-{d} {h}:{i}:{s}';
 
@@ -111,7 +112,7 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
 
 /** Text made safe to put into HTML (element content or a quoted attribute). */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]);
+  return text.replace(/[&<>"']/g, (c) => ownValue(HTML_ENTITIES, c)!);
 }
 
 export type ParamValue = string | number | boolean | Date | null | undefined;

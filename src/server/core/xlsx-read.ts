@@ -11,6 +11,7 @@ import ExcelJS from 'exceljs';
 import { HttpError } from '../errors.js';
 import { restoreNeutralised } from './xlsx.js';
 import { InflateLimit, inflate, storedEntry, zipEntries, zipStream, ZipUnreadable, type ZipEntry } from './xlsx-zip.js';
+import { ownValue } from '../../shared/own.js';
 
 /** The system setting holding the row limit of one import, and its default. */
 export const IMPORT_MAX_ROWS_KEY = 'importMaxRows';
@@ -319,7 +320,7 @@ export class RowScanner {
 const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const decodeXml = (s: string) =>
   s.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e: string) =>
-    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : (XML_ENTITIES[e] ?? m),
+    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : (ownValue(XML_ENTITIES, e) ?? m),
   );
 
 /** The attributes of every `<name ...>` element (any namespace prefix) of a small XML part. */

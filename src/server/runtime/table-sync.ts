@@ -8,6 +8,7 @@ import { indexNameOf, quoteIdent } from './naming.js';
 import { PINYIN_SQL_TYPE } from './pinyin.js';
 import { SchemaLoadError } from './registry.js';
 import type { AppliedColumn } from './tables.js';
+import { ownValue } from '../../shared/own.js';
 
 interface IndexDef {
   name: string;
@@ -150,7 +151,7 @@ async function tableColumns(run: ScriptRunner, table: string): Promise<Map<strin
     'SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1',
     [table],
   );
-  return new Map(rows.map((r) => [r.column_name, KIND_OF_SQL[r.data_type] ?? ('string' as StorageKind)]));
+  return new Map(rows.map((r) => [r.column_name, ownValue(KIND_OF_SQL, r.data_type) ?? ('string' as StorageKind)]));
 }
 
 async function createTable(run: ScriptRunner, def: TableDef): Promise<void> {

@@ -11,6 +11,7 @@ import { SYSTEM_FIELDS, type FieldInfo, type RuntimeModule } from './module.js';
 import type { RuntimeContext } from './context.js';
 import { outOfScope, scopeCondition } from './scope.js';
 import { idIn } from './query.js';
+import { hasOwn, ownValue } from '../../shared/own.js';
 
 /** A write as the client sent it: field values (null = empty), and the id and version it names. */
 export interface WriteInput {
@@ -33,7 +34,7 @@ export function readWriteInput(m: RuntimeModule, body: unknown): WriteInput {
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
     if (key === 'id') input.id = value;
     else if (key === 'version') input.version = value;
-    else if (key in SYSTEM_FIELDS || key === 'school' || isDecoration(m, key)) continue;
+    else if (hasOwn(SYSTEM_FIELDS, key) || key === 'school' || isDecoration(m, key)) continue;
     else if (m.field(key) && !m.field(key)!.writable) continue;
     else input.values[key] = isBlank(value) ? null : value;
   }
@@ -56,7 +57,8 @@ function fieldErrorOf(m: RuntimeModule, e: ErrorObject, values: Record<string, u
   const error = translateAjvError(e, (name) => m.field(name.split('.')[0])?.title);
   // An identity number says what is wrong with it (a birth date that does not exist or lies ahead).
   if (e.keyword === 'format' && e.params.format === 'id-card') return { field: error.field, message: idCardProblem(values[error.field] as string) ?? FORMAT_MESSAGES['id-card'] };
-  if (e.keyword === 'format' && FORMAT_MESSAGES[e.params.format as string]) return { field: error.field, message: FORMAT_MESSAGES[e.params.format as string] };
+  const formatMessage = e.keyword === 'format' ? ownValue(FORMAT_MESSAGES, e.params.format) : undefined;
+  if (formatMessage) return { field: error.field, message: formatMessage };
   return error;
 }
 

@@ -4,6 +4,7 @@ import { COMPUTED_FUNCTIONS } from './computed.js';
 import { fieldKind } from './fields.js';
 import type { FieldSchema, FilterOp, ModuleSchema } from './types.js';
 import { checkWorkflow } from './workflow-check.js';
+import { ownValue } from '../own.js';
 
 /** The x- keywords a module schema may carry on a field; ajv must know them to stay strict. */
 export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden', 'x-required-from'];
@@ -92,7 +93,7 @@ function checkRuntimeRules(module: ModuleSchema): string[] {
   for (const [name, field] of Object.entries(fields)) {
     const spec = field['x-computed'];
     if (spec) {
-      const fn = COMPUTED_FUNCTIONS[spec.fn];
+      const fn = ownValue(COMPUTED_FUNCTIONS, spec.fn);
       if (!fn) problems.push(`${name}.x-computed names unknown function "${spec.fn}" (see src/shared/module-schema/computed.ts)`);
       else {
         if (fn.arity !== spec.args.length) problems.push(`${name}.x-computed: ${spec.fn} takes ${fn.arity} field(s), got ${spec.args.length}`);

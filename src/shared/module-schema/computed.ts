@@ -4,6 +4,7 @@
  * while the user types. Computed values are never stored, so they cannot be filtered or sorted on.
  */
 import { addDays, isDate } from '../calendar.js';
+import { ownValue } from '../own.js';
 
 export interface ComputedFunction {
   /** Chinese description for docs and tooling. */
@@ -62,7 +63,7 @@ export interface ComputedSpec {
 
 /** The value of one computed field for a record (null when the function is unknown or inputs are missing). */
 export function computeField(spec: ComputedSpec, record: Record<string, unknown>, today: string = localToday()): unknown {
-  const fn = COMPUTED_FUNCTIONS[spec.fn];
+  const fn = ownValue(COMPUTED_FUNCTIONS, spec.fn);
   if (!fn) return null;
   return fn.compute(spec.args.map((a) => record[a]), today) ?? null;
 }

@@ -11,6 +11,7 @@
  * - `secret`: never served by any route, not even to administrators (they may overwrite it).
  */
 export type ConfigAudience = 'public' | 'signedIn' | 'admin' | 'secret';
+import { ownValue } from '../../../shared/own.js';
 
 export interface ConfigKeyDeclaration {
   audience: ConfigAudience;
@@ -52,12 +53,12 @@ export const CONFIG_KEYS: Readonly<Record<string, ConfigKeyDeclaration>> = {
 const SECRET_NAME = /pass|pwd|secret|token|key|credential|private|cert/i;
 
 export function audienceOf(key: string): ConfigAudience {
-  return CONFIG_KEYS[key]?.audience ?? (SECRET_NAME.test(key) ? 'secret' : 'signedIn');
+  return ownValue(CONFIG_KEYS, key)?.audience ?? (SECRET_NAME.test(key) ? 'secret' : 'signedIn');
 }
 
 export const isSecretKey = (key: string) => audienceOf(key) === 'secret';
 
-export const BUILT_IN_KEYS: ReadonlySet<string> = new Set(Object.keys(CONFIG_KEYS).filter((k) => CONFIG_KEYS[k].builtIn));
+export const BUILT_IN_KEYS: ReadonlySet<string> = new Set(Object.keys(CONFIG_KEYS).filter((k) => ownValue(CONFIG_KEYS, k)!.builtIn));
 
 /** What the secret values are replaced with in the administrators' list; writing it back keeps the value. */
 export const SECRET_MASK = '******';

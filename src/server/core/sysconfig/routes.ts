@@ -4,6 +4,7 @@ import { HttpError } from '../../errors.js';
 import { PUBLIC, perm } from '../auth/guard.js';
 import { likeContains, parsePaging } from '../paging.js';
 import { BUILT_IN_KEYS, CONFIG_KEYS, SECRET_MASK, audienceOf, isSecretKey } from './keys.js';
+import { ownValue } from '../../../shared/own.js';
 
 const fields = {
   configKey: { type: 'string', title: '参数键', minLength: 1, maxLength: 100, pattern: '^[A-Za-z][\\w.]*$' },
@@ -13,7 +14,7 @@ const fields = {
 
 /** The value check a key needs; undefined when the value is fine. */
 function valueError(key: string, value: string): string | undefined {
-  const declared = CONFIG_KEYS[key];
+  const declared = ownValue(CONFIG_KEYS, key);
   if (declared?.kind === 'boolean' && value !== 'true' && value !== 'false') return '参数值只能是true或false';
   if (declared?.kind === 'positiveInteger') {
     if (!/^[1-9]\d{0,8}$/.test(value)) return '参数值必须是正整数';

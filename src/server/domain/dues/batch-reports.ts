@@ -13,6 +13,7 @@ import { inScope, type Caller, type DuesCore } from './context.js';
 import { ReportLevel } from './levels.js';
 import { DeferralKindLabel, type DeferralKind } from '../../../shared/dues/api.js';
 import type { DuesDb } from './tables.js';
+import { hasOwn } from '../../../shared/own.js';
 
 export { DeferralKindLabel };
 /** Kinds that are a proper reason (正当理由): such months do not count towards the six of 自行脱党. */
@@ -101,7 +102,7 @@ async function assertNotReported(trx: DuesDb, dues: DuesCore, batchId: number, o
 /** 登记缓交: why these members have not paid (a proper reason, or none given after a reminder). */
 export async function deferItems(dues: DuesCore, caller: Caller, batchId: number, body: { itemIds?: number[]; kind?: unknown; reason?: unknown }): Promise<number> {
   const kind = body.kind as DeferralKind;
-  if (!(kind in DeferralKindLabel)) throw new HttpError(400, '请选择缓交类别', { errors: [{ field: 'kind', message: '缓交类别只能是经批准缓交、生活困难或无正当理由' }] });
+  if (!hasOwn(DeferralKindLabel, kind)) throw new HttpError(400, '请选择缓交类别', { errors: [{ field: 'kind', message: '缓交类别只能是经批准缓交、生活困难或无正当理由' }] });
   const reason = typeof body.reason === 'string' ? body.reason.trim() : '';
   if (!reason || reason.length > 200) throw new HttpError(400, '请填写缓交原因（200字以内）', { errors: [{ field: 'reason', message: '请填写缓交原因（200字以内）' }] });
   return dues.db.transaction().execute(async (trx) => {

@@ -10,6 +10,7 @@ import { coveredOrgs, scopeSql, type Caller, type Dues } from './context.js';
 import { SETTLED, duesStatusesOf } from './status.js';
 import type { DeferralKind } from './tables.js';
 import type { ItemStatus, ItemView, MemberItem, OnsiteMember, OpenMonth } from '../../../shared/dues/api.js';
+import { ownValue } from '../../../shared/own.js';
 
 export const ItemStatusLabel: Record<ItemStatus, string> = { paid: '已缴', unpaid: '未缴', deferred: '缓交', settled: '已补缴' };
 
@@ -78,8 +79,9 @@ const STATUS_FILTER: Record<string, RawBuilder<boolean>> = {
 /** A batch's members: `status` paid | unpaid | deferred | open (unpaid without a deferral), by branch and name. */
 export async function listItems(dues: Dues, caller: Caller, batchId: number, q: { orgId?: number; status?: string; name?: string; page: number; size: number }) {
   const covered = await coveredOrgs(dues, caller, q.orgId);
-  if (q.status && !STATUS_FILTER[q.status]) throw new HttpError(400, '缴费状态只能是 paid、unpaid、deferred 或 open');
-  const where = sql`i.batch_id = ${batchId} AND ${scopeSql(covered, 'i.org_id')} AND ${q.status ? STATUS_FILTER[q.status] : sql`true`}
+  const statusFilter = q.status ? ownValue(STATUS_FILTER, q.status) : undefined;
+  if (q.status && !statusFilter) throw new HttpError(400, '缴费状态只能是 paid、unpaid、deferred 或 open');
+  const where = sql`i.batch_id = ${batchId} AND ${scopeSql(covered, 'i.org_id')} AND ${statusFilter ?? sql`true`}
     AND ${q.name ? sql`m.name ILIKE ${likeContains(q.name)}` : sql`true`}`;
   const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${ITEM_FROM} WHERE ${where}`.execute(dues.db)).rows[0].n;
   const rows = await sql<ItemRow>`SELECT ${ITEM_SELECT} FROM ${ITEM_FROM} WHERE ${where} ORDER BY o.name, m.name, i.id LIMIT ${q.size} OFFSET ${q.page * q.size}`.execute(dues.db);

@@ -14,6 +14,7 @@ import { HttpError } from '../../errors.js';
 import { STUDY, StudentStatus, idParam, jsonArray, param, round2 } from './common.js';
 import type { NodeCatalog } from './nodes.js';
 import { pschoolDb } from './tables.js';
+import { ownValue } from '../../../shared/own.js';
 
 /** `/pschool/:navigation` values: a batch type's audience, the learner's own courses, or everything. */
 const AUDIENCE: Record<string, string> = { apply: '1', active: '2', develop: '3', prepare: '4' };
@@ -39,7 +40,8 @@ export async function catalogRoutes(app: FastifyInstance, opts: { nodes: NodeCat
     const user = currentUser(req);
     const { nav, q } = req.query as { nav?: string; q?: string };
     let query = db.selectFrom('m_course as c').where('c.published', 'is not', false);
-    if (nav && AUDIENCE[nav]) query = query.where(sql<boolean>`c.audience @> ${JSON.stringify([AUDIENCE[nav]])}::jsonb`);
+    const audience = ownValue(AUDIENCE, nav);
+    if (audience) query = query.where(sql<boolean>`c.audience @> ${JSON.stringify([audience])}::jsonb`);
     if (nav === 'mine') {
       const mine = await myCourseIds(user.id);
       const studied = await db.selectFrom('pschool_progress as p').innerJoin('m_course_node as n', 'n.id', 'p.node_id').select('n.course_id').distinct().where('p.user_id', '=', user.id).execute();

@@ -18,6 +18,7 @@ import {
 } from '../../../shared/module-schema/workflow.js';
 import { translateAjvError, type FieldError } from '../../../shared/validation-messages.js';
 import { FORMAT_MESSAGES } from '../../../shared/validators.js';
+import { ownValue } from '../../../shared/own.js';
 import type { FieldInfo } from '../module.js';
 
 export interface Step extends TransitionInfo {
@@ -118,7 +119,8 @@ export class Workflow {
     const titleOf = (name: string) => t.inputs.find((f) => f.name === name.split('.')[0])?.title;
     return (validator.errors ?? []).map((e) => {
       const error = translateAjvError(e, titleOf);
-      if (e.keyword === 'format' && FORMAT_MESSAGES[e.params.format as string]) return { field: error.field, message: FORMAT_MESSAGES[e.params.format as string] };
+      const formatMessage = e.keyword === 'format' ? ownValue(FORMAT_MESSAGES, e.params.format) : undefined;
+      if (formatMessage) return { field: error.field, message: formatMessage };
       return error;
     });
   }
