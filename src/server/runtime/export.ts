@@ -3,6 +3,7 @@ import { streamXlsx, type AddStreamedRow } from '../core/xlsx.js';
 import { RECORD_ID_COLUMN, childSheetName, exportCell, exportFields } from './cells.js';
 import type { Actor } from './hooks.js';
 import type { ListInput, RecordService } from './records.js';
+import { maskRecords } from './sensitive.js';
 
 /**
  * Records read and written per step. Small, so a batch's records and their XML are garbage before the
@@ -44,7 +45,8 @@ async function writeSheet(book: Parameters<Parameters<typeof streamXlsx>[2]>[0],
   ];
   sheet.getRow(1).commit();
   for (let start = 0; start < ids.length; start += BATCH) {
-    const records = await service.recordsByIds(ids.slice(start, start + BATCH), fields);
+    // Identity-card numbers leave masked; importing the file back keeps the stored ones (import.ts).
+    const records = maskRecords(service.module, await service.recordsByIds(ids.slice(start, start + BATCH), fields));
     for (const record of records) {
       await addRow(sheet, [...fields.map((f) => (f.name === parentKey ? (record[f.name] as number) : exportCell(f, record))), record.id as number]);
     }

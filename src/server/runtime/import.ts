@@ -11,6 +11,7 @@ import { rawText, UNREADABLE_MESSAGE, XlsxUnreadable, type SheetInfo, type Strea
 import type { ImportUpload } from '../core/xlsx-upload.js';
 import type { DB } from '../db/types.js';
 import { HttpError } from '../errors.js';
+import { isMasked, sensitiveFields } from './sensitive.js';
 import { ERROR_COLUMN, RECORD_ID_COLUMN, childSheetName, importFields, normaliseHeader, parseCell, type CellLookups } from './cells.js';
 import type { RuntimeContext } from './context.js';
 import { selection } from './decorate.js';
@@ -437,6 +438,7 @@ export class ImportJobs {
     // Cells → values.
     const lookups: CellLookups = { dictValues: run.plan.dictValues!, refIds: await this.refLookups(run, rows, db) };
     const ids: (number | undefined)[] = [];
+    const sensitive = new Set(sensitiveFields(m));
     const values = rows.map((r, i) => {
       const record: Record<string, unknown> = {};
       for (const [col, f] of run.table.columns) {
@@ -445,6 +447,8 @@ export class ImportJobs {
           ids[i] = recordIdOf(raw, () => addProblem(i, RECORD_ID_COLUMN, `${RECORD_ID_COLUMN}“${rawText(raw)}”不正确`));
           continue;
         }
+        // A masked identity-card number (an exported file) stands for the stored one: no value.
+        if (sensitive.has(f.name) && isMasked(rawText(raw))) continue;
         const result = parseCell(f, raw, lookups);
         if ('error' in result) addProblem(i, f.title, result.error);
         // An empty cell gives no value: a new record takes the default, an updated one keeps its value.
@@ -467,7 +471,7 @@ export class ImportJobs {
       return current ? { values: service.mergeForUpdate(current, v), currentId: current.id as number, stored: current } : { values: service.newRecord(v, actor) };
     });
     const results = await validateCandidates(this.ctx, m, candidates, actor, db);
-    const updatedOutside = await outOfScope(this.ctx, m, candidates.map((c) => (c.currentId ? currents.get(c.currentId)! : {})), actor.scope, db);
+    const updatedOutside = await outOfScope(this.ctx, m, candidates.map((c) => (c.currentId ? currents.get(c.currentId)! : {})), actor, db);
     results.forEach((r, i) => {
       const parseFailed = new Set((problems.get(i) ?? []).map((p) => p.column));
       for (const e of r.errors) {

@@ -12,6 +12,7 @@ import { readImportUpload, registerImportMultipart } from './import.js';
 import type { Runtime } from './index.js';
 import type { RuntimeModule } from './module.js';
 import { containsText } from '../db/text-search.js';
+import { logSensitiveRead, maskRecords } from './sensitive.js';
 import { sendTemplate } from './template.js';
 import { trailOf } from './trail.js';
 import { listDeleted } from './deleted.js';
@@ -76,11 +77,17 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
     // Every field of every record is what the detail shows: it needs the view permission too.
     if (query.fields === 'all' && !hasAnyPermission(currentUser(req), [p.view])) throw new HttpError(403, STATUS_MESSAGES[403]);
     const { filter, conditions } = await listWaiting(runtime, m, req.body, currentUser(req));
-    return records().list({ filter, conditions, query, allFields: query.fields === 'all' }, await actor(req));
+    const page = await records().list({ filter, conditions, query, allFields: query.fields === 'all' }, await actor(req));
+    maskRecords(m, page.content);
+    return page;
   });
 
   // Records lacking a required field added after they were stored (x-required-from).
-  app.get(`${base}/incomplete`, { config: perm(p.list) }, async (req) => records().incomplete(req.query, await actor(req)));
+  app.get(`${base}/incomplete`, { config: perm(p.list) }, async (req) => {
+    const page = await records().incomplete(req.query, await actor(req));
+    maskRecords(m, page.content);
+    return page;
+  });
 
   app.get(`${base}/export`, { config: perm(p.export) }, async (req, reply) => {
     const query = req.query as { filter?: string };
@@ -154,7 +161,14 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
     return { status: 200, message: '已恢复', id: restored.recordId };
   });
 
-  app.get(`${base}/:id`, { config: perm(p.view) }, async (req) => records().get(idParam((req.params as { id: string }).id, m), await actor(req)));
+  // The identity-card number whole only for who may edit the record, and that read is logged (sensitive.ts).
+  app.get(`${base}/:id`, { config: perm(p.view) }, async (req) => {
+    const a = await actor(req);
+    const record = await records().get(idParam((req.params as { id: string }).id, m), a);
+    if (!hasAnyPermission(currentUser(req), [p.edit])) return maskRecords(m, [record])[0];
+    await logSensitiveRead(runtime.ctx.db, m, record, a, req.ip);
+    return record;
+  });
 
   app.get(`${base}/:id/trail`, { config: perm(p.view) }, async (req) => {
     const id = idParam((req.params as { id: string }).id, m);
