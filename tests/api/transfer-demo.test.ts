@@ -51,4 +51,10 @@ describe(`demo transfers on ${TEST_DB}`, () => {
     const stats = (await admin.get(`/api/transfers/stats?year=${year}`)).body as { kinds: { key: string; underway: number }[] };
     expect(stats.kinds.find((k) => k.key === 'internal')!.underway).toBeGreaterThan(0);
   });
+
+  it('[33.14] every seeded to-do of a workflow record opens that record (transfers and floating members too)', async () => {
+    const todos = await t.database.db.selectFrom('msg_todo').select(['module', 'ref_id', 'link']).where('module', 'in', ['transfer-internal', 'transfer-out', 'transfer-in', 'floating', 'development']).execute();
+    expect(new Set(todos.map((x) => x.module)).size).toBeGreaterThanOrEqual(4);
+    for (const x of todos) expect(x.link, `${x.module} ${x.ref_id}`).toBe(`${x.module === 'development' ? '/development/process' : `/transfer/${{ 'transfer-internal': 'internal', 'transfer-out': 'out', 'transfer-in': 'in', floating: 'floating' }[x.module as string]}`}?id=${String(x.ref_id).split(':')[0]}`);
+  });
 });

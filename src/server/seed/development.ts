@@ -12,6 +12,7 @@ import { addDays, addMonths, addYears, daysBetween, probationEndOf } from '../..
 import { completedStep, nextDue, stageOfState } from '../../shared/development/steps.js';
 import { localToday } from '../../shared/module-schema/computed.js';
 import type { Database } from '../db/database.js';
+import { todoLink } from '../runtime/workflow/links.js';
 import { person } from './university/people.js';
 import { Random } from './university/random.js';
 
@@ -359,6 +360,8 @@ export async function seedWorkflowTodos(app: FastifyInstance, moduleId: string):
   const service = runtime.records(moduleId);
   const directory = runtime.workflows.newDirectory();
   const ids = (await sql<{ id: number }>`SELECT id FROM ${sql.table(m.table)} ORDER BY id`.execute(database.db)).rows.map((r) => r.id);
+  // The link a step's own to-do gets (x-workflow.link, else the module's menu page): every seeded to-do opens its record.
+  const link = await todoLink(runtime.ctx, m);
   const rows: Row[] = [];
   for (const id of ids) {
     const record = (await service.readRow(id))!;
@@ -367,7 +370,7 @@ export async function seedWorkflowTodos(app: FastifyInstance, moduleId: string):
       const users = await runtime.workflows.actorsOf(m, step.id, record, directory);
       const name = String(record[m.nameField?.name ?? 'id'] ?? id);
       for (const user_id of users) {
-        rows.push({ user_id, title: `${step.title}：${name}`, content: `${m.title}：${name}，当前状态“${wf.stateTitle(record[wf.stateField.name])}”，待办理“${step.title}”。`, link: `${wf.schema.link?.replace('{id}', String(id)) ?? ''}` || null, module: moduleId, ref_id: `${id}:${step.id}` });
+        rows.push({ user_id, title: `${step.title}：${name}`, content: `${m.title}：${name}，当前状态“${wf.stateTitle(record[wf.stateField.name])}”，待办理“${step.title}”。`, link: link?.replace('{id}', String(id)) ?? null, module: moduleId, ref_id: `${id}:${step.id}` });
       }
     }
   }
