@@ -186,7 +186,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('runtime', runtime);
   await app.register(authGuard, { sessions: services.sessions });
 
-  wireAreaSeams();
+  wireAreaSeams(runtime);
   for (const plugin of routePlugins) await app.register(plugin);
 
   app.get('/api/health', { config: PUBLIC }, async (_req, reply) => {

@@ -15,6 +15,7 @@ import { duesRoutes } from './domain/dues/index.js';
 import { pschoolRoutes } from './domain/pschool/index.js';
 import { transferArea } from './domain/transfer/index.js';
 import { developmentArea } from './domain/development/index.js';
+import { calendarArea } from './domain/calendar/index.js';
 import { sysConfigRoutes } from './core/sysconfig/routes.js';
 import { userRoutes } from './core/users/routes.js';
 
@@ -33,6 +34,7 @@ export const routePlugins: FastifyPluginAsync[] = [
   messageRoutes,
   fileRoutes,
   runtimeRoutes,
+  calendarArea,
   orgRoutes,
   memberLookupRoutes,
   memberAnalysisRoutes,

@@ -1,17 +1,17 @@
 /**
  * Where one business area answers another's question, wired once by the composition root, so no
  * domain area imports another: the transfer area asks the dues area for a member's standing and the
- * 自行脱党 candidates; the development workflow's training guard asks the party school for completed hours.
+ * 自行脱党 candidates; the development workflow's training guard asks the party school for completed
+ * training; the party school's classes of the early stages pick their students from development.
  */
 import { duesStatusOf, lapseCandidates } from './domain/dues/index.js';
-import { registerTrainingHoursSource } from './domain/development/index.js';
-import { completedTrainingOf } from './domain/pschool/index.js';
+import { developmentCandidates, registerTrainingSource } from './domain/development/index.js';
+import { completedTrainingOf, registerCandidateSource } from './domain/pschool/index.js';
 import { setDuesSources } from './domain/transfer/index.js';
+import type { Runtime } from './runtime/index.js';
+import { DxPcType } from '../shared/constants.js';
 
-/** 《中国共产党发展党员工作细则》第十八条: the short concentrated course is the one for 发展对象 (batch type 3). */
-const DEVELOPMENT_TARGET_BATCH = 3;
-
-export function wireAreaSeams(): void {
+export function wireAreaSeams(runtime: Runtime): void {
   setDuesSources({
     status: async (db, memberId) => {
       const { paidUpTo, unpaidMonths } = await duesStatusOf(db, memberId);
@@ -19,8 +19,18 @@ export function wireAreaSeams(): void {
     },
     lapse: async (db, orgIds) => (await lapseCandidates(db, orgIds)).map(({ memberId, name, orgId, months }) => ({ memberId, name, orgId, months })),
   });
-  registerTrainingHoursSource({
+  // 《中国共产党发展党员工作细则》第十八条: the short concentrated course is the one for 发展对象 (batch type 3).
+  registerTrainingSource({
     name: '党校',
-    hoursOf: async (idCard, db) => (await completedTrainingOf(db, { idCard }, { dxPc: DEVELOPMENT_TARGET_BATCH })).hours,
+    trainingOf: async (idCard, db) => {
+      const { hours, days } = await completedTrainingOf(db, { idCard }, { dxPc: DxPcType.DEVELOP });
+      return { hours, days };
+    },
   });
+  const development = runtime.module('development');
+  if (development?.workflow) {
+    for (const stage of [DxPcType.APPLY, DxPcType.ACTIVE, DxPcType.DEVELOP]) {
+      registerCandidateSource(stage, (db, opts) => developmentCandidates(db, development, stage, opts));
+    }
+  }
 }

@@ -1,7 +1,7 @@
 // engines: pglite — the seams are wired in code; the reads they make are plain SQL tested on both engines in the dues and party-school files
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sourcedTrainingHours } from '../../src/server/domain/development/training-source.js';
+import { sourcedTraining } from '../../src/server/domain/development/training-source.js';
 import { duesStanding, lapseCandidates } from '../../src/server/domain/transfer/dues-source.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -47,10 +47,10 @@ describe(`areas answer each other through the composition root on ${TEST_DB}`, (
       sql`UPDATE m_pschool_student SET id_card = ${idCard}, class_id = ${classId}, status = '2', completed = ${completed}, hours_done = 24 WHERE id = ${student.id}`.execute(db);
 
     await setStudent(develop!, true);
-    expect(await sourcedTrainingHours(idCard, db)).toEqual({ hours: 24, source: '党校' });
+    expect(await sourcedTraining(idCard, db)).toEqual({ hours: 24, days: 0, source: '党校' });
     await setStudent(develop!, false); // enrolled, not completed
-    expect((await sourcedTrainingHours(idCard, db)).hours).toBe(0);
+    expect((await sourcedTraining(idCard, db)).hours).toBe(0);
     await setStudent(apply!, true); // another batch type's course
-    expect((await sourcedTrainingHours(idCard, db)).hours).toBe(0);
+    expect((await sourcedTraining(idCard, db)).hours).toBe(0);
   });
 });

@@ -7,7 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, addYears } from '../../src/shared/development/rules.js';
 import { fullYearsBetween, localToday } from '../../src/shared/module-schema/computed.js';
-import { registerTrainingHoursSource } from '../../src/server/domain/development/index.js';
+import { calendarOf, isWorkingDay, PUBLISHED_SCHEDULE } from '../../src/shared/working-days.js';
+import { bearer, login } from '../support/auth.js';
+import { enrolFromDevelopment, finishCourse, trainingClass } from '../support/area-links.js';
+import { learners } from '../support/pschool.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 import { TODAY, developmentWorld, history, idCardFor, newApplicant, step, walkUntil, type Client, type DevWorld } from '../support/development.js';
 
@@ -25,10 +28,12 @@ async function attempt(c: Client, id: number, transition: string, values: Record
   return { status: res.status, message: res.body.message, warnings: res.body.warnings, state: res.body.state };
 }
 
-/** The last Monday at least four weeks ago (publicity periods of whole working weeks). */
+/** The last Monday at least four weeks ago whose week and the Friday before are ordinary (no holiday, no make-up day). */
 function pastMonday(): string {
+  const calendar = calendarOf(PUBLISHED_SCHEDULE);
+  const ordinary = (monday: string) => [-3, -2, -1, 0, 1, 2, 3, 4, 5].every((i) => isWorkingDay(addDays(monday, i), calendar) === isWorkingDay(addDays(monday, i)));
   let d = addDays(TODAY, -28);
-  while (new Date(`${d}T00:00:00Z`).getUTCDay() !== 1) d = addDays(d, -1);
+  while (new Date(`${d}T00:00:00Z`).getUTCDay() !== 1 || !ordinary(d)) d = addDays(d, -1);
   return d;
 }
 
@@ -111,7 +116,7 @@ describe(`development rules at their boundaries on ${TEST_DB}`, () => {
     }
   });
 
-  it('training of 3 days or 24 hours: 2 days and 23 hours refused; 3 days, or 24 hours, accepted; the party school\'s hours count', async () => {
+  it('training of 3 days or 24 hours: 2 days and 23 hours refused; 3 days, or 24 hours, accepted', async () => {
     const h = history();
     const table: [Record<string, unknown>, number][] = [
       [{ trainingDays: 2, trainingHours: 23 }, 400],
@@ -125,17 +130,38 @@ describe(`development rules at their boundaries on ${TEST_DB}`, () => {
       expect(res.status, JSON.stringify(values)).toBe(status);
       if (status === 400) expect(res.message).toBe('集中培训为2天、23学时，不足3天且不足24学时。发展对象应参加集中培训，时间一般不少于三天或不少于二十四个学时；未经培训的，除个别特殊情况外，不能发展入党（《细则》第四章）');
     }
-    const { id } = await newApplicant(w);
-    await walkUntil(w, id, 'train', h);
-    const idCard = (await w.admin('GET', `${BASE}/${id}`)).body.idCard as string;
-    registerTrainingHoursSource({ name: '党校', hoursOf: async (card) => (card === idCard ? 4 : 0) });
-    try {
-      const res = await attempt(w.branch, id, 'train', { trainingEndDate: h.train, trainingHours: 20 });
-      expect(res.status, res.message).toBe(200);
-      expect(res.warnings).toEqual(['含党校（党校）已完成学时4']);
-    } finally {
-      registerTrainingHoursSource(undefined);
-    }
+  });
+
+  it('the party school\'s training counts: a 发展对象 picked into a class who finishes its course (progress API) brings 4 hours; attendance days count as days', async () => {
+    const h = history();
+    const admin = await login(t.app);
+    const cls = await trainingClass(t.app, admin, 4);
+    const [hoursLearner, daysLearner] = await learners(t.app, 2, 'devlearn');
+    const applicant = async () => {
+      const { id } = await newApplicant(w);
+      await walkUntil(w, id, 'train', h);
+      return { id, idCard: (await w.admin('GET', `${BASE}/${id}`)).body.idCard as string };
+    };
+    const a = await applicant();
+    const b = await applicant();
+    await enrolFromDevelopment(t.app, admin, cls.classId, a.idCard, hoursLearner.id);
+    const bStudent = await enrolFromDevelopment(t.app, admin, cls.classId, b.idCard, daysLearner.id);
+    // Enrolled but not finished: the school adds nothing yet.
+    const short = await attempt(w.branch, a.id, 'train', { trainingEndDate: h.train, trainingHours: 20 });
+    expect(short.status).toBe(400);
+    expect(short.message).toContain('集中培训为0天、20学时');
+    await finishCourse(t.app, hoursLearner, cls.nodeId);
+    const res = await attempt(w.branch, a.id, 'train', { trainingEndDate: h.train, trainingHours: 20 });
+    expect(res.status, res.message).toBe(200);
+    expect(res.warnings).toEqual(['含党校（党校）已完成培训学时4']);
+    // Days: the class administrator records 3 days of attendance of a learner who finished the course.
+    await finishCourse(t.app, daysLearner, cls.nodeId);
+    const student = (await t.app.inject({ url: `/api/m/pschool-student/${bStudent}`, headers: bearer(admin) })).json();
+    const put = await t.app.inject({ method: 'PUT', url: '/api/m/pschool-student', headers: bearer(admin), payload: { id: student.id, version: student.version, attendanceDays: 3 } });
+    expect(put.json()).toMatchObject({ completed: true, attendanceDays: 3 });
+    const byDays = await attempt(w.branch, b.id, 'train', { trainingEndDate: h.train });
+    expect(byDays.status, byDays.message).toBe(200);
+    expect(byDays.warnings).toEqual(['含党校（党校）已完成培训学时4、3天']);
   });
 
   it('a special case recorded by the organisation department lets short training pass with a warning; only that level may record it', async () => {

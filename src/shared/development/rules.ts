@@ -4,6 +4,7 @@
  * built here; each function cites the article it comes from. Dates are calendar dates: no time zone.
  */
 import { fullYearsBetween } from '../module-schema/computed.js';
+import { WEEKDAYS_ONLY, workingDaysBetween, type WorkingCalendar } from '../working-days.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -51,16 +52,9 @@ export function ageOn(birthDate: string, on: string): number | null {
   return fullYearsBetween(birthDate, on);
 }
 
-/** Monday to Friday from start to end, both included (national holidays and make-up days are not known here). */
-export function workdaysBetween(start: string, end: string): number {
-  if (end < start) return 0;
-  let count = 0;
-  for (let d = start; d <= end; d = addDays(d, 1)) {
-    const [y, m, day] = parts(d);
-    const weekday = new Date(Date.UTC(y, m - 1, day)).getUTCDay();
-    if (weekday !== 0 && weekday !== 6) count++;
-  }
-  return count;
+/** Working days from start to end, both included: Monday to Friday less the holidays, plus the make-up days of `calendar`. */
+export function workdaysBetween(start: string, end: string, calendar: WorkingCalendar = WEEKDAYS_ONLY): number {
+  return workingDaysBetween(start, end, calendar);
 }
 
 // ------------------------------------------------------------------------------------------- the rules
@@ -176,10 +170,10 @@ export function voteProblems(v: Votes): { field: keyof Votes; message: string }[
 /** 第五章 预备党员的接收: 预审合格的发展对象 ... 进行公示; the number of working days is the school's setting (x-workflow.params.publicityWorkdays). */
 export const RULE_PUBLICITY = '对发展对象应当进行公示，公示期满无异议方可提交支部大会讨论（《细则》第五章）';
 
-export function publicityProblem(start: string | null | undefined, end: string | null | undefined, meetingDate: string | undefined, workdays = 5): string | undefined {
+export function publicityProblem(start: string | null | undefined, end: string | null | undefined, meetingDate: string | undefined, workdays = 5, calendar: WorkingCalendar = WEEKDAYS_ONLY): string | undefined {
   if (!isDate(start) || !isDate(end)) return `尚未记录公示起止日期。${RULE_PUBLICITY}`;
   if (end < start) return `公示结束日期（${end}）早于开始日期（${start}）`;
-  const days = workdaysBetween(start, end);
+  const days = workdaysBetween(start, end, calendar);
   if (days < workdays) return `公示${start}至${end}共${days}个工作日，不足${workdays}个工作日。${RULE_PUBLICITY}`;
   if (meetingDate !== undefined && meetingDate <= end) return `支部大会（${meetingDate}）须在公示期满（${end}）之后召开。${RULE_PUBLICITY}`;
   return undefined;

@@ -646,6 +646,36 @@ export interface FloatingRecord {
 }
 
 /**
+ * 节假日安排
+ */
+export interface HolidayCalendarRecord {
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 节日
+   */
+  name: string;
+  /**
+   * 类型
+   */
+  kind: string;
+  /**
+   * 开始日期
+   */
+  startDate: string;
+  /**
+   * 结束日期
+   */
+  endDate: string;
+  /**
+   * 依据/备注
+   */
+  remark?: string;
+}
+
+/**
  * 党员联系记录
  */
 export interface MemberContactRecord {
@@ -1644,7 +1674,7 @@ export interface UnitRecord {
   remark?: string;
 }
 
-export type ModuleId = 'class' | 'course-node' | 'course' | 'development-book-range' | 'development' | 'dues-standard' | 'exam-rule' | 'exam' | 'floating' | 'member-contact' | 'member' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
+export type ModuleId = 'class' | 'course-node' | 'course' | 'development-book-range' | 'development' | 'dues-standard' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'member-contact' | 'member' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
 
 export interface ModuleRecords {
   'class': ClassRecord;
@@ -1656,6 +1686,7 @@ export interface ModuleRecords {
   'exam-rule': ExamRuleRecord;
   'exam': ExamRecord;
   'floating': FloatingRecord;
+  'holiday-calendar': HolidayCalendarRecord;
   'member-contact': MemberContactRecord;
   'member': MemberRecord;
   'org': OrgRecord;

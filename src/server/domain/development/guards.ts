@@ -24,7 +24,8 @@ import {
 import { idCardInfo } from '../../../shared/validators.js';
 import type { DB } from '../../db/types.js';
 import { registerGuard, type GuardContext, type GuardResult } from '../../runtime/index.js';
-import { sourcedTrainingHours } from './training-source.js';
+import { sourcedTraining } from './training-source.js';
+import { workingCalendar } from '../../runtime/working-calendar.js';
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const param = (ctx: GuardContext, key: string, fallback: number) => (typeof ctx.params[key] === 'number' ? (ctx.params[key] as number) : fallback);
@@ -86,11 +87,12 @@ registerGuard('development.reviewPassed', (ctx) => {
  * (step `exception`): then it passes with a warning naming the reason.
  */
 registerGuard('development.training', async (ctx) => {
-  const days = num(ctx.next.trainingDays);
-  const recorded = num(ctx.next.trainingHours);
-  const school = await sourcedTrainingHours(ctx.next.idCard, ctx.trx);
-  const problem = trainingProblem(days, recorded + school.hours, param(ctx, 'trainingDays', 3), param(ctx, 'trainingHours', 24));
-  const warnings = school.hours > 0 ? [`含党校（${school.source}）已完成学时${school.hours}`] : [];
+  const school = await sourcedTraining(ctx.next.idCard, ctx.trx);
+  const days = num(ctx.next.trainingDays) + school.days;
+  const hours = num(ctx.next.trainingHours) + school.hours;
+  const problem = trainingProblem(days, hours, param(ctx, 'trainingDays', 3), param(ctx, 'trainingHours', 24));
+  const counted = [school.hours > 0 && `学时${school.hours}`, school.days > 0 && `${school.days}天`].filter(Boolean);
+  const warnings = counted.length ? [`含党校（${school.source}）已完成培训${counted.join('、')}`] : [];
   if (!problem) return warnings.length ? { warnings } : undefined;
   const exception = ctx.next.trainingException;
   if (typeof exception === 'string' && exception.trim()) return { warnings: [...warnings, `经党委组织部记录的特殊情况：${exception.trim()}。${problem}`] };
@@ -115,9 +117,12 @@ registerGuard('development.vote', voteGuard({ entitled: 'entitled', present: 'pr
 registerGuard('development.fullVote', voteGuard({ entitled: 'fullEntitled', present: 'fullPresent', votesFor: 'fullVotesFor', votesAgainst: 'fullVotesAgainst', abstentions: 'fullAbstentions' }));
 
 /** 公示: at pre-review, the period given; at admission, the period recorded, over before the meeting. */
-registerGuard('development.publicity', (ctx) => {
+registerGuard('development.publicity', async (ctx) => {
   const meeting = isDate(ctx.values.meetingDate) ? (ctx.values.meetingDate as string) : undefined;
-  const problem = publicityProblem(ctx.next.publicityStart as string, ctx.next.publicityEnd as string, meeting, param(ctx, 'publicityWorkdays', 5));
+  const [start, end] = [ctx.next.publicityStart, ctx.next.publicityEnd];
+  // Working days skip the national holidays and count the make-up days (系统管理 → 节假日安排).
+  const calendar = isDate(start) && isDate(end) && start <= end ? await workingCalendar(ctx.trx, start, end) : undefined;
+  const problem = publicityProblem(start as string, end as string, meeting, param(ctx, 'publicityWorkdays', 5), calendar);
   return refuse('publicityEnd', problem);
 });
 

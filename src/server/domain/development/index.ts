@@ -11,7 +11,8 @@ import './book-numbers.js';
 import { scheduleDevelopmentReminders } from './reminders.js';
 import { developmentRoutes } from './routes.js';
 
-export { registerTrainingHoursSource, type TrainingHoursSource } from './training-source.js';
+export { registerTrainingSource, type TrainingSource } from './training-source.js';
+export { developmentCandidates } from './candidates.js';
 export { sendDevelopmentReminders } from './reminders.js';
 
 /** The area's routes and its reminder schedule (a route plugin of src/server/routes.ts). */

@@ -26,23 +26,25 @@ export interface Candidate {
 }
 
 /**
- * Where candidates of a batch type come from. Probationary members (PREPARE) are the member register's;
- * the development workflow registers the sources of the earlier stages (applicants, activists,
- * development objects) with `registerCandidateSource` once it exists.
+ * Where candidates of a batch type come from, within the caller's data scope. Probationary members
+ * (PREPARE) are the member register's; the composition root (src/server/seams.ts) registers the
+ * development workflow's applicants, activists and development objects for the earlier types.
  */
-export type CandidateSource = (db: AnyDb, opts: { q?: string; limit: number }) => Promise<Candidate[]>;
+export type CandidateSource = (db: AnyDb, opts: { q?: string; limit: number; scope: number[] | 'all' }) => Promise<Candidate[]>;
 const candidateSources = new Map<number, CandidateSource>();
 
 export function registerCandidateSource(dxPc: number, source: CandidateSource): void {
   candidateSources.set(dxPc, source);
 }
 
-registerCandidateSource(DxPcType.PREPARE, async (db, { q, limit }) => {
+registerCandidateSource(DxPcType.PREPARE, async (db, { q, limit, scope }) => {
   const name = q?.trim() ? likeContains(q.trim()) : null;
+  const orgs = scope === 'all' ? null : scope;
   const rows = await sql<{ name: string; id_card: string | null; org_id: number | null; org_name: string | null }>`
     SELECT m.name, m.id_card, m.org_id, o.name AS org_name
     FROM m_member m LEFT JOIN m_org o ON o.id = m.org_id
     WHERE m.member_type = '2' AND (${name}::text IS NULL OR m.name ILIKE ${name})
+      AND (${orgs === null}::boolean OR m.org_id = ANY(${orgs ?? []}::int[]))
     ORDER BY m.id LIMIT ${limit}`.execute(db);
   return rows.rows.map((r) => ({ name: r.name, idCard: r.id_card, orgId: r.org_id, orgName: r.org_name, note: '预备党员' }));
 });
@@ -148,7 +150,8 @@ export async function classRoutes(app: FastifyInstance): Promise<void> {
     const stage = (DxPcTypeLabel as Record<number, string>)[dxPc] ?? '';
     if (!source) return { stage, available: false, content: [] };
     const { q } = req.query as { q?: string };
-    const people = await source(db, { q, limit: 200 });
+    const { scope } = await runtime.actorOf(currentUser(req));
+    const people = await source(db, { q, limit: 200, scope });
     const enrolled = new Set((await db.selectFrom('m_pschool_student').select('id_card').where('class_id', '=', c.id).execute()).map((s) => s.id_card));
     return { stage, available: true, content: people.filter((p) => !p.idCard || !enrolled.has(p.idCard)) };
   });
