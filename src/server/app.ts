@@ -22,6 +22,7 @@ import type { MessageTables } from './core/messages/tables.js';
 import type { RuntimeTables } from './runtime/tables.js';
 import type { PschoolTables } from './domain/pschool/tables.js';
 import type { WorkflowTables } from './runtime/workflow/tables.js';
+import type { ReminderTables } from './runtime/reminders/tables.js';
 import type { TransferTables } from './domain/transfer/tables.js';
 import { ConfigStore } from './core/sysconfig/store.js';
 import { HttpError, STATUS_MESSAGES, requestValidationErrors } from './errors.js';
@@ -38,7 +39,7 @@ import { registerWebApp } from './web-static.js';
 
 /** The whole database as Kysely sees it: each area's tables, joined here (add an area's interface to the list). */
 declare module './db/types.js' {
-  interface DB extends CoreTables, DictTables, MenuTables, MessageTables, FileTables, RuntimeTables, WorkflowTables, PschoolTables, TransferTables {}
+  interface DB extends CoreTables, DictTables, MenuTables, MessageTables, FileTables, RuntimeTables, WorkflowTables, PschoolTables, TransferTables, ReminderTables {}
 }
 
 declare module 'fastify' {

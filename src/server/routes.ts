@@ -7,6 +7,7 @@ import { messageRoutes } from './core/messages/routes.js';
 import { miscRoutes } from './core/misc-routes.js';
 import { roleRoutes } from './core/roles/routes.js';
 import { runtimeRoutes } from './runtime/routes.js';
+import { reminderRoutes } from './runtime/reminders/routes.js';
 import { memberAnalysisRoutes } from './domain/member/analysis.js';
 import { memberLookupRoutes } from './domain/member/lookups.js';
 import { memberRosterRoutes } from './domain/member/roster.js';
@@ -34,6 +35,7 @@ export const routePlugins: FastifyPluginAsync[] = [
   messageRoutes,
   fileRoutes,
   runtimeRoutes,
+  reminderRoutes,
   calendarArea,
   orgRoutes,
   memberLookupRoutes,

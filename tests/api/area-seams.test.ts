@@ -2,12 +2,16 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourcedTraining } from '../../src/server/domain/development/training-source.js';
+import { lapseCandidates as duesLapseCandidates } from '../../src/server/domain/dues/index.js';
 import { duesStanding, lapseCandidates } from '../../src/server/domain/transfer/dues-source.js';
+import { bearer, login } from '../support/auth.js';
+import { createRecord } from '../support/pschool.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * The seams between areas as the composition root wires them (src/server/seams.ts), on the demo data:
- * the transfer area reads the dues area's standing; the development guard reads the party school's hours.
+ * the transfer area reads the dues area's standing and 自行脱党 list; the development guard reads the party
+ * school's hours of students written through the runtime (its standing hook decides completion).
  */
 describe(`areas answer each other through the composition root on ${TEST_DB}`, () => {
   let t: TestApp;
@@ -30,27 +34,29 @@ describe(`areas answer each other through the composition root on ${TEST_DB}`, (
     const clear = await duesStanding(db, paid.rows[0].id);
     expect(clear).toMatchObject({ unpaidMonths: [] });
     expect(clear?.paidUpTo).toMatch(/^\d{4}-\d{2}$/);
-    // The 自行脱党 list comes from the dues area (a list, possibly empty), not "unknown" (null).
-    expect(Array.isArray(await lapseCandidates(db, 'all'))).toBe(true);
+    // The 自行脱党 list is the dues area's own answer (not "unknown", null, as without the seam).
+    const fromDues = (await duesLapseCandidates(db, 'all')).map(({ memberId, name, orgId, months }) => ({ memberId, name, orgId, months }));
+    expect(await lapseCandidates(db, 'all')).toEqual(fromDues);
   });
 
   it('the training guard counts the hours of completed 发展对象 classes only (细则第十八条), by ID number', async () => {
     const db = t.database.db;
-    const classOf = async (dxPc: string) =>
-      (await sql<{ id: number }>`SELECT c.id FROM m_pschool_class c JOIN m_pschool_batch b ON b.id = c.batch_id WHERE b.dx_pc = ${dxPc} ORDER BY c.id LIMIT 1`.execute(db)).rows[0]?.id;
+    const admin = await login(t.app);
+    const classOf = async (dxPc: string) => {
+      const batch = await createRecord(t.app, admin, 'pschool-batch', { name: `衔接测试批次${dxPc}`, dxPc, year: 2026, requiredHours: 24 });
+      return (await createRecord(t.app, admin, 'pschool-class', { name: `衔接测试班${dxPc}`, batchId: batch.id, status: '培训中' })).id;
+    };
     const [develop, apply] = [await classOf('3'), await classOf('1')];
-    expect(develop && apply, 'the demo party school has 发展对象 and 入党申请人 classes').toBeTruthy();
-    const student = (await sql<{ id: number }>`SELECT id FROM m_pschool_student ORDER BY id LIMIT 1`.execute(db)).rows[0];
-    expect(student, 'the demo party school has students').toBeTruthy();
-    const idCard = '11010519491001002X'; // nobody else's
-    const setStudent = (classId: number, completed: boolean) =>
-      sql`UPDATE m_pschool_student SET id_card = ${idCard}, class_id = ${classId}, status = '2', completed = ${completed}, hours_done = 24 WHERE id = ${student.id}`.execute(db);
-
-    await setStudent(develop!, true);
-    expect(await sourcedTraining(idCard, db)).toEqual({ hours: 24, days: 0, source: '党校' });
-    await setStudent(develop!, false); // enrolled, not completed
+    const idCard = '110105194910010023'; // nobody else's (a valid check digit)
+    // Written through the runtime: the standing hook (pschool.studentStanding) marks completion from the hours.
+    const student = await createRecord(t.app, admin, 'pschool-student', { classId: develop, name: '衔接测试学员', idCard, status: '2', offlineHours: 24 });
+    expect(student).toMatchObject({ completed: true, hoursDone: 24 });
+    expect(await sourcedTraining(idCard, db)).toMatchObject({ hours: 24, source: '党校' });
+    const fewer = await t.app.inject({ method: 'PUT', url: '/api/m/pschool-student', headers: bearer(admin), payload: { id: student.id, version: student.version, offlineHours: 10 } });
+    expect(fewer.json()).toMatchObject({ completed: false }); // enrolled, not completed
     expect((await sourcedTraining(idCard, db)).hours).toBe(0);
-    await setStudent(apply!, true); // another batch type's course
+    // Another batch type's completed course does not count.
+    expect(await createRecord(t.app, admin, 'pschool-student', { classId: apply, name: '衔接测试学员', idCard, status: '2', offlineHours: 24 })).toMatchObject({ completed: true });
     expect((await sourcedTraining(idCard, db)).hours).toBe(0);
   });
 });

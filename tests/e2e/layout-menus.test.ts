@@ -26,41 +26,38 @@ const sidebarItems = (page: Page) => page.locator('.app-sidebar .sidebar-menu > 
 const topTabs = (page: Page) => page.locator('.navbar .top-tabs [data-tab]').evaluateAll((els) => els.map((e) => ({ path: e.getAttribute('data-tab'), title: e.textContent })));
 
 /**
- * For every menu page realising one of `ids`: the admin's menu has the entry, and opening it shows the
- * page inside the layout (sidebar, navbar, a view with content), neither /404 nor blank.
+ * Opens a feature page from the admin's menu: it shows inside the layout (sidebar, navbar, a view with
+ * content, the entry selected), neither /404 nor blank. Layout only: an S1.F row is covered by the test of
+ * its working page (checklist), so the tests here claim none.
  */
-async function opensInsideLayout(ids: string[]) {
-  const pages = featurePages.filter((n) => ids.includes(n.feature!));
-  expect(pages.map((n) => n.feature).sort()).toEqual([...ids].sort());
-  for (const node of pages) {
-    const target = pathOf.get(node.id)!;
-    await go(adminPage, target);
-    const view = await visibleView(adminPage, target);
-    expect(appPath(adminPage), node.title).toBe(target);
-    expect(await view.innerText()).not.toMatch(/页面不存在|404/);
-    await adminPage.locator('.navbar').waitFor();
-    // The sidebar holds the entry (opened down to it and selected), so the menu leads there.
-    await expect.poll(() => adminPage.locator('.app-sidebar .ant-menu-item-selected').innerText(), POLL).toBe(node.title);
-  }
+async function opensInsideLayout(node: MenuNode): Promise<string> {
+  const target = pathOf.get(node.id)!;
+  await go(adminPage, target);
+  const view = await visibleView(adminPage, target);
+  expect(appPath(adminPage), node.title).toBe(target);
+  const text = await view.innerText();
+  expect(text, node.title).not.toMatch(/页面不存在|404/);
+  await adminPage.locator('.navbar').waitFor();
+  // The sidebar holds the entry (opened down to it and selected), so the menu leads there.
+  await expect.poll(() => adminPage.locator('.app-sidebar .ant-menu-item-selected').innerText(), POLL).toBe(node.title);
+  return text;
 }
 
-describe('every feature area of spec §1 opens from the admin menu inside the layout', () => {
-  it('[S1.F1a][S1.F1b][S1.F1c] party-member information, roster, data analysis', () => opensInsideLayout(['S1.F1a', 'S1.F1b', 'S1.F1c']));
-  it('[S1.F2a][S1.F2b][S1.F2c] organisation and unit libraries, modification trail', () => opensInsideLayout(['S1.F2a', 'S1.F2b', 'S1.F2c']));
-  it('[S1.F3a][S1.F3b][S1.F3c][S1.F3d][S1.F3e] cadre areas', () => opensInsideLayout(['S1.F3a', 'S1.F3b', 'S1.F3c', 'S1.F3d', 'S1.F3e']));
-  it('[S1.F4a][S1.F4b][S1.F4c] congress, delegate and two-committee elections', () => opensInsideLayout(['S1.F4a', 'S1.F4b', 'S1.F4c']));
-  it('[S1.F5a][S1.F5b] member development and its record', () => opensInsideLayout(['S1.F5a', 'S1.F5b']));
-  it('[S1.F6a][S1.F6b][S1.F6c][S1.F6d][S1.F6e][S1.F6f][S1.F6g][S1.F6h][S1.F6i] party-school management', () =>
-    opensInsideLayout(['S1.F6a', 'S1.F6b', 'S1.F6c', 'S1.F6d', 'S1.F6e', 'S1.F6f', 'S1.F6g', 'S1.F6h', 'S1.F6i']));
-  it('[S1.F7a][S1.F7b][S1.F7c] party dues, fee batches, on-site payment', () => opensInsideLayout(['S1.F7a', 'S1.F7b', 'S1.F7c']));
-  it('[S1.F8a][S1.F8b][S1.F8c][S1.F8d] transfers and floating members', () => opensInsideLayout(['S1.F8a', 'S1.F8b', 'S1.F8c', 'S1.F8d']));
-  it('[S1.F9a][S1.F9b][S1.F9c] reminders, to-dos, private messages', () => opensInsideLayout(['S1.F9a', 'S1.F9b', 'S1.F9c']));
-  it('[S1.F10a][S1.F10b][S1.F10c][S1.F10d] snapshots, data sources, reports, big data', () => opensInsideLayout(['S1.F10a', 'S1.F10b', 'S1.F10c', 'S1.F10d']));
-  it('[S1.F11a][S1.F11b][S1.F11c] fill-in forms, duty reports, weak organisations', () => opensInsideLayout(['S1.F11a', 'S1.F11b', 'S1.F11c']));
-  it('[S1.F12a][S1.F12b][S1.F12c][S1.F12d] organisation life', () => opensInsideLayout(['S1.F12a', 'S1.F12b', 'S1.F12c', 'S1.F12d']));
-  it('[S1.F13a][S1.F13b][S1.F13c][S1.F13d] regulations, downloads, query, mobile terminal', () => opensInsideLayout(['S1.F13a', 'S1.F13b', 'S1.F13c', 'S1.F13d']));
-  it('[S1.F14a][S1.F14b][S1.F14c][S1.F14d][S1.F14e][S1.F14f][S1.F14g][S1.F14h][S1.F14i][S1.F14j][S1.F14k][S1.F14l][S1.F14m][S1.F14n] the other areas', () =>
-    opensInsideLayout(['S1.F14a', 'S1.F14b', 'S1.F14c', 'S1.F14d', 'S1.F14e', 'S1.F14f', 'S1.F14g', 'S1.F14h', 'S1.F14i', 'S1.F14j', 'S1.F14k', 'S1.F14l', 'S1.F14m', 'S1.F14n']));
+const pending = (n: MenuNode) => n.component?.startsWith('pending:') ?? false;
+
+describe('the feature pages of spec §1 open from the admin menu inside the layout', () => {
+  it('every built feature page opens inside the layout and is not the placeholder', async () => {
+    const built = featurePages.filter((n) => !pending(n));
+    expect(built.length).toBeGreaterThan(0);
+    for (const node of built) expect(await opensInsideLayout(node), node.title).not.toContain('正在建设中');
+  });
+
+  // The pending pages all render one placeholder component: one of them stands for the rest.
+  it('a page still pending opens inside the layout and says it is being built', async () => {
+    const node = featurePages.find(pending);
+    expect(node, 'no feature page is pending any more: this test has done its work, remove it').not.toBeUndefined();
+    expect(await opensInsideLayout(node!)).toContain('正在建设中');
+  });
 });
 
 describe('menu routes, top tabs and sidebar', () => {
@@ -158,7 +155,8 @@ describe('a narrow role sees only its own menus, and nothing hidden', () => {
     await page.locator('.header-search-icon').click();
     const input = page.locator('.header-search-select input');
     await input.fill(query);
-    await page.waitForTimeout(300);
+    // The results render with the query: options, or the empty text (没有匹配的菜单).
+    await page.locator('.ant-select-dropdown:visible').locator('.ant-select-item-option, .ant-select-item-empty').first().waitFor();
     const labels = await page.locator('.ant-select-dropdown:visible .ant-select-item-option').allInnerTexts();
     await page.keyboard.press('Escape');
     // Blur closes the search; a click "somewhere" could land on the page behind it (a course card opens a drawer).
@@ -196,7 +194,7 @@ describe('a narrow role sees only its own menus, and nothing hidden', () => {
     await go(adminPage, '/dashboard');
     for (const first of await topTabs(adminPage)) {
       await adminPage.locator(`.top-tabs [data-tab="${first.path}"]`).evaluate((e) => e.closest('li')?.click());
-      await adminPage.waitForTimeout(100);
+      await adminPage.locator(`.top-tabs .ant-menu-item-selected [data-tab="${first.path}"]`).waitFor();
       const keys = await adminPage.locator('.app-sidebar .ant-menu-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-id') ?? ''));
       expect(keys.some((k) => /mobileUpload|login/i.test(k))).toBe(false);
     }

@@ -219,7 +219,7 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
 
   // ---------------------------------------------------------------- the flows
 
-  it('校内转接: sending branch → sending committee → receiving committee → receiving branch; the branch changes at the end', async () => {
+  it('[S1.F8c] 校内转接: sending branch → sending committee → receiving committee → receiving branch; the branch changes at the end', async () => {
     const title = '校内组织关系转接';
     const member = free[0];
     const id = await add('zbsj', 'transfer-internal', title, member.name, async (form, page) => {
@@ -251,7 +251,7 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
     await shot(at.page, 'transfer-internal-timeline');
   });
 
-  it('转出: branch → committee → the organisation department issues the numbered letter (print page) → completed, receipt; the member leaves the roster at the end', async () => {
+  it('[S1.F8b] 转出: branch → committee → the organisation department issues the numbered letter (print page) → completed, receipt; the member leaves the roster at the end', async () => {
     const title = '组织关系转出';
     const member = free[1];
     const toOrgName = `中共长沙市岳麓区委员会组织部${run}`;
@@ -308,7 +308,7 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
     expect(leaves[0].changes.find((c) => c.field === 'partyStatus')).toMatchObject({ before: '1', after: '6' });
   });
 
-  it('转入: the organisation department registers the letter → the committee assigns the branch → the branch receives; the member record is made at the end', async () => {
+  it('[S1.F8a] 转入: the organisation department registers the letter → the committee assigns the branch → the branch receives; the member record is made at the end', async () => {
     const title = '组织关系转入';
     const name = `转入${run.slice(-4)}`;
     const first17 = `430104${addMonths(TODAY, -12 * 24).replace(/-/g, '')}${String(Date.now() % 1000).padStart(3, '0')}`;
@@ -347,7 +347,7 @@ describe('[issue 17] the transfer flows in Chromium, by the roles that own them'
     await shot(at.page, 'transfer-in-done');
   });
 
-  it('流动党员: the branch registers the outflow → the committee issues the 活动证 → the branch ends it on return; the member record stays as it was', async () => {
+  it('[S1.F8d] 流动党员: the branch registers the outflow → the committee issues the 活动证 → the branch ends it on return; the member record stays as it was', async () => {
     const title = '流动党员';
     const member = free[2];
     const trailBefore = (await trailOf(member.id)).length;

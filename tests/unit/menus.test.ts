@@ -38,7 +38,6 @@ const FEATURE_AREAS = [
   'S1.F14a', 'S1.F14b', 'S1.F14c', 'S1.F14d', 'S1.F14e', 'S1.F14f', 'S1.F14g',
   'S1.F14h', 'S1.F14i', 'S1.F14j', 'S1.F14k', 'S1.F14l', 'S1.F14m', 'S1.F14n',
 ];
-const AREA_TAGS = FEATURE_AREAS.map((id) => `[${id}]`).join('');
 
 /** Constant routes of spec section 2 that menu leaves may link to. */
 const CONSTANT_PSCHOOL = ['/pschool', '/pschool/party/center', '/pschool/exam/center', '/pschool/video/view', '/pschool/doc/view'];
@@ -101,7 +100,9 @@ describe('menu tree (schemas/menus.json)', () => {
     ]);
   });
 
-  it(`${AREA_TAGS} every feature area of spec §1 has a menu page that opens inside the layout`, () => {
+  // Structure only: an S1.F row is covered by the test of its working page, never by its menu entry
+  // (checklist), so this test claims none of them, and a pending: page is still a placeholder.
+  it('every feature area of spec §1 has a menu page registered under a top tab', () => {
     const tree = loadMenus();
     const pages = flattenMenus(tree).filter((n) => n.feature);
     expect(pages.map((p) => p.feature).sort()).toEqual([...FEATURE_AREAS].sort());

@@ -14,6 +14,8 @@ import { RecordService, type WriteEvent } from './records.js';
 import { ModuleRegistry, SchemaLoadError } from './registry.js';
 import { syncTables, type SyncReport } from './table-sync.js';
 import { WorkflowEngine } from './workflow/engine.js';
+import { Reminders } from './reminders/service.js';
+import { isWeekday } from '../../shared/module-schema/reminders.js';
 
 export { registerHook, type Actor, type DeleteHookContext, type Hook, type HookContext, type WriteHookContext } from './hooks.js';
 export type { ApiRecord, ListInput, ListPage, WriteEvent, WriteOptions } from './records.js';
@@ -52,6 +54,7 @@ export class Runtime {
   private readonly services = new Map<string, RecordService>();
   private jobs?: ImportJobs;
   private engine?: WorkflowEngine;
+  private reminderService?: Reminders;
 
   constructor(private readonly options: RuntimeOptions) {}
 
@@ -76,6 +79,14 @@ export class Runtime {
       emit: (e) => this.events.emit('write', e),
       messages: () => this.options.messages?.(),
       orgTree: this.options.orgTree,
+    });
+    const engine = this.engine;
+    this.reminderService = new Reminders({
+      ctx: this.context,
+      actorsOf: (m, step, record, directory, db) => engine.actorsOf(m, step, record, directory, db),
+      workingDays: async () => isWeekday,
+      messages: () => this.options.messages?.(),
+      log,
     });
     await this.fillSortKeys();
     return report;
@@ -106,6 +117,12 @@ export class Runtime {
   get workflows(): WorkflowEngine {
     if (!this.engine) throw new Error('the schema runtime has not started');
     return this.engine;
+  }
+
+  /** Reminders of modules with x-reminders: the table, its recomputation and delivery. */
+  get reminders(): Reminders {
+    if (!this.reminderService) throw new Error('the schema runtime has not started');
+    return this.reminderService;
   }
 
   module(id: string): RuntimeModule | undefined {

@@ -14,6 +14,7 @@ import { pinyinKey } from './pinyin.js';
 import { applyScope, outOfScope, scopeCondition, type ScopeMode } from './scope.js';
 import { changesOf, dictSnapshot, recordChanges, type DictSnapshot, type TrailEntry, type TrailSource } from './trail.js';
 import { assertValid, readWriteInput, uniqueMessage, validateCandidates } from './validate.js';
+import { remindersAfterDelete, remindersAfterWrite } from './reminders/service.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
 type AnyDb = Kysely<any>;
@@ -285,6 +286,7 @@ export class RecordService<T = Record<string, unknown>> {
     }
     await recordChanges(trx, m, entries, actor);
     for (const h of hooks) await runHooks(m.hooks.afterWrite, h);
+    await remindersAfterWrite(this.ctx, trx, m, hooks.map((h) => h.id!));
     return hooks.map((h) => h.id!);
   }
 
@@ -349,6 +351,7 @@ export class RecordService<T = Record<string, unknown>> {
       await service.deleteRows(trx, childRows, actor, childParents);
     }
     await (trx as AnyDb).deleteFrom(m.table).where(idIn(ids)).execute();
+    await remindersAfterDelete(this.ctx, trx, m, rows);
   }
 
   /** Puts a deleted record back (with the children deleted with it), if it is in the actor's scope. */

@@ -3,12 +3,13 @@ import { Ajv2020, addFormats, type Ajv } from './ajv.js';
 import { COMPUTED_FUNCTIONS } from './computed.js';
 import { fieldKind } from './fields.js';
 import type { FieldSchema, FilterOp, ModuleSchema } from './types.js';
+import { checkReminders } from './reminders.js';
 import { checkWorkflow } from './workflow-check.js';
 import { ownValue } from '../own.js';
 
 /** The x- keywords a module schema may carry on a field; ajv must know them to stay strict. */
 export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden', 'x-required-from'];
-export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-scope-self', 'x-name-field', 'x-workflow', 'x-links'];
+export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-scope-self', 'x-name-field', 'x-workflow', 'x-links', 'x-reminders'];
 
 /** Custom string formats of module schemas, as names only; validators are added by the runtime. */
 export const CUSTOM_FORMATS = ['id-card', 'mobile', 'money', 'textarea', 'rich-text', 'file', 'image'];
@@ -130,6 +131,7 @@ function checkRuntimeRules(module: ModuleSchema): string[] {
   const nameField = module['x-name-field'];
   if (nameField && (fieldKind(fields[nameField]) !== 'string' || computed(nameField))) problems.push(`x-name-field: "${nameField}" must be a stored string field`);
   problems.push(...checkWorkflow(module));
+  problems.push(...checkReminders(module));
   return problems;
 }
 

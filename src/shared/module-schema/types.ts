@@ -1,4 +1,5 @@
 /** Hand-written view of a module schema (the meta-schema in schemas/meta/module.schema.json is the authority). */
+import type { ReminderDeclaration } from './reminders.js';
 import type { WorkflowSchema } from './workflow.js';
 
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'array';
@@ -55,6 +56,8 @@ export interface ModuleSchema {
   'x-scope-self'?: { parentField: string; public: string[] };
   'x-name-field'?: string;
   'x-workflow'?: WorkflowSchema;
+  /** Dates on the records that call for attention (docs/schema.md, x-reminders). */
+  'x-reminders'?: ReminderDeclaration[];
   /** Pages about one record, offered on its detail (`{id}` in `path` is the record's id): a printable letter. */
   'x-links'?: { title: string; path: string; 'x-show-if'?: { field: string; in?: unknown[] } }[];
 }

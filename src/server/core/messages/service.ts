@@ -25,6 +25,8 @@ export interface NewMessage {
   senderId?: number | null;
   /** Defaults to the sender's name, or 系统 for messages the system sends. */
   senderName?: string;
+  /** The reminder this message announces: the remind counter counts the reminder, not the message too. */
+  reminderId?: number | null;
 }
 
 export interface NewTodo {
@@ -89,6 +91,8 @@ export class MessageService {
   readonly hub = new PushHub();
   /** The PostgreSQL relay, while it runs (see `start`). */
   private relay?: Listening;
+  /** Started reminders per user, added to the remind counter (a port the runtime's reminders fill). */
+  private remindSource?: (userIds: number[]) => Promise<Map<number, number>>;
   constructor(private readonly database: Database) {}
 
   /**
@@ -112,6 +116,15 @@ export class MessageService {
   }
 
 
+  setRemindSource(source: (userIds: number[]) => Promise<Map<number, number>>): void {
+    this.remindSource = source;
+  }
+
+  /** Pushes fresh counters to these users (their reminders changed). */
+  async notifyCounters(userIds: number[]): Promise<void> {
+    if (userIds.length) await this.publish({ changes: [...new Set(userIds)].map((userId) => ({ userId, event: { type: 'message', action: 'updated' } })), counters: true });
+  }
+
   async sendMessage(m: NewMessage): Promise<number[]> {
     const userIds = [...new Set(m.toUserIds)];
     if (!userIds.length) return [];
@@ -123,7 +136,7 @@ export class MessageService {
     }
     const rows = await db
       .insertInto('msg_push_history')
-      .values(userIds.map((user_id) => ({ user_id, sender_id: m.senderId ?? null, sender_name: senderName, type: m.type, title: m.title, content: m.content ?? '', link: m.link ?? null })))
+      .values(userIds.map((user_id) => ({ user_id, sender_id: m.senderId ?? null, sender_name: senderName, type: m.type, title: m.title, content: m.content ?? '', link: m.link ?? null, reminder_id: m.reminderId ?? null })))
       .returning(['id', 'user_id'])
       .execute();
     await this.notify(rows.map((r) => ({ userId: r.user_id, event: { type: 'message', action: 'created', id: r.id, messageType: m.type, title: m.title, senderName, link: m.link ?? null } })));
@@ -172,11 +185,13 @@ export class MessageService {
     const { db } = this.database;
     const [todos, reminds] = await Promise.all([
       db.selectFrom('msg_todo').select(['user_id', sql<number>`count(*)::int`.as('n')]).where('user_id', 'in', userIds).where('status', '=', TODO_OPEN).groupBy('user_id').execute(),
-      db.selectFrom('msg_push_history').select(['user_id', sql<number>`count(*)::int`.as('n')]).where('user_id', 'in', userIds).where('is_read', '=', false).where('type', 'in', REMIND_TYPES).groupBy('user_id').execute(),
+      db.selectFrom('msg_push_history').select(['user_id', sql<number>`count(*)::int`.as('n')]).where('user_id', 'in', userIds).where('is_read', '=', false).where('type', 'in', REMIND_TYPES).where('reminder_id', 'is', null).groupBy('user_id').execute(),
     ]);
     const todo = new Map(todos.map((r) => [r.user_id, r.n]));
     const remind = new Map(reminds.map((r) => [r.user_id, r.n]));
-    return new Map(userIds.map((id) => [id, { todo: { totalElements: todo.get(id) ?? 0 }, remind: { totalElements: remind.get(id) ?? 0 } }]));
+    // Spec §4: a started reminder of an enabled type counts until it ends (its announcement is not counted again).
+    const started = this.remindSource ? await this.remindSource(userIds) : new Map<number, number>();
+    return new Map(userIds.map((id) => [id, { todo: { totalElements: todo.get(id) ?? 0 }, remind: { totalElements: (remind.get(id) ?? 0) + (started.get(id) ?? 0) } }]));
   }
 
   /**

@@ -31,6 +31,8 @@ export interface MessageTables {
     content: WithDefault<string>;
     link: string | null;
     is_read: WithDefault<boolean>;
+    /** The reminder a message announces (migration 0120). */
+    reminder_id: WithDefault<number | null>;
     created_at: Created;
   };
 }

@@ -8,17 +8,15 @@ import './guards.js';
 import './effects.js';
 import './identify.js';
 import './book-numbers.js';
-import { scheduleDevelopmentReminders } from './reminders.js';
 import { developmentRoutes } from './routes.js';
 
 export { registerTrainingSource, type TrainingSource } from './training-source.js';
 export { developmentCandidates } from './candidates.js';
-export { sendDevelopmentReminders } from './reminders.js';
+/** Recomputes the development reminders (x-reminders of its schema) as of `today` and sends what is due; answers how many were sent. */
+export const sendDevelopmentReminders = (app: FastifyInstance, today?: string): Promise<number> => app.runtime.reminders.run({ modules: ['development'], today });
 
-/** The area's routes and its reminder schedule (a route plugin of src/server/routes.ts). */
+/** The area's routes (a route plugin of src/server/routes.ts); its reminders are the runtime's (x-reminders). */
 export async function developmentArea(app: FastifyInstance): Promise<void> {
   if (!app.runtime.module('development')) return;
   await developmentRoutes(app);
-  const stop = scheduleDevelopmentReminders(app);
-  app.addHook('onClose', async () => stop());
 }

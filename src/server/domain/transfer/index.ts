@@ -4,17 +4,16 @@
  * endpoints. A route plugin of src/server/routes.ts.
  */
 import type { FastifyInstance } from 'fastify';
-import { registerHook, type HookContext, type WriteHookContext } from '../../runtime/index.js';
+import { registerHook, type HookContext, type Runtime, type WriteHookContext } from '../../runtime/index.js';
 import type { RuntimeModule } from '../../runtime/module.js';
-import { schedulePeriodic } from '../schedule.js';
 import { registerTransferEffects } from './effects.js';
 import { registerTransferGuards } from './guards.js';
 import { TRANSFER_MODULES, contactOrgHook, draftOnlyHook, floatingMemberHook, fromMemberHook, incomingLetterHook } from './hooks.js';
-import { sendTransferReminders } from './reminders.js';
 import { transferRoutes } from './routes.js';
 
 export { setDuesSources, type DuesStanding, type DuesStatusSource, type LapseCandidate, type LapseCandidateSource } from './dues-source.js';
-export { sendTransferReminders } from './reminders.js';
+/** Recomputes the transfer reminders (x-reminders of transfer-out and floating) as of `today` and sends what is due; answers how many were sent. */
+export const sendTransferReminders = (services: { runtime: Runtime }, today?: string): Promise<number> => services.runtime.reminders.run({ modules: ['transfer-out', 'floating'], today });
 
 export async function transferArea(app: FastifyInstance): Promise<void> {
   const { runtime } = app;
@@ -29,7 +28,5 @@ export async function transferArea(app: FastifyInstance): Promise<void> {
   registerTransferGuards();
   registerTransferEffects(() => runtime.ctx.school);
   if (!module('member') || !module('org')) return;
-  const stop = schedulePeriodic('transfer reminders', () => sendTransferReminders({ runtime, db: app.services.database.db, messages: app.services.messages }), app.log);
-  app.addHook('onClose', async () => stop());
   await transferRoutes(app);
 }

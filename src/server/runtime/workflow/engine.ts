@@ -23,6 +23,7 @@ import type { RuntimeModule } from '../module.js';
 import type { Condition } from '../query.js';
 import type { ApiRecord, RecordService, WriteEvent } from '../records.js';
 import { changesOf, dictSnapshot, recordChanges } from '../trail.js';
+import { remindersAfterWrite } from '../reminders/service.js';
 import { Directory, participantOf } from './directory.js';
 import { effectNamed, guardNamed, type GuardContext, type GuardProblem, type StepContext } from './hooks.js';
 import { OrgLevels, levelsText, type Acting, type Participant } from './levels.js';
@@ -355,6 +356,7 @@ export class WorkflowEngine {
         to,
         result: t.result,
         level: acting.level,
+      await remindersAfterWrite(this.ctx, trx, m, [id]);
         actingOrgId: acting.orgId,
         actorId: actor.id,
         actorName: p.name,

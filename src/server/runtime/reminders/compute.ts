@@ -1,0 +1,225 @@
+/**
+ * Recomputes the reminders of records (x-reminders): for each declared type, whether the record needs one,
+ * its due date and state as of a day, and who receives it; writes what changed to `reminders` and, when a
+ * reminder starts (or starts again for a new due date) and its type is on, the announcement to
+ * `reminder_outbox`, all through the caller's handle: inside a write, in the write's transaction.
+ */
+import { sql, type Kysely } from 'kysely';
+import { chineseDate } from '../../../shared/calendar.js';
+import { REMINDER_STATE, dueDateOf, fillTemplate, reminderStateOn, type ReminderDeclaration } from '../../../shared/module-schema/reminders.js';
+import type { DB } from '../../db/types.js';
+import type { RuntimeContext } from '../context.js';
+import { selection } from '../decorate.js';
+import { ALL_SYSTEM_SELECT } from '../list.js';
+import type { RuntimeModule } from '../module.js';
+import { idIn } from '../query.js';
+import { todoLink } from '../workflow/links.js';
+import { Directory } from '../workflow/directory.js';
+import { OrgLevels, inScope } from '../workflow/levels.js';
+import type { WorkflowLevel } from '../../../shared/module-schema/workflow.js';
+import { childDateOf, conditionHolds, ownDateOf, periodOf, remindersOf } from './model.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
+
+export interface ComputeDeps {
+  ctx: RuntimeContext;
+  /** The actors of a workflow step on a record (the engine's). */
+  actorsOf(m: RuntimeModule, step: string, record: Record<string, unknown>, directory: Directory, db: Kysely<DB>): Promise<number[]>;
+  /** Whether a date is a working day, for the days around `from` (the holiday calendar when there is one). */
+  workingDays(db: Kysely<DB>, from: string): Promise<(date: string) => boolean>;
+}
+
+/** Per module and type: how many reminders are not finished after a computation. */
+export type Counts = Record<string, Record<string, number>>;
+
+interface Setting {
+  enabled: boolean;
+  ahead: number;
+}
+
+interface Stored {
+  id: number;
+  record_id: number;
+  type: string;
+  due_date: string;
+  state: number;
+  receivers: number[];
+  org_id: number | null;
+  title: string;
+  announced_due: string | null;
+  closed_due: string | null;
+}
+
+const PAGE = 500;
+
+export class ReminderComputer {
+  private readonly levels: OrgLevels;
+
+  constructor(private readonly deps: ComputeDeps) {
+    this.levels = new OrgLevels(() => deps.ctx.orgTree);
+  }
+
+  /** The switch and window of every type of a module (the schema's defaults where nobody set one). */
+  async settings(db: Kysely<DB>, m: RuntimeModule): Promise<Map<string, Setting>> {
+    const rows = await db.selectFrom('reminder_settings').select(['type', 'enabled', 'ahead_days']).where('module', '=', m.id).execute();
+    const byType = new Map(rows.map((r) => [r.type, r]));
+    return new Map(remindersOf(m).map((d) => [d.type, { enabled: (byType.get(d.type)?.enabled ?? 1) === 1, ahead: byType.get(d.type)?.ahead_days ?? d.ahead }]));
+  }
+
+  /** Recomputes the reminders of these records (all of the module's with `ids` null) as of `today`. */
+  async recompute(db: Kysely<DB>, m: RuntimeModule, ids: number[] | null, today: string, types?: string[]): Promise<void> {
+    const decls = remindersOf(m).filter((d) => !types || types.includes(d.type));
+    if (!decls.length) return;
+    const settings = await this.settings(db, m);
+    const directory = new Directory(db, this.levels, () => this.deps.ctx.orgTree);
+    const link = await todoLink(this.deps.ctx, m, db);
+    const config = configReader(db);
+    const working = decls.some((d) => d.offset?.workingDays !== undefined) ? await this.deps.workingDays(db, today) : undefined;
+    for (let after = 0; ; ) {
+      let q = (db as Kysely<any>).selectFrom(m.table).select(selection(m.storedFields.filter((f) => f.column), ALL_SYSTEM_SELECT)).orderBy('id').limit(PAGE);
+      q = ids ? q.where(idIn(ids.filter((id) => id > after))) : q.where('id', '>', after);
+      const rows = (await q.execute()) as Record<string, unknown>[];
+      if (!rows.length) break;
+      after = rows[rows.length - 1].id as number;
+      await this.recomputeRows(db, m, rows, decls, settings, { today, directory, link, config, working });
+      if (rows.length < PAGE) break;
+    }
+    // Records gone (deleted around the runtime): their open reminders end.
+    if (!ids) {
+      await sql`UPDATE reminders r SET state = ${REMINDER_STATE.FINISH}, updated_at = now() WHERE r.module = ${m.id} AND r.state <> ${REMINDER_STATE.FINISH}
+        AND NOT EXISTS (SELECT 1 FROM ${sql.table(m.table)} t WHERE t.id = r.record_id)`.execute(db);
+    }
+  }
+
+  /** The reminders of deleted records end. */
+  async finishRecords(db: Kysely<DB>, m: RuntimeModule, ids: number[]): Promise<void> {
+    if (!ids.length || !remindersOf(m).length) return;
+    await db.updateTable('reminders').set({ state: REMINDER_STATE.FINISH, updated_at: new Date() }).where('module', '=', m.id).where('record_id', 'in', ids).where('state', '<>', REMINDER_STATE.FINISH).execute();
+  }
+
+  private async recomputeRows(
+    db: Kysely<DB>,
+    m: RuntimeModule,
+    rows: Record<string, unknown>[],
+    decls: ReminderDeclaration[],
+    settings: Map<string, Setting>,
+    run: { today: string; directory: Directory; link: string | null; config: (key: string) => Promise<string | undefined>; working?: (d: string) => boolean },
+  ): Promise<void> {
+    const ids = rows.map((r) => r.id as number);
+    const stored = await db
+      .selectFrom('reminders')
+      .select(['id', 'record_id', 'type', 'due_date', 'state', 'receivers', 'org_id', 'title', 'announced_due', 'closed_due'])
+      .where('module', '=', m.id)
+      .where('record_id', 'in', ids)
+      .execute();
+    const existing = new Map(stored.map((s) => [`${s.record_id}:${s.type}`, s as Stored]));
+    for (const decl of decls) {
+      const childDates = await this.childDates(db, m, decl, ids);
+      const setting = settings.get(decl.type)!;
+      for (const record of rows) {
+        const id = record.id as number;
+        const old = existing.get(`${id}:${decl.type}`);
+        const base = childDates ? (childDates.get(id) ?? null) : await ownDateOf(decl, record, db);
+        const applies = base !== null && conditionHolds(decl.when, record, m, 'all') && !conditionHolds(decl.until, record, m, 'any');
+        if (!applies) {
+          if (old && old.state !== REMINDER_STATE.FINISH) await db.updateTable('reminders').set({ state: REMINDER_STATE.FINISH, updated_at: new Date() }).where('id', '=', old.id).execute();
+          continue;
+        }
+        const due = dueDateOf(base, await periodOf(decl, record, run.config), run.working);
+        let state: number = reminderStateOn(due, run.today, setting.ahead, decl.overdue ?? true);
+        if (old?.closed_due === due) state = REMINDER_STATE.FINISH;
+        const receivers = state === REMINDER_STATE.FINISH && old ? old.receivers : await this.receiversOf(db, m, decl, record, run.directory);
+        const orgId = m.scopeField ? ((record[m.scopeField.name] as number | null) ?? null) : null;
+        const values = { title: decl.title, due_date: due, state, receivers, org_id: orgId };
+        const announce = state === REMINDER_STATE.START && setting.enabled && old?.announced_due !== due;
+        let reminderId = old?.id;
+        if (!old) {
+          reminderId = (await db.insertInto('reminders').values({ module: m.id, record_id: id, type: decl.type, ...values, ...(announce && { announced_due: due }) }).returning('id').executeTakeFirstOrThrow()).id;
+        } else if (announce || changed(old, values)) {
+          await db.updateTable('reminders').set({ ...values, ...(announce && { announced_due: due }), updated_at: new Date() }).where('id', '=', old.id).execute();
+        }
+        if (announce && receivers.length) {
+          const words = { ...record, name: m.nameField ? String(record[m.nameField.name] ?? '') : String(id), dueDate: due, dueDateCn: chineseDate(due), title: decl.title };
+          await db
+            .insertInto('reminder_outbox')
+            .values({
+              reminder_id: reminderId!,
+              module: m.id,
+              user_ids: receivers,
+              title: fillTemplate(decl.message.title, words),
+              content: fillTemplate(decl.message.content ?? '', words),
+              link: run.link?.replaceAll('{id}', String(id)) ?? null,
+            })
+            .execute();
+        }
+      }
+    }
+  }
+
+  /** The earliest (or latest) child date per parent record, when the declaration reads one. */
+  private async childDates(db: Kysely<DB>, m: RuntimeModule, decl: ReminderDeclaration, ids: number[]): Promise<Map<number, string> | undefined> {
+    const spec = childDateOf(m, decl);
+    if (!spec) return undefined;
+    const child = this.deps.ctx.registry.get(spec.child);
+    const fk = child?.field(spec.foreignKey)?.column;
+    const col = child?.field(spec.field)?.column;
+    if (!child || !fk || !col) return new Map();
+    const agg = spec.pick === 'max' ? sql`max(${sql.ref(col)})` : sql`min(${sql.ref(col)})`;
+    const rows = await sql<{ parent: number; d: string | null }>`SELECT ${sql.ref(fk)} AS parent, ${agg}::text AS d FROM ${sql.table(child.table)}
+      WHERE ${sql.ref(fk)} = ANY(${ids}::int[]) GROUP BY ${sql.ref(fk)}`.execute(db);
+    return new Map(rows.rows.filter((r) => r.d).map((r) => [r.parent, r.d!]));
+  }
+
+  /** Who receives a reminder of this record (see ReminderReceiver). */
+  private async receiversOf(db: Kysely<DB>, m: RuntimeModule, decl: ReminderDeclaration, record: Record<string, unknown>, directory: Directory): Promise<number[]> {
+    const out = new Set<number>();
+    const orgId = m.scopeField ? ((record[m.scopeField.name] as number | null) ?? null) : null;
+    for (const to of decl.receivers) {
+      if ('step' in to) for (const u of await this.deps.actorsOf(m, to.step, record, directory, db)) out.add(u);
+      else if ('field' in to) {
+        const u = record[to.field];
+        if (typeof u === 'number') out.add(u);
+      } else if ('level' in to) {
+        const other = m.workflow?.otherField ? ((record[m.workflow.otherField.name] as number | null) ?? null) : null;
+        const level = to.level as WorkflowLevel;
+        const acting = await this.levels.actingOrg(level, orgId, other);
+        const self = m.workflow?.selfField ? record[m.workflow.selfField.name] : undefined;
+        for (const h of await directory.holders(to.permission ?? m.permissions.edit, db)) if (await this.levels.canAct(h, level, acting, self)) out.add(h.userId);
+      } else {
+        for (const h of await directory.holders(to.permission, db)) if (inScope(h, orgId)) out.add(h.userId);
+      }
+    }
+    return [...out].sort((a, b) => a - b);
+  }
+
+  /** Which of these modules' records reference these child rows (a child date changed). */
+  parentsOf(m: RuntimeModule, rows: Record<string, unknown>[]): { parent: RuntimeModule; ids: number[] }[] {
+    const out: { parent: RuntimeModule; ids: number[] }[] = [];
+    for (const parent of this.deps.ctx.registry.list()) {
+      for (const decl of remindersOf(parent)) {
+        const spec = childDateOf(parent, decl);
+        if (spec?.child !== m.id) continue;
+        const ids = [...new Set(rows.map((r) => r[spec.foreignKey]).filter((v): v is number => typeof v === 'number'))];
+        if (ids.length) out.push({ parent, ids });
+      }
+    }
+    return out;
+  }
+}
+
+function changed(old: Stored, next: { title: string; due_date: string; state: number; receivers: number[]; org_id: number | null }): boolean {
+  return old.title !== next.title || old.due_date !== next.due_date || old.state !== next.state || old.org_id !== next.org_id || old.receivers.join(',') !== next.receivers.join(',');
+}
+
+/** System configuration values, read once per computation through its handle. */
+function configReader(db: Kysely<DB>): (key: string) => Promise<string | undefined> {
+  const cache = new Map<string, Promise<string | undefined>>();
+  return (key) => {
+    let hit = cache.get(key);
+    if (!hit) {
+      hit = db.selectFrom('sys_config').select('config_value').where('config_key', '=', key).executeTakeFirst().then((r) => r?.config_value);
+      cache.set(key, hit);
+    }
+    return hit;
+  };
+}

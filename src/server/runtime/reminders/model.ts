@@ -1,0 +1,73 @@
+/**
+ * Reading a module's `x-reminders` against its records: whether a record needs a reminder of a type, the
+ * date it counts from, the period added to it. Pure but for the named date hooks and configuration reads.
+ */
+import type { Kysely } from 'kysely';
+import { PERIOD_UNITS, dateOrNull, type ReminderCondition, type ReminderDeclaration, type ResolvedPeriod } from '../../../shared/module-schema/reminders.js';
+import type { DB } from '../../db/types.js';
+import type { RuntimeModule } from '../module.js';
+
+export type DateHook = (record: Record<string, unknown>, db: Kysely<DB>) => string | null | Promise<string | null>;
+const dateHooks = new Map<string, DateHook>();
+
+/** A computed date the vocabulary cannot say (`"date": { "hook": name }`), registered by a domain service. */
+export function registerReminderDate(name: string, fn: DateHook): void {
+  dateHooks.set(name, fn);
+}
+
+export function reminderDateHook(name: string): DateHook {
+  const fn = dateHooks.get(name);
+  if (!fn) throw new Error(`reminder date hook "${name}" is not registered (x-reminders names it)`);
+  return fn;
+}
+
+export function remindersOf(m: RuntimeModule): ReminderDeclaration[] {
+  return m.schema['x-reminders'] ?? [];
+}
+
+const blank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** Whether a condition's parts hold: all of them (`when`), or any of them (`until`). */
+export function conditionHolds(c: ReminderCondition | undefined, record: Record<string, unknown>, m: RuntimeModule, mode: 'all' | 'any'): boolean {
+  if (!c) return mode === 'all';
+  const wf = m.workflow;
+  const state = wf ? (record[wf.stateField.name] as number) : undefined;
+  const parts: boolean[] = [];
+  if (c.states) parts.push(state !== undefined && c.states.includes(state));
+  if (c.final) parts.push(state !== undefined && !!wf?.schema.states[String(state)]?.final);
+  for (const f of c.filled ?? []) parts.push(!blank(record[f]));
+  for (const [f, v] of Object.entries(c.equals ?? {})) parts.push(record[f] === v);
+  return mode === 'all' ? parts.every(Boolean) : parts.some(Boolean);
+}
+
+/** The period of a declaration with configured amounts read (`{field}` in a key is the record's value). */
+export async function periodOf(decl: ReminderDeclaration, record: Record<string, unknown>, config: (key: string) => Promise<string | undefined>): Promise<ResolvedPeriod> {
+  const out: ResolvedPeriod = {};
+  for (const unit of PERIOD_UNITS) {
+    const amount = decl.offset?.[unit];
+    if (amount === undefined) continue;
+    if (typeof amount === 'number') out[unit] = amount;
+    else {
+      const key = amount.config.replace(/\{(\w+)\}/g, (_, f: string) => String(record[f] ?? ''));
+      const raw = await config(key);
+      const n = Number(raw);
+      out[unit] = raw !== undefined && raw !== '' && Number.isInteger(n) ? n : amount.default;
+    }
+  }
+  return out;
+}
+
+/** The field and child module a child date reads, with the foreign key of the child. */
+export function childDateOf(m: RuntimeModule, decl: ReminderDeclaration): { child: string; field: string; foreignKey: string; pick: 'min' | 'max' } | undefined {
+  if (!('field' in decl.date) || !decl.date.child) return undefined;
+  const { child, field, pick } = decl.date;
+  const link = m.schema['x-children']?.find((c) => c.module === child);
+  return link ? { child, field, foreignKey: link.foreignKey, pick: pick ?? 'min' } : undefined;
+}
+
+/** The date a reminder counts from, when the record's own fields or a hook give it (child dates are read in bulk). */
+export async function ownDateOf(decl: ReminderDeclaration, record: Record<string, unknown>, db: Kysely<DB>): Promise<string | null> {
+  if ('hook' in decl.date) return dateOrNull(await reminderDateHook(decl.date.hook)(record, db));
+  if (decl.date.child) return null;
+  return dateOrNull(record[decl.date.field]);
+}

@@ -1,0 +1,178 @@
+/**
+ * The reminders API (智能提醒):
+ * - `GET  /api/reminders?module=&type=&state=&orgId=&page=&size=`  the caller's reminders → `{ content, totalElements }`
+ * - `GET  /api/reminders/types`                       every declared type with its switch and window
+ * - `PUT  /api/reminders/types`                       `{ module, type, enabled: 0|1, ahead? }` (administrators)
+ * - `POST /api/reminders/refresh`                     recompute everything now → `{ counts: { module: { type: n } } }`
+ * - `POST /api/reminders/{id}/close`                  close by hand where the type allows
+ * A caller sees the reminders they receive, and those of organisations in their data scope in modules they
+ * may list; superusers see all.
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { REMINDER_STATE } from '../../../shared/module-schema/reminders.js';
+import { currentUser, perm } from '../../core/auth/guard.js';
+import { parsePaging } from '../../core/paging.js';
+import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user.js';
+import { HttpError } from '../../errors.js';
+import type { Runtime } from '../index.js';
+import { todoLink } from '../workflow/links.js';
+import { remindersOf } from './model.js';
+
+export const REMINDER_LIST = 'msg-remind:list';
+export const REMINDER_MANAGE = 'msg-remind:manage';
+
+export interface ReminderDto {
+  id: number;
+  module: string;
+  recordId: number;
+  type: string;
+  title: string;
+  dueDate: string;
+  state: number;
+  enabled: number;
+  moduleTitle: string;
+  recordName: string;
+  orgId: number | null;
+  orgName: string;
+  link: string | null;
+  closable: boolean;
+}
+
+const intOf = (v: unknown) => (v === undefined || v === '' ? undefined : Number(v));
+
+export async function reminderRoutes(app: FastifyInstance): Promise<void> {
+  const runtime: Runtime = app.runtime;
+  const reminders = runtime.reminders;
+  const { messages } = app.services;
+  messages.setRemindSource((userIds) => reminders.startedFor(userIds));
+  const stop = reminders.schedule();
+  app.addHook('onClose', async () => stop());
+  const db = runtime.ctx.db;
+
+  const declOf = (module: string, type: string) => {
+    const m = runtime.module(module);
+    const decl = m && remindersOf(m).find((d) => d.type === type);
+    return m && decl ? { m, decl } : undefined;
+  };
+
+  /** What the caller may see, as a condition on `reminders r`. */
+  async function visible(user: SessionUser): Promise<Expression<SqlBool>> {
+    if (user.isSuper) return sql<SqlBool>`true`;
+    const mine = sql<SqlBool>`r.receivers @> ARRAY[${user.id}]::int[]`;
+    const listed = reminders.modules().filter((m) => hasAnyPermission(user, [m.permissions.list])).map((m) => m.id);
+    if (!listed.length) return mine;
+    const { scope } = await runtime.actorOf(user);
+    const inScope = scope === 'all' ? sql`true` : sql`r.org_id = ANY(${scope}::int[])`;
+    return sql<SqlBool>`(${mine} OR (r.module = ANY(${listed}::text[]) AND ${inScope}))`;
+  }
+
+  app.get('/api/reminders', { config: perm(REMINDER_LIST) }, async (req) => {
+    const user = currentUser(req);
+    const q = req.query as Record<string, string | undefined>;
+    const { page, size } = parsePaging(q, {});
+    const state = intOf(q.state);
+    const orgId = intOf(q.orgId);
+    if (state !== undefined && ![1, 2, 3].includes(state)) throw new HttpError(400, '提醒状态不正确');
+    const where = [await visible(user)];
+    if (q.module) where.push(sql<SqlBool>`r.module = ${q.module}`);
+    if (q.type) where.push(sql<SqlBool>`r.type = ${q.type}`);
+    if (state !== undefined) where.push(sql<SqlBool>`r.state = ${state}`);
+    if (orgId !== undefined) {
+      if (!Number.isSafeInteger(orgId)) throw new HttpError(400, '组织不正确');
+      where.push(sql<SqlBool>`r.org_id = ANY(${await runtime.ctx.orgTree.subtreeIds([orgId])}::int[])`);
+    }
+    const cond = sql.join(where, sql` AND `);
+    const rows = await sql<{ id: number; module: string; record_id: number; type: string; title: string; due_date: string; state: number; enabled: number; org_id: number | null; total: number }>`
+      SELECT r.id, r.module, r.record_id, r.type, r.title, r.due_date::text AS due_date, r.state, coalesce(s.enabled, 1)::int AS enabled, r.org_id,
+        count(*) OVER ()::int AS total
+      FROM reminders r LEFT JOIN reminder_settings s ON s.module = r.module AND s.type = r.type
+      WHERE ${cond}
+      ORDER BY r.state = ${REMINDER_STATE.START} DESC, r.state, r.due_date, r.id
+      LIMIT ${size} OFFSET ${page * size}`.execute(db);
+    const orgNames = await runtime.ctx.refNames('org', [...new Set(rows.rows.map((r) => r.org_id).filter((v): v is number => v !== null))]);
+    const names = new Map<string, Map<number, string>>();
+    const links = new Map<string, string | null>();
+    for (const module of new Set(rows.rows.map((r) => r.module))) {
+      const m = runtime.module(module);
+      if (!m) continue;
+      names.set(module, await runtime.ctx.refNames(module, rows.rows.filter((r) => r.module === module).map((r) => r.record_id)));
+      links.set(module, await todoLink(runtime.ctx, m));
+    }
+    let total = rows.rows[0]?.total;
+    if (total === undefined) total = page === 0 ? 0 : ((await sql<{ n: number }>`SELECT count(*)::int AS n FROM reminders r WHERE ${cond}`.execute(db)).rows[0]?.n ?? 0);
+    const content: ReminderDto[] = rows.rows.map((r) => ({
+      id: r.id,
+      module: r.module,
+      recordId: r.record_id,
+      type: r.type,
+      title: r.title,
+      dueDate: r.due_date,
+      state: r.state,
+      enabled: r.enabled,
+      moduleTitle: runtime.module(r.module)?.title ?? r.module,
+      recordName: names.get(r.module)?.get(r.record_id) ?? '',
+      orgId: r.org_id,
+      orgName: r.org_id === null ? '' : (orgNames.get(r.org_id) ?? ''),
+      link: links.get(r.module)?.replaceAll('{id}', String(r.record_id)) ?? null,
+      closable: !!declOf(r.module, r.type)?.decl.closable,
+    }));
+    return { content, totalElements: total };
+  });
+
+  app.get('/api/reminders/types', { config: perm(REMINDER_LIST) }, async () => {
+    const settings = await db.selectFrom('reminder_settings').select(['module', 'type', 'enabled', 'ahead_days']).execute();
+    const byKey = new Map(settings.map((s) => [`${s.module}:${s.type}`, s]));
+    return reminders.modules().flatMap((m) =>
+      remindersOf(m).map((d) => {
+        const s = byKey.get(`${m.id}:${d.type}`);
+        return { module: m.id, moduleTitle: m.title, type: d.type, title: d.title, enabled: s?.enabled ?? 1, ahead: s?.ahead_days ?? d.ahead, defaultAhead: d.ahead, closable: !!d.closable };
+      }),
+    );
+  });
+
+  app.put('/api/reminders/types', { config: perm(REMINDER_MANAGE) }, async (req) => {
+    const body = (req.body ?? {}) as { module?: unknown; type?: unknown; enabled?: unknown; ahead?: unknown };
+    const found = typeof body.module === 'string' && typeof body.type === 'string' ? declOf(body.module, body.type) : undefined;
+    if (!found) throw new HttpError(404, '提醒类型不存在');
+    if (body.enabled !== 0 && body.enabled !== 1) throw new HttpError(400, '启用状态应为 0（关闭）或 1（开启）', { errors: [{ field: 'enabled', message: '应为 0 或 1' }] });
+    if (body.ahead !== undefined && body.ahead !== null && !(Number.isInteger(body.ahead) && (body.ahead as number) >= -366 && (body.ahead as number) <= 3660)) {
+      throw new HttpError(400, '提前提醒天数应为 -366 到 3660 之间的整数', { errors: [{ field: 'ahead', message: '应为整数天数' }] });
+    }
+    const ahead = body.ahead === undefined ? undefined : (body.ahead as number | null);
+    const user = currentUser(req);
+    await db
+      .insertInto('reminder_settings')
+      .values({ module: found.m.id, type: found.decl.type, enabled: body.enabled, ahead_days: ahead ?? null, updated_by: user.id })
+      .onConflict((oc) => oc.columns(['module', 'type']).doUpdateSet({ enabled: body.enabled as number, ...(ahead !== undefined && { ahead_days: ahead }), updated_by: user.id, updated_at: new Date() }))
+      .execute();
+    await reminders.refresh({ modules: [found.m.id], types: [found.decl.type] });
+    await reminders.deliver({ modules: [found.m.id] });
+    const s = await db.selectFrom('reminder_settings').select(['enabled', 'ahead_days']).where('module', '=', found.m.id).where('type', '=', found.decl.type).executeTakeFirstOrThrow();
+    return { module: found.m.id, type: found.decl.type, enabled: s.enabled, ahead: s.ahead_days ?? found.decl.ahead };
+  });
+
+  app.post('/api/reminders/refresh', { config: perm(REMINDER_MANAGE) }, async () => {
+    const counts = await reminders.refresh();
+    await reminders.deliver();
+    return { counts };
+  });
+
+  app.post('/api/reminders/:id/close', { config: perm(REMINDER_LIST) }, async (req) => {
+    const user = currentUser(req);
+    const id = Number((req.params as { id: string }).id);
+    if (!Number.isSafeInteger(id) || id <= 0) throw new HttpError(404, '提醒不存在');
+    const row = (await sql<{ id: number; module: string; type: string; state: number; due_date: string; receivers: number[]; org_id: number | null }>`
+      SELECT r.id, r.module, r.type, r.state, r.due_date::text AS due_date, r.receivers, r.org_id FROM reminders r WHERE r.id = ${id} AND ${await visible(user)}`.execute(db)).rows[0];
+    if (!row) throw new HttpError(404, '提醒不存在');
+    const found = declOf(row.module, row.type);
+    if (!found?.decl.closable) throw new HttpError(400, '该类提醒不能手动关闭，办结相关事项后自动结束');
+    const { scope } = await runtime.actorOf(user);
+    const mayClose = user.isSuper || row.receivers.includes(user.id) || (hasAnyPermission(user, [found.m.permissions.edit]) && (scope === 'all' || (row.org_id !== null && scope.includes(row.org_id))));
+    if (!mayClose) throw new HttpError(403, '只有提醒的接收人或有权办理该记录的人员可以关闭提醒');
+    if (row.state === REMINDER_STATE.FINISH) throw new HttpError(400, '该提醒已结束');
+    await db.updateTable('reminders').set({ state: REMINDER_STATE.FINISH, closed_due: row.due_date, closed_by: user.id, updated_at: new Date() }).where('id', '=', id).execute();
+    await messages.notifyCounters(row.receivers);
+    return { id, state: REMINDER_STATE.FINISH };
+  });
+}

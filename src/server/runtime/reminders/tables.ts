@@ -1,0 +1,44 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Stamp = ColumnType<Date, Date | undefined, Date>;
+
+/** Tables of migration 0120 (x-reminders). */
+export interface ReminderTables {
+  reminders: {
+    id: Generated<number>;
+    module: string;
+    record_id: number;
+    type: string;
+    title: string;
+    due_date: string;
+    state: number;
+    receivers: ColumnType<number[], number[] | undefined, number[]>;
+    org_id: number | null;
+    announced_due: string | null;
+    closed_due: string | null;
+    closed_by: number | null;
+    updated_at: Stamp;
+  };
+  reminder_settings: {
+    module: string;
+    type: string;
+    enabled: ColumnType<number, number | undefined, number>;
+    ahead_days: number | null;
+    updated_by: number | null;
+    updated_at: Stamp;
+  };
+  reminder_outbox: {
+    id: Generated<number>;
+    reminder_id: number;
+    module: string;
+    user_ids: number[];
+    title: string;
+    content: ColumnType<string, string | undefined, string>;
+    link: string | null;
+    attempts: ColumnType<number, number | undefined, number>;
+    next_attempt_at: Stamp;
+    last_error: string | null;
+    sent_at: Date | null;
+    created_at: Stamp;
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * `x-reminders`: dates on a module's records that call for attention (a talk due, a probation ending, a
+ * term expiring), declared on the module (docs/schema.md, "x-reminders"). The declarations, their checks
+ * and the pure date arithmetic live here; the server's reminders table and delivery in
+ * src/server/runtime/reminders.
+ */
+import { addDays, addMonths, daysBetween, isDate } from '../calendar.js';
+import type { ModuleSchema } from './types.js';
+
+/** Spec §4 cadre-reminder state. */
+export const REMINDER_STATE = { NO_START: 1, START: 2, FINISH: 3 } as const;
+export type ReminderState = (typeof REMINDER_STATE)[keyof typeof REMINDER_STATE];
+export const REMINDER_STATE_TITLES: Readonly<Record<ReminderState, string>> = { 1: '未开始', 2: '提醒中', 3: '已结束' };
+
+/** A number, or a system configuration value (`{field}` in the key is the record's value) with a default. */
+export type ReminderAmount = number | { config: string; default: number };
+
+/** One of days, months, years or working days (Monday to Friday less holidays, plus make-up days). */
+export interface ReminderPeriod {
+  days?: ReminderAmount;
+  months?: ReminderAmount;
+  years?: ReminderAmount;
+  workingDays?: ReminderAmount;
+}
+export const PERIOD_UNITS = ['days', 'months', 'years', 'workingDays'] as const;
+export type PeriodUnit = (typeof PERIOD_UNITS)[number];
+
+/**
+ * The date a reminder counts from: a date field of the record; or of its child records (`child`: a module
+ * of x-children), the earliest (`pick: "min"`, default) or the latest; or a named domain hook.
+ */
+export type ReminderDate = { field: string; child?: string; pick?: 'min' | 'max' } | { hook: string };
+
+/**
+ * Who receives the reminder: the actors of a workflow step (its permission at its level), the acting
+ * organisation at a workflow level (holders of `permission`, default the module's edit permission),
+ * the user in a field of the record (the record's person), or the holders of a permission whose data scope
+ * holds the record's organisation.
+ */
+export type ReminderReceiver = { step: string } | { level: string; permission?: string } | { field: string } | { permission: string };
+
+export interface ReminderCondition {
+  /** Workflow states (the state field's codes). */
+  states?: number[];
+  /** Fields with a value. */
+  filled?: string[];
+  /** Fields equal to these values. */
+  equals?: Record<string, unknown>;
+  /** (until only) the record reached a state the workflow marks `final`. */
+  final?: boolean;
+}
+
+export interface ReminderMessage {
+  /** `{name}` the record's name, `{dueDate}` the due date (2026-05-01), `{dueDateCn}` (2026年5月1日), `{title}` the type's title. */
+  title: string;
+  content?: string;
+}
+
+export interface ReminderDeclaration {
+  /** The type code (unique in the module): the switches and the API name it. */
+  type: string;
+  /** The type's title (智能提醒 lists and switches). */
+  title: string;
+  date: ReminderDate;
+  /** Added to the date to give the due date (default: the date itself). */
+  offset?: ReminderPeriod;
+  /** Days before the due date the announcement starts (negative: after it); a setting per type, this is its default. */
+  ahead: number;
+  /** Whether the reminder stays on once the due date has passed (default true); false: it ends then. */
+  overdue?: boolean;
+  /** The record needs one while this holds (all parts); otherwise it has none, or its reminder ends. */
+  when?: ReminderCondition;
+  /** It ends once any part holds (a field filled, a state reached, a final state). A deleted record ends it too. */
+  until?: ReminderCondition;
+  receivers: ReminderReceiver[];
+  message: ReminderMessage;
+  /** Whether a receiver may close it by hand (智能提醒 → 关闭). */
+  closable?: boolean;
+}
+
+// ------------------------------------------------------------------ dates
+
+/** A period with its amounts resolved to numbers. */
+export type ResolvedPeriod = Partial<Record<PeriodUnit, number>>;
+
+/** `date` plus `n` working days (`isWorkingDay` tells them; n = 0: the date, or the next working day). */
+export function addWorkingDaysBy(date: string, n: number, isWorkingDay: (date: string) => boolean): string {
+  let d = date;
+  if (n === 0) {
+    while (!isWorkingDay(d)) d = addDays(d, 1);
+    return d;
+  }
+  const step = n > 0 ? 1 : -1;
+  for (let left = Math.abs(n); left > 0; ) {
+    d = addDays(d, step);
+    if (isWorkingDay(d)) left--;
+  }
+  return d;
+}
+
+/** Monday to Friday. */
+export function isWeekday(date: string): boolean {
+  const [y, m, d] = date.split('-').map(Number);
+  const day = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+  return day !== 0 && day !== 6;
+}
+
+/** The due date: `date` plus the period (months at month ends keep the last day: 08-31 + 6 months = 02-28). */
+export function dueDateOf(date: string, period: ResolvedPeriod = {}, isWorkingDay: (date: string) => boolean = isWeekday): string {
+  let due = date;
+  if (period.years) due = addMonths(due, period.years * 12);
+  if (period.months) due = addMonths(due, period.months);
+  if (period.days) due = addDays(due, period.days);
+  if (period.workingDays !== undefined) due = addWorkingDaysBy(due, period.workingDays, isWorkingDay);
+  return due;
+}
+
+/** The first day a reminder due on `due` is announced, `ahead` days before it. */
+export function announceFrom(due: string, ahead: number): string {
+  return addDays(due, -ahead);
+}
+
+/**
+ * The state of a reminder due on `due` as of `today`: NO_START before its announcement, START from then on
+ * (also when overdue, unless `overdue` is false: then it ends the day after its due date).
+ */
+export function reminderStateOn(due: string, today: string, ahead: number, overdue = true): ReminderState {
+  if (!overdue && daysBetween(due, today) > 0) return REMINDER_STATE.FINISH;
+  return today >= announceFrom(due, ahead) ? REMINDER_STATE.START : REMINDER_STATE.NO_START;
+}
+
+/** Fills `{name}`-style placeholders (unknown ones stay as written). */
+export function fillTemplate(text: string, values: Record<string, unknown>): string {
+  return text.replace(/\{(\w+)\}/g, (all, key: string) => (values[key] == null ? all : String(values[key])));
+}
+
+// ------------------------------------------------------------------ checks
+
+/** What the meta-schema cannot say about x-reminders: the fields, children and states it names exist. */
+export function checkReminders(module: ModuleSchema): string[] {
+  const list = module['x-reminders'];
+  if (!list) return [];
+  const problems: string[] = [];
+  const fields = module.properties;
+  const wf = module['x-workflow'];
+  const types = new Set<string>();
+  list.forEach((r, i) => {
+    const where = `x-reminders[${i}] (${r.type})`;
+    if (types.has(r.type)) problems.push(`${where}: type "${r.type}" is declared twice`);
+    types.add(r.type);
+    const field = (name: string, what: string) => {
+      if (!fields[name]) problems.push(`${where}.${what} names unknown field "${name}"`);
+    };
+    const date = r.date;
+    if ('field' in date) {
+      if (date.child) {
+        if (!module['x-children']?.some((c) => c.module === date.child)) problems.push(`${where}.date.child: "${date.child}" is not one of x-children`);
+      } else if (!fields[date.field]) field(date.field, 'date.field');
+      else if (fields[date.field].format !== 'date') problems.push(`${where}.date.field: "${date.field}" is not a date field`);
+    }
+    const units = Object.keys(r.offset ?? {});
+    if (units.length > 1) problems.push(`${where}.offset: give one of days, months, years, workingDays`);
+    for (const c of [r.when, r.until]) {
+      for (const name of [...(c?.filled ?? []), ...Object.keys(c?.equals ?? {})]) field(name, 'when/until');
+      if ((c?.states || c?.final) && !wf) problems.push(`${where}: states and final need x-workflow`);
+      for (const s of c?.states ?? []) if (wf && !(String(s) in wf.states)) problems.push(`${where}: undeclared state ${s}`);
+    }
+    for (const to of r.receivers) {
+      if ('step' in to && wf && !Object.entries(wf.transitions).some(([key, t]) => key === to.step || t?.id === to.step)) problems.push(`${where}.receivers: unknown step "${to.step}"`);
+      if ('step' in to && !wf) problems.push(`${where}.receivers: a step needs x-workflow`);
+      if ('field' in to) {
+        field(to.field, 'receivers');
+        if (fields[to.field] && fields[to.field]['x-ref'] !== 'user') problems.push(`${where}.receivers: "${to.field}" must reference a user (x-ref "user")`);
+      }
+      if ('level' in to && !module['x-scope']) problems.push(`${where}.receivers: a level needs x-scope (the record's organisation)`);
+    }
+  });
+  return problems;
+}
+
+/** A date value as reminders read it (a date string, else null). */
+export function dateOrNull(value: unknown): string | null {
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  return isDate(value) ? value : null;
+}
