@@ -31,7 +31,7 @@ describe('video and document progress (server-decided)', () => {
   });
 
   it('a long pause gives at most the session gap, and rewinding never lowers the furthest point', () => {
-    const state = { furthest: 100, position: 100, lastReportAt: at(0), completedAt: null };
+    const state = { furthest: 100, position: 100, lastReportAt: at(0), lead: 0, completedAt: null };
     const limit = 100 + PROGRESS_SESSION_GAP_SECONDS + PROGRESS_TOLERANCE_SECONDS;
     expect(judgeProgress(state, limit, 9999, at(86_400)).accepted).toBe(true);
     expect(judgeProgress(state, limit + 1, 9999, at(86_400)).accepted).toBe(false);
@@ -39,7 +39,7 @@ describe('video and document progress (server-decided)', () => {
   });
 
   it('completes within a second of the end, once; a position past the end counts as the end', () => {
-    const near = { furthest: 590, position: 590, lastReportAt: at(0), completedAt: null };
+    const near = { furthest: 590, position: 590, lastReportAt: at(0), lead: 0, completedAt: null };
     expect(judgeProgress(near, 598.9, 600, at(10))).toMatchObject({ completed: false });
     const done = judgeProgress(near, 599, 600, at(10));
     expect(done).toMatchObject({ completed: true, justCompleted: true, state: { completedAt: at(10) } });

@@ -12,6 +12,7 @@ import { Compose, fileIdOf, jsonArray, round2 } from './common.js';
 import { fileLookup } from '../../core/files/store.js';
 import { standingFields, syncCertificate } from './standing.js';
 import { pschoolDb, type AnyDb } from './tables.js';
+import { refuseAnonymityChange } from './surveys.js';
 
 const refuse = (field: string, message: string): never => {
   throw new HttpError(400, message, { errors: [{ field, message }] });
@@ -144,9 +145,10 @@ registerHook('pschool.examRuleDelete', async (ctx) => {
 
 // ---------------------------------------------------------------- questionnaires
 
-registerHook('pschool.questionnaire', (ctx) => {
+registerHook('pschool.questionnaire', async (ctx) => {
   if (ctx.action === 'delete') return;
   datesInOrder(ctx.record, 'startAt', 'endAt', 'endAt', '截止时间须晚于开始时间');
+  await refuseAnonymityChange(ctx);
   // The share link's code: unguessable, fixed for the questionnaire's life.
   if (ctx.action === 'create' || empty(ctx.previous?.shareToken)) ctx.record.shareToken = crypto.randomBytes(12).toString('base64url');
 });

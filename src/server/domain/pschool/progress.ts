@@ -25,9 +25,9 @@ export interface ProgressAnswer {
   hours: number;
 }
 
-type Row = { position: number; furthest: number; last_report_at: Date | null; completed_at: Date | null };
+type Row = { position: number; furthest: number; last_report_at: Date | null; lead: number; completed_at: Date | null };
 const stateOf = (row: Row | undefined): ProgressState =>
-  row ? { position: row.position, furthest: row.furthest, lastReportAt: row.last_report_at?.getTime() ?? null, completedAt: row.completed_at?.getTime() ?? null } : EMPTY_PROGRESS;
+  row ? { position: row.position, furthest: row.furthest, lastReportAt: row.last_report_at?.getTime() ?? null, lead: row.lead, completedAt: row.completed_at?.getTime() ?? null } : EMPTY_PROGRESS;
 
 /**
  * Judges and stores one report in two statements (this is the busiest call of the product): read the
@@ -37,13 +37,13 @@ const stateOf = (row: Row | undefined): ProgressState =>
 export async function recordProgress(db: PschoolDb, userId: number, node: StudyNode, position: number, now = Date.now()) {
   if (node.kind === 'offline' || node.length <= 0) throw new HttpError(400, '线下授课的小节不记录学习进度');
   for (let attempt = 0; ; attempt++) {
-    const row = await db.selectFrom('pschool_progress').select(['position', 'furthest', 'last_report_at', 'completed_at']).where('user_id', '=', userId).where('node_id', '=', node.id).executeTakeFirst();
+    const row = await db.selectFrom('pschool_progress').select(['position', 'furthest', 'last_report_at', 'lead', 'completed_at']).where('user_id', '=', userId).where('node_id', '=', node.id).executeTakeFirst();
     const verdict = judgeProgress(stateOf(row), position, node.length, now);
     if (!verdict.accepted) {
       throw new HttpError(409, '不能跳到尚未学习的位置，请从上次学到的地方继续', { furthest: verdict.furthest, nodeId: node.id });
     }
     const s = verdict.state;
-    const values = { position: s.position, furthest: s.furthest, last_report_at: new Date(s.lastReportAt!), completed_at: s.completedAt ? new Date(s.completedAt) : null, updated_at: new Date(now) };
+    const values = { position: s.position, furthest: s.furthest, last_report_at: new Date(s.lastReportAt!), lead: s.lead, completed_at: s.completedAt ? new Date(s.completedAt) : null, updated_at: new Date(now) };
     const written = row
       ? await db
           .updateTable('pschool_progress')

@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { streamXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
+import type { WriteHookContext } from '../../runtime/hooks.js';
 import { STUDY, idParam, param } from './common.js';
 import { classesOf } from './exam-core.js';
 import { pschoolDb, type PschoolDb } from './tables.js';
@@ -53,6 +54,24 @@ export function readSurveyAnswers(items: ReturnType<typeof itemView>[], raw: unk
   }
   if (errors.length) throw new HttpError(400, errors[0].message, { errors });
   return out;
+}
+
+/** A questionnaire is anonymous unless it says otherwise (the field's default). */
+const isAnonymous = (value: unknown) => value !== false;
+export const ANONYMITY_FIXED = '问卷已有答卷，不能再更改是否匿名';
+export const ANONYMITY_CHANGED = '问卷的匿名设置已更改，请刷新页面后重新填写';
+
+/**
+ * Issue 25.8: once answers exist, a questionnaire's anonymity is fixed: its respondents answered under
+ * it. The row is locked first, so an answer being stored (which reads the flag FOR SHARE) either comes
+ * before and is counted here, or waits and then sees the new flag.
+ */
+export async function refuseAnonymityChange(ctx: WriteHookContext): Promise<void> {
+  if (ctx.action !== 'update' || !ctx.previous || ctx.record.anonymous === undefined) return;
+  if (isAnonymous(ctx.record.anonymous) === isAnonymous(ctx.previous.anonymous)) return;
+  await sql`SELECT id FROM m_questionnaire WHERE id = ${ctx.id} FOR UPDATE`.execute(ctx.trx);
+  const answered = await sql`SELECT 1 FROM pschool_survey_responses WHERE questionnaire_id = ${ctx.id} LIMIT 1`.execute(ctx.trx);
+  if (answered.rows.length) throw new HttpError(400, ANONYMITY_FIXED, { errors: [{ field: 'anonymous', message: ANONYMITY_FIXED }] });
 }
 
 export async function surveyRoutes(app: FastifyInstance): Promise<void> {
@@ -101,13 +120,21 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     const view = await surveyView(q, user.id);
     if (view.state === 'upcoming') throw new HttpError(400, '问卷尚未开始');
     if (view.state === 'ended') throw new HttpError(400, '问卷已经截止');
-    const answers = readSurveyAnswers((await itemsOf(db, id)).map(itemView), (req.body as { answers?: unknown } | null)?.answers);
-    const inserted = await db
-      .insertInto('pschool_survey_responses')
-      .values({ questionnaire_id: id, responder: responderOf(id, user.id), user_id: q.anonymous === false ? user.id : null, answers: JSON.stringify(answers) })
-      .onConflict((oc) => oc.columns(['questionnaire_id', 'responder']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
+    const body = req.body as { answers?: unknown; anonymous?: unknown } | null;
+    const answers = readSurveyAnswers((await itemsOf(db, id)).map(itemView), body?.answers);
+    // The answer follows the anonymity the respondent was shown (the page sends it back): if it changed
+    // meanwhile, the respondent decides again on the reloaded page.
+    const shown = typeof body?.anonymous === 'boolean' ? body.anonymous : isAnonymous(q.anonymous);
+    const inserted = await db.transaction().execute(async (trx) => {
+      const now = await trx.selectFrom('m_questionnaire').select('anonymous').where('id', '=', id).forShare().executeTakeFirst();
+      if (!now || isAnonymous(now.anonymous) !== shown) throw new HttpError(409, ANONYMITY_CHANGED);
+      return trx
+        .insertInto('pschool_survey_responses')
+        .values({ questionnaire_id: id, responder: responderOf(id, user.id), user_id: shown ? null : user.id, answers: JSON.stringify(answers) })
+        .onConflict((oc) => oc.columns(['questionnaire_id', 'responder']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+    });
     if (!inserted) throw new HttpError(400, '您已经提交过这份问卷');
     return reply.code(201).send({ id: inserted.id, submittedAt: new Date() });
   });

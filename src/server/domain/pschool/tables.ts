@@ -13,6 +13,7 @@ export interface PschoolTables {
     position: WithDefault<number>;
     furthest: WithDefault<number>;
     last_report_at: Date | null;
+    lead: WithDefault<number>;
     completed_at: Date | null;
     updated_at: WithDefault<Date>;
   };

@@ -12,8 +12,10 @@ export default function SurveyPage() {
   const survey = useQuery({ queryKey: ['pschool', 'survey', token], queryFn: () => pschoolApi.survey(token) });
   const [answers, setAnswers] = useState<Record<string, unknown>>({});
   const send = useMutation({
-    mutationFn: () => pschoolApi.answerSurvey(survey.data!.id, answers),
+    mutationFn: () => pschoolApi.answerSurvey(survey.data!.id, answers, survey.data!.anonymous),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['pschool'] }),
+    // A 409 says the anonymity changed: show the questionnaire as it is now (the answers stay filled in).
+    onError: () => void survey.refetch(),
   });
   const s = survey.data;
   return (

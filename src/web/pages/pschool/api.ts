@@ -213,7 +213,8 @@ export const pschoolApi = {
   certificate: (id: number) => get<Certificate>(`/api/pschool/certificates/${id}`),
   surveys: () => get<SurveyCard[]>('/api/pschool/surveys'),
   survey: (key: string) => get<SurveyCard & { items: SurveyItem[] }>(`/api/pschool/surveys/${encodeURIComponent(key)}`),
-  answerSurvey: (id: number, answers: Record<string, unknown>) => post(`/api/pschool/surveys/${id}/answers`, { answers }),
+  /** `anonymous`: what the respondent was shown; the server refuses the answer if it has changed since. */
+  answerSurvey: (id: number, answers: Record<string, unknown>, anonymous: boolean) => post(`/api/pschool/surveys/${id}/answers`, { answers, anonymous }),
 };
 
 // ---- administration
