@@ -4,6 +4,7 @@
  * result; an administrator marks the short answer; the learner's hours and certificate follow.
  */
 import fs from 'node:fs';
+import ExcelJS from 'exceljs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -222,15 +223,56 @@ for (const vp of VIEWPORTS) {
 }
 
 describe('party-school administration (desktop)', () => {
-  it('[S1.F6a][S1.F6b][S1.F6f][S1.F14m] batches, classes with registrations, the question bank, and a seat plan', { timeout: 120_000 }, async () => {
+  it('[S1.F6a][S1.F6b][S1.F6f][S1.F14m] a batch added in its form, a registration admitted, questions imported from the template, and a seat plan', { timeout: 180_000 }, async () => {
     const page = await signedIn(admin, VIEWPORTS[0], '/party-school/admin/batch');
+    // 培训批次: added through the module's form; the default hours come with it.
+    const batchName = `浏览器新增批次${run}`;
     await page.getByText('年预备党员培训').first().waitFor();
-    await page.goto(webUrl('/party-school/admin/question-bank'));
-    await page.locator('.ant-pagination-total-text, .ant-pagination').first().waitFor();
-    await expect.poll(() => page.getByText(/共 \d+ 条/).first().textContent(), SLOW).toMatch(/共 (2[5-9]\d|[3-9]\d\d) 条/);
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    const form = page.locator('.ant-modal', { hasText: '新增培训批次' });
+    await form.waitFor();
+    await form.locator('#root_name').fill(batchName);
+    await form.locator('[data-field="dxPc"]').getByText('发展对象').click();
+    await form.locator('#root_year').fill('2026');
+    await form.getByRole('button', { name: /保\s*存/ }).click();
+    await form.waitFor({ state: 'hidden' });
+    const batches = await api<{ content: Record<string, unknown>[] }>('POST', '/api/m/pschool-batch/list?size=5', { name: batchName }, admin);
+    expect(batches.body.content).toEqual([expect.objectContaining({ name: batchName, dxPc: '3', year: 2026, requiredHours: 24 })]);
+
+    // 报名审核: a registration waiting in the new batch's class is admitted from the tab.
+    const cls = await create('pschool-class', { name: `浏览器报名班${run}`, batchId: batches.body.content[0].id, status: '报名中' });
+    const applicant = `报名学员${run}`;
+    const student = await create('pschool-student', { classId: cls.id, name: applicant, status: '1' });
     await page.goto(webUrl('/party-school/admin/class'));
     await page.getByRole('tab', { name: '报名审核' }).click();
-    await page.locator('tr', { hasText: '发展对象培训班（报名中）' }).first().waitFor();
+    const row = page.locator('tr', { hasText: applicant });
+    await row.locator('.ant-checkbox-input').check();
+    await page.getByRole('button', { name: /录\s*取/ }).first().click();
+    await page.getByText('已录取 1 人').waitFor();
+    await row.waitFor({ state: 'detached' });
+    expect((await api<{ status: string }>('GET', `/api/m/pschool-student/${student.id}`, undefined, admin)).body.status).toBe('2');
+
+    // 题库: questions imported through the import dialog from the module's own template.
+    const template = await fetch(`${baseUrl()}/api/m/question/template`, { headers: { authorization: `Bearer ${admin}` } });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(await template.arrayBuffer());
+    const sheet = book.worksheets[0];
+    const header = (sheet.getRow(2).values as unknown[]).slice(1).map((h) => String(h).replace('*', ''));
+    const stems = [`浏览器导入单选${run}`, `浏览器导入判断${run}`];
+    const rows = [{ 题型: '单选题', 题干: stems[0], 选项A: '甲', 选项B: '乙', 答案: 'B', 分值: 2 }, { 题型: '判断题', 题干: stems[1], 答案: '对' }];
+    rows.forEach((r, i) => Object.entries(r).forEach(([title, v]) => (sheet.getRow(3 + i).getCell(header.indexOf(title) + 1).value = v)));
+    await page.goto(webUrl('/party-school/admin/question-bank'));
+    await expect.poll(() => page.getByText(/共 \d+ 条/).first().textContent(), SLOW).toMatch(/共 (2[5-9]\d|[3-9]\d\d) 条/);
+    await page.getByRole('button', { name: /导\s*入/ }).first().click();
+    const dialog = page.locator('.ant-modal', { hasText: '导入题库' });
+    await dialog.locator('input[type=file]').setInputFiles({ name: '题库.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: Buffer.from(await book.xlsx.writeBuffer()) });
+    await dialog.getByRole('button', { name: '开始导入' }).click();
+    // Every row imported: the dialog's result is a success (its text is the job's message).
+    await dialog.locator('.ant-alert-success').waitFor(SLOW);
+    const imported = await api<{ content: { stem: string; answer: string }[] }>('POST', '/api/m/question/list?size=10&fields=all', { stem: `浏览器导入` }, admin);
+    expect(imported.body.content.filter((q) => q.stem.endsWith(run)).map((q) => [q.stem, q.answer]).sort()).toEqual([[stems[0], 'B'], [stems[1], '正确']].sort());
+
+    // 考场编排 (S1.F14m): a seat plan for a seeded exam.
     await page.goto(webUrl('/service/exam/seating'));
     await page.locator('.ant-select').first().click();
     await page.locator('.ant-select-item-option', { hasText: '预备党员培训班结业考试' }).click();
