@@ -15,7 +15,8 @@ import { ModuleRegistry, SchemaLoadError } from './registry.js';
 import { syncTables, type SyncReport } from './table-sync.js';
 import { WorkflowEngine } from './workflow/engine.js';
 import { Reminders } from './reminders/service.js';
-import { isWeekday } from '../../shared/module-schema/reminders.js';
+import { addDays } from '../../shared/calendar.js';
+import { workingCalendar } from './working-calendar.js';
 
 export { registerHook, type Actor, type DeleteHookContext, type Hook, type HookContext, type WriteHookContext } from './hooks.js';
 export type { ApiRecord, ListInput, ListPage, WriteEvent, WriteOptions } from './records.js';
@@ -84,7 +85,8 @@ export class Runtime {
     this.reminderService = new Reminders({
       ctx: this.context,
       actorsOf: (m, step, record, directory, db) => engine.actorsOf(m, step, record, directory, db),
-      workingDays: async () => isWeekday,
+      // A year and more either side: the dates reminders count from lie around today.
+      workingDays: (db, from) => workingCalendar(db, addDays(from, -800), addDays(from, 800)),
       messages: () => this.options.messages?.(),
       log,
     });

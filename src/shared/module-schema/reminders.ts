@@ -5,6 +5,7 @@
  * src/server/runtime/reminders.
  */
 import { addDays, addMonths, daysBetween, isDate } from '../calendar.js';
+import { WEEKDAYS_ONLY, addWorkingDays, type WorkingCalendar } from '../working-days.js';
 import type { ModuleSchema } from './types.js';
 
 /** Spec §4 cadre-reminder state. */
@@ -83,35 +84,13 @@ export interface ReminderDeclaration {
 /** A period with its amounts resolved to numbers. */
 export type ResolvedPeriod = Partial<Record<PeriodUnit, number>>;
 
-/** `date` plus `n` working days (`isWorkingDay` tells them; n = 0: the date, or the next working day). */
-export function addWorkingDaysBy(date: string, n: number, isWorkingDay: (date: string) => boolean): string {
-  let d = date;
-  if (n === 0) {
-    while (!isWorkingDay(d)) d = addDays(d, 1);
-    return d;
-  }
-  const step = n > 0 ? 1 : -1;
-  for (let left = Math.abs(n); left > 0; ) {
-    d = addDays(d, step);
-    if (isWorkingDay(d)) left--;
-  }
-  return d;
-}
-
-/** Monday to Friday. */
-export function isWeekday(date: string): boolean {
-  const [y, m, d] = date.split('-').map(Number);
-  const day = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
-  return day !== 0 && day !== 6;
-}
-
 /** The due date: `date` plus the period (months at month ends keep the last day: 08-31 + 6 months = 02-28). */
-export function dueDateOf(date: string, period: ResolvedPeriod = {}, isWorkingDay: (date: string) => boolean = isWeekday): string {
+export function dueDateOf(date: string, period: ResolvedPeriod = {}, calendar: WorkingCalendar = WEEKDAYS_ONLY): string {
   let due = date;
   if (period.years) due = addMonths(due, period.years * 12);
   if (period.months) due = addMonths(due, period.months);
   if (period.days) due = addDays(due, period.days);
-  if (period.workingDays !== undefined) due = addWorkingDaysBy(due, period.workingDays, isWorkingDay);
+  if (period.workingDays !== undefined) due = addWorkingDays(due, period.workingDays, calendar);
   return due;
 }
 

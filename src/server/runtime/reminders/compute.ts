@@ -17,6 +17,7 @@ import { todoLink } from '../workflow/links.js';
 import { Directory } from '../workflow/directory.js';
 import { OrgLevels, inScope } from '../workflow/levels.js';
 import type { WorkflowLevel } from '../../../shared/module-schema/workflow.js';
+import type { WorkingCalendar } from '../../../shared/working-days.js';
 import { childDateOf, conditionHolds, ownDateOf, periodOf, remindersOf } from './model.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
@@ -25,8 +26,8 @@ export interface ComputeDeps {
   ctx: RuntimeContext;
   /** The actors of a workflow step on a record (the engine's). */
   actorsOf(m: RuntimeModule, step: string, record: Record<string, unknown>, directory: Directory, db: Kysely<DB>): Promise<number[]>;
-  /** Whether a date is a working day, for the days around `from` (the holiday calendar when there is one). */
-  workingDays(db: Kysely<DB>, from: string): Promise<(date: string) => boolean>;
+  /** The working-day calendar around `from` (the holiday calendar an administrator keeps). */
+  workingDays(db: Kysely<DB>, from: string): Promise<WorkingCalendar>;
 }
 
 /** Per module and type: how many reminders are not finished after a computation. */
@@ -103,7 +104,7 @@ export class ReminderComputer {
     rows: Record<string, unknown>[],
     decls: ReminderDeclaration[],
     settings: Map<string, Setting>,
-    run: { today: string; directory: Directory; link: string | null; config: (key: string) => Promise<string | undefined>; working?: (d: string) => boolean },
+    run: { today: string; directory: Directory; link: string | null; config: (key: string) => Promise<string | undefined>; working?: WorkingCalendar },
   ): Promise<void> {
     const ids = rows.map((r) => r.id as number);
     const stored = await db
