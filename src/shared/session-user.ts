@@ -1,5 +1,6 @@
 /** Which organisations a user's queries may touch: everything, or these organisations and their subtrees. */
-export type DataScope = { kind: 'all' } | { kind: 'orgs'; orgIds: number[] };
+/** `units`: the units (单位) a unit-scoped module's queries may touch (absent: none); `all` covers every unit. */
+export type DataScope = { kind: 'all' } | { kind: 'orgs'; orgIds: number[]; units?: number[] | 'all' };
 
 /** The signed-in user as login and `auth/info` answer it (spec §3 session user): server and web share it. */
 export interface PublicUser {

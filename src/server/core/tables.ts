@@ -49,6 +49,8 @@ export interface RolesTable {
   permissions: WithDefault<string[]>;
   data_scope: WithDefault<DataScopeKind>;
   scope_org_ids: WithDefault<number[]>;
+  unit_scope: WithDefault<'all' | 'custom'>;
+  scope_unit_ids: WithDefault<number[]>;
   created_at: Created;
   updated_at: Updated;
 }

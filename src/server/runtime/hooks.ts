@@ -11,6 +11,8 @@ export interface Actor {
   scope: number[] | 'all';
   /** The actor's own organisation: the default of a record's x-scope field. */
   orgId: number | null;
+  /** Unit ids a unit-scoped module's records may be touched in, or 'all'; absent: 'all' when `scope` is, else none. */
+  units?: number[] | 'all';
 }
 
 export type Origin = ValueOf<typeof ChangeRecordOrigin>;

@@ -147,6 +147,7 @@ export class Runtime {
 
   /** The actor of a signed-in user: the organisations their data scope covers. */
   async actorOf(user: SessionUser): Promise<Actor> {
-    return { id: user.id, username: user.username, scope: await scopeOrgIds(this.ctx.orgTree, user.dataScope), orgId: user.orgId };
+    const units = user.dataScope.kind === 'all' ? 'all' : (user.dataScope.units ?? []);
+    return { id: user.id, username: user.username, scope: await scopeOrgIds(this.ctx.orgTree, user.dataScope), orgId: user.orgId, units };
   }
 }

@@ -74,7 +74,7 @@ export async function listRecords(ctx: RuntimeContext, m: RuntimeModule, input: 
   const columns = masksFields(m, actor.scope) ? publicColumns(m) : undefined;
   const masked = !!columns && !input.conditions?.length && filters.every((f) => columns.has(f.field.column!)) && paging.order.every(([col]) => columns.has(col));
   const filtered = applyConditions(db.selectFrom(m.table), conditions);
-  const where = masked ? filtered : applyScope(filtered, m, actor.scope, 'read');
+  const where = masked ? filtered : applyScope(filtered, m, actor, 'read');
   const fields = input.allFields ? [...m.fields.values()] : m.listFields.map((n) => m.field(n)!);
   const system = input.allFields ? ALL_SYSTEM : LIST_SYSTEM;
   const page = applyPaging(applySort(where.select(selection(columnsFor(m, fields), input.allFields ? ALL_SYSTEM_SELECT : LIST_SYSTEM)), paging.order), paging);

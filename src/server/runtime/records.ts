@@ -111,7 +111,7 @@ export class RecordService<T = Record<string, unknown>> {
 
   /** Whether every one of these stored records lies in the actor's data scope (to change them, or with 'read' to read them). */
   async inScope(rows: Record<string, unknown>[], actor: Actor, db: Kysely<DB> = this.ctx.db, mode: ScopeMode = 'write'): Promise<boolean> {
-    return !(await outOfScope(this.ctx, this.module, rows, actor.scope, db, mode)).some(Boolean);
+    return !(await outOfScope(this.ctx, this.module, rows, actor, db, mode)).some(Boolean);
   }
 
   /**
@@ -139,7 +139,8 @@ export class RecordService<T = Record<string, unknown>> {
     Object.assign(record, values);
     const scope = this.module.scopeField;
     // A read-only scope field is set by a beforeWrite hook (from another record), which checks the scope.
-    if (scope?.writable && (record[scope.name] === null || record[scope.name] === undefined) && actor.orgId !== null) record[scope.name] = actor.orgId;
+    // An organisation scope defaults to the actor's organisation (a unit scope has no such default).
+    if (scope?.writable && scope.ref !== 'unit' && (record[scope.name] === null || record[scope.name] === undefined) && actor.orgId !== null) record[scope.name] = actor.orgId;
     return record;
   }
 
@@ -412,7 +413,7 @@ export class RecordService<T = Record<string, unknown>> {
     const filters = parseFilter(m, input.filter);
     const paging = parsePaging({ ...(input.query as object), page: 0, size: 1 }, m.sortable, m.defaultOrder);
     const conditions = [...(await filterConditions(filters, this.ctx.orgTree)), ...(input.conditions ?? [])];
-    const q = applySort(applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor.scope, 'read').select('id'), paging.order);
+    const q = applySort(applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor, 'read').select('id'), paging.order);
     // One array value instead of a row per id: 100,000 result rows cost the embedded engine ~40 MB of
     // memory at once. The aggregate takes the sorted subquery's rows in their order.
     const { ids } = await this.db.selectFrom(q.as('matching')).select(sql<number[] | null>`array_agg(matching.id)`.as('ids')).executeTakeFirstOrThrow();
@@ -438,7 +439,7 @@ export class RecordService<T = Record<string, unknown>> {
     if (!required.length) return { content: [], totalElements: 0 };
     const blank = (f: FieldInfo) => (f.kind === 'array' ? sql<boolean>`(${sql.ref(f.column!)} IS NULL OR ${sql.ref(f.column!)} = '[]'::jsonb)` : sql<boolean>`${sql.ref(f.column!)} IS NULL`);
     const lacking = sql<boolean>`(${sql.join(required.map(blank), sql` OR `)})`;
-    const base = applyScope(this.db.selectFrom(m.table).where(lacking), m, actor.scope);
+    const base = applyScope(this.db.selectFrom(m.table).where(lacking), m, actor);
     const paging = parsePaging(query, m.sortable, m.defaultOrder);
     const fields = m.listFields.map((n) => m.field(n)!);
     const rows = await applyPaging(applySort(base.select(selection(columnsFor(m, [...fields, ...required]), LIST_SYSTEM)), paging.order), paging).execute();
@@ -467,7 +468,7 @@ export class RecordService<T = Record<string, unknown>> {
 
   /** The scope condition for other queries over this module (children lists, pickers): what the actor may read. */
   scopeCondition(actor: Actor) {
-    return scopeCondition(this.module, actor.scope, 'read');
+    return scopeCondition(this.module, actor, 'read');
   }
 
   /** The scope of a picker (id and name): none when the name is public to every caller (x-scope-self). */

@@ -9,15 +9,38 @@
  * Reading (`'read'`) a workflow record with an `otherField` is also open to the other side of the process
  * (a transfer's receiving organisation sees it, takes its steps and reads its log); changing or deleting
  * it (`'write'`) stays with the record's own organisation.
+ *
+ * A module whose x-scope field refers to `unit` takes its scope from units instead: the caller's unit
+ * scope (roles' `unit_scope` / `scope_unit_ids`; a role seeing every organisation sees every unit).
+ * Pass the actor (not only its organisation ids) for such modules; a bare list of organisation ids sees no unit.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { RuntimeContext } from './context.js';
-import type { RuntimeModule } from './module.js';
+import type { Actor } from './hooks.js';
+import type { FieldInfo, RuntimeModule } from './module.js';
 import { idIn, type AnyQuery, type Condition } from './query.js';
 
 export type ScopeMode = 'read' | 'write';
+
+/** The caller's scope: organisation ids (or 'all'), or the actor with its units. */
+export type Scoped = number[] | 'all' | Pick<Actor, 'scope' | 'units'>;
+
+function orgsOf(s: Scoped): number[] | 'all' {
+  return Array.isArray(s) || s === 'all' ? s : s.scope;
+}
+
+export function unitsOf(s: Scoped): number[] | 'all' {
+  if (Array.isArray(s)) return [];
+  if (s === 'all') return 'all';
+  return s.units ?? (s.scope === 'all' ? 'all' : []);
+}
+
+/** The ids a scope field may hold for the caller: units for a unit field, organisations otherwise. */
+function idsFor(f: FieldInfo, s: Scoped): number[] | 'all' {
+  return f.ref === 'unit' ? unitsOf(s) : orgsOf(s);
+}
 
 /** The organisation fields of a record a mode looks at: the scope field, and for reading the other side's. */
 function scopeFields(m: RuntimeModule, mode: ScopeMode) {
@@ -26,16 +49,19 @@ function scopeFields(m: RuntimeModule, mode: ScopeMode) {
 }
 
 /** The SQL condition of the scope; undefined when the module is not scoped or the caller sees all. */
-export function scopeCondition(m: RuntimeModule, scope: number[] | 'all', mode: ScopeMode = 'write'): Condition | undefined {
-  if (scope === 'all') return undefined;
-  if (m.selfScope) return (eb) => (scope.length ? eb('id', 'in', scope) : eb.val(false));
+export function scopeCondition(m: RuntimeModule, s: Scoped, mode: ScopeMode = 'write'): Condition | undefined {
+  const scope = orgsOf(s);
+  if (m.selfScope) return scope === 'all' ? undefined : (eb) => (scope.length ? eb('id', 'in', scope) : eb.val(false));
   if (m.scopeField) {
-    const cols = scopeFields(m, mode).map((f) => f.column!);
-    return (eb) => (scope.length ? eb.or(cols.map((col) => eb(col, 'in', scope))) : eb.val(false));
+    const parts = scopeFields(m, mode).map((f) => ({ col: f.column!, ids: idsFor(f, s) }));
+    if (parts.some((x) => x.ids === 'all')) return undefined;
+    const some = parts.filter((x) => x.ids.length);
+    return (eb) => (some.length ? eb.or(some.map((x) => eb(x.col, 'in', x.ids as number[]))) : eb.val(false));
   }
   if (m.scopeVia) {
     const { foreignKey, parent } = m.scopeVia;
-    const inParent = scopeCondition(parent, scope, mode)!;
+    const inParent = scopeCondition(parent, s, mode);
+    if (!inParent) return undefined;
     return (eb) => eb(foreignKey.column!, 'in', eb.selectFrom(parent.table).select('id').where(inParent));
   }
   return undefined;
@@ -46,28 +72,31 @@ export async function outOfScope(
   ctx: RuntimeContext,
   m: RuntimeModule,
   records: Record<string, unknown>[],
-  scope: number[] | 'all',
+  s: Scoped,
   db: Kysely<DB> = ctx.db,
   mode: ScopeMode = 'write',
 ): Promise<boolean[]> {
-  if (scope === 'all' || (!m.scopeField && !m.scopeVia && !m.selfScope)) return records.map(() => false);
+  const scope = orgsOf(s);
+  if (!m.scopeField && !m.scopeVia && !m.selfScope) return records.map(() => false);
   if (m.selfScope) {
+    if (scope === 'all') return records.map(() => false);
     const allowed = new Set(scope);
     const parent = m.selfScope.parent.name;
     return records.map((r) => !allowed.has((r.id ?? r[parent]) as number));
   }
   if (m.scopeField) {
-    const allowed = new Set(scope);
-    const fields = scopeFields(m, mode);
-    return records.map((r) => !fields.some((f) => allowed.has(r[f.name] as number)));
+    const fields = scopeFields(m, mode).map((f) => ({ name: f.name, ids: idsFor(f, s) }));
+    if (fields.some((f) => f.ids === 'all')) return records.map(() => false);
+    const allowed = fields.map((f) => ({ name: f.name, ids: new Set(f.ids as number[]) }));
+    return records.map((r) => !allowed.some((f) => f.ids.has(r[f.name] as number)));
   }
   const { foreignKey, parent } = m.scopeVia!;
+  const cond = scopeCondition(parent, s, mode);
+  if (!cond) return records.map(() => false);
   const ids = [...new Set(records.map((r) => r[foreignKey.name]).filter((v): v is number => typeof v === 'number'))];
   const visible = new Set<number>();
   for (let start = 0; start < ids.length; start += 1000) {
-    let q = (db as Kysely<any>).selectFrom(parent.table).select('id').where(idIn(ids.slice(start, start + 1000)));
-    const cond = scopeCondition(parent, scope, mode);
-    if (cond) q = q.where(cond);
+    const q = (db as Kysely<any>).selectFrom(parent.table).select('id').where(idIn(ids.slice(start, start + 1000))).where(cond);
     (await q.execute()).forEach((r: { id: number }) => visible.add(r.id));
   }
   return records.map((r) => !visible.has(r[foreignKey.name] as number));
@@ -111,7 +140,7 @@ export function maskOutOfScope(m: RuntimeModule, records: Record<string, unknown
   }
 }
 
-export function applyScope<Q extends AnyQuery>(q: Q, m: RuntimeModule, scope: number[] | 'all', mode: ScopeMode = 'write'): Q {
-  const cond = scopeCondition(m, scope, mode);
+export function applyScope<Q extends AnyQuery>(q: Q, m: RuntimeModule, s: Scoped, mode: ScopeMode = 'write'): Q {
+  const cond = scopeCondition(m, s, mode);
   return cond ? (q.where(cond) as Q) : q;
 }

@@ -147,12 +147,12 @@ export async function validateCandidates(
     // (the record itself is checked by the update). Keeping the parent it has is always allowed.
     const parent = m.selfScope.parent.name;
     const placed = candidates.map((c) => ({ [parent]: c.values[parent] ?? null }));
-    (await outOfScope(ctx, m, placed, actor.scope, db)).forEach((out, i) => {
+    (await outOfScope(ctx, m, placed, actor, db)).forEach((out, i) => {
       const c = candidates[i];
       results[i].outOfScope = out && (!c.stored || (c.stored[parent] ?? null) !== (c.values[parent] ?? null));
     });
   } else if (!m.scopeField || m.scopeField.writable) {
-    (await outOfScope(ctx, m, candidates.map((c) => c.values), actor.scope, db)).forEach((out, i) => (results[i].outOfScope = out));
+    (await outOfScope(ctx, m, candidates.map((c) => c.values), actor, db)).forEach((out, i) => (results[i].outOfScope = out));
   }
   return results;
 }
@@ -172,7 +172,7 @@ export function hiddenUniqueMessage(set: FieldInfo[]): string {
 
 /** Of these record ids, those the actor may read (all of them for a caller who sees everything). */
 async function readableIds(ctx: RuntimeContext, m: RuntimeModule, ids: number[], actor: Actor, db: Kysely<DB>): Promise<Set<number>> {
-  const condition = scopeCondition(m, actor.scope, 'read');
+  const condition = scopeCondition(m, actor, 'read');
   if (!condition || !ids.length) return new Set(ids);
   const rows = await (db as Kysely<any>).selectFrom(m.table).select('id').where(idIn(ids)).where(condition).execute();
   return new Set(rows.map((r: { id: number }) => r.id));

@@ -4,7 +4,7 @@
  * the app refuse a workflow that points nowhere (one line per problem).
  */
 import type { ModuleSchema } from './types.js';
-import { OTHER_SIDE_LEVELS, WORKFLOW_RESERVED_FIELDS, declaredLevels } from './workflow.js';
+import { LEVEL_READS, WORKFLOW_RESERVED_FIELDS, declaredLevels } from './workflow.js';
 
 export function checkWorkflow(module: ModuleSchema): string[] {
   const wf = module['x-workflow'];
@@ -22,7 +22,7 @@ export function checkWorkflow(module: ModuleSchema): string[] {
   if (!codes.has(String(wf.initial))) problems.push(`${where}.initial names undeclared state ${wf.initial}`);
   for (const reserved of WORKFLOW_RESERVED_FIELDS) if (fields[reserved]) problems.push(`field "${reserved}" is reserved in a workflow module (the engine answers it)`);
 
-  const userField = (key: 'selfField' | 'otherField', ref: string) => {
+  const userField = (key: 'selfField' | 'otherField' | 'orgField' | 'unitField', ref: string) => {
     const name = wf[key];
     if (!name) return;
     const f = fields[name];
@@ -31,6 +31,17 @@ export function checkWorkflow(module: ModuleSchema): string[] {
   };
   userField('selfField', 'user');
   userField('otherField', 'org');
+  userField('orgField', 'org');
+  userField('unitField', 'unit');
+  // The fields the levels read: the record's organisation and unit default to the x-scope field of that kind.
+  const scopeRef = module['x-scope'] ? fields[module['x-scope']]?.['x-ref'] : undefined;
+  const reads = {
+    org: wf.orgField ?? (scopeRef === 'org' ? module['x-scope'] : undefined),
+    unit: wf.unitField ?? (scopeRef === 'unit' ? module['x-scope'] : undefined),
+    other: wf.otherField,
+    self: wf.selfField,
+  };
+  const readsText = { org: 'x-scope or x-workflow.orgField (the record\'s organisation)', unit: 'x-scope or x-workflow.unitField (the record\'s unit)', other: 'x-workflow.otherField', self: 'x-workflow.selfField' };
 
   // Transitions sharing an id are one step at successive levels: never open from the same state.
   const fromById = new Map<string, Map<number, string>>();
@@ -52,9 +63,10 @@ export function checkWorkflow(module: ModuleSchema): string[] {
     if (levels === 'next') {
       if ((t.result ?? 'pass') === 'pass') problems.push(`${at}.level "next" is for return, reject and withdraw steps`);
     } else {
-      if (levels.includes('self') && !wf.selfField) problems.push(`${at}: level "self" needs x-workflow.selfField`);
-      for (const level of OTHER_SIDE_LEVELS) if (levels.includes(level) && !wf.otherField) problems.push(`${at}: level "${level}" needs x-workflow.otherField`);
-      if ((levels.includes('branch') || levels.includes('committee')) && !module['x-scope']) problems.push(`${at}: levels "branch" and "committee" need x-scope (the record's organisation)`);
+      for (const level of levels) {
+        const read = LEVEL_READS[level];
+        if (read && !reads[read]) problems.push(`${at}: level "${level}" needs ${readsText[read]}`);
+      }
     }
     const own = new Set(Object.keys(t.stepFields ?? {}));
     for (const name of t.fields ?? []) {

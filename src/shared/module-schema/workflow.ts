@@ -8,9 +8,11 @@ import type { FieldSchema, ModuleSchema } from './types.js';
 /**
  * Who acts at a step: the applicant, the branch, the committee above it, the organisation department, or
  * the other party of a two-sided process (any level of it, or precisely its branch or its committee:
- * a transfer's receiving branch and receiving committee).
+ * a transfer's receiving branch and receiving committee); the organisation above the record's (`above`:
+ * its parent committee, the organisation department at the top); the managing department of the
+ * record's unit (`unitDept`). The server resolves each through a named resolver (runtime/workflow/levels.ts).
  */
-export const WORKFLOW_LEVELS = ['self', 'branch', 'committee', 'orgdept', 'other', 'otherBranch', 'otherCommittee'] as const;
+export const WORKFLOW_LEVELS = ['self', 'branch', 'committee', 'orgdept', 'other', 'otherBranch', 'otherCommittee', 'above', 'unitDept'] as const;
 export type WorkflowLevel = (typeof WORKFLOW_LEVELS)[number];
 
 export const LEVEL_TITLES: Readonly<Record<WorkflowLevel, string>> = {
@@ -21,6 +23,21 @@ export const LEVEL_TITLES: Readonly<Record<WorkflowLevel, string>> = {
   other: '对方党组织',
   otherBranch: '对方党支部',
   otherCommittee: '对方二级党委（党总支）',
+  above: '上级党组织',
+  unitDept: '主管部门',
+};
+
+/** The record field each level reads: its organisation (`x-workflow.orgField`), the other side's, its unit, or its self user. */
+export const LEVEL_READS: Readonly<Record<WorkflowLevel, 'org' | 'other' | 'unit' | 'self'>> = {
+  self: 'self',
+  branch: 'org',
+  committee: 'org',
+  orgdept: 'org',
+  above: 'org',
+  other: 'other',
+  otherBranch: 'other',
+  otherCommittee: 'other',
+  unitDept: 'unit',
 };
 
 /** The levels acting for the organisation in `otherField` rather than the record's own. */
@@ -80,6 +97,8 @@ export interface WorkflowTransition {
   comment?: 'required' | 'optional' | 'none';
   /** Domain hooks that may refuse the step (with the rule's words) or add warnings. */
   guards?: string[];
+  /** In a school override: guards of the base schema the override drops on purpose (else `schemas:check` warns). */
+  droppedGuards?: string[];
   /** Domain hooks run in the step's transaction after the state changed (other modules, derived values). */
   effects?: string[];
   /** For a step without `to`: done once this field has a value; until then it waits for its actors. */
@@ -106,6 +125,15 @@ export interface WorkflowSchema {
   selfField?: string;
   /** An organisation field: the organisation that acts as `other` (a transfer's receiving side). */
   otherField?: string;
+  /** The record's organisation the levels read (default: the x-scope field when it refers to `org`). */
+  orgField?: string;
+  /** The record's unit `unitDept` reads (default: the x-scope field when it refers to `unit`). */
+  unitField?: string;
+  /**
+   * States in which the generic PUT/DELETE may change a record (default: the initial state and the states
+   * a return leads to); in any other state only its steps change it (409).
+   */
+  editableIn?: number[];
   /** Settings the guards read (a school override may change them). */
   params?: Record<string, unknown>;
   /** Domain hooks run after every step, after the step's own effects. */

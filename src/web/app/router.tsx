@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { Navigate, Outlet, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { loginGuard } from '../core/auth/guard';
 import { NavigationEffects } from '../core/NavigationEffects';
+import { NavigationProgress } from '../core/NavigationProgress';
 import type { RouteMeta } from '../core/route-meta';
 
 export const WEB_BASE = '/web';
@@ -52,7 +53,10 @@ export const layoutRoute: AppRouteObject = {
 };
 
 /** Every route of the app: the constant routes, the layout, and the catch-all to the root (spec §2). */
-export const appRoutes: RouteObject[] = [{ element: <Root />, children: [...constantRoutes, layoutRoute, { path: '*', element: <Navigate to="/" replace /> }] }];
+// The loading bar while the first page's code and data load (react-router warned on every full load without one).
+const FirstLoad = () => <NavigationProgress loading />;
+
+export const appRoutes: RouteObject[] = [{ element: <Root />, HydrateFallback: FirstLoad, children: [...constantRoutes, layoutRoute, { path: '*', element: <Navigate to="/" replace /> }] }];
 
 export function createAppRouter() {
   return createBrowserRouter(appRoutes, { basename: WEB_BASE });

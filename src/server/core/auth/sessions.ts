@@ -20,8 +20,9 @@ interface Access {
 }
 
 /** The data scope a user's roles give (the roots of the organisations they see). */
-export function dataScopeOf(roles: { data_scope: string; scope_org_ids: number[] }[], orgId: number | null, isSuper: boolean): DataScope {
+export function dataScopeOf(roles: { data_scope: string; scope_org_ids: number[]; unit_scope?: string; scope_unit_ids?: number[] }[], orgId: number | null, isSuper: boolean): DataScope {
   if (isSuper || roles.some((r) => r.data_scope === 'all')) return { kind: 'all' };
+  const units = roles.some((r) => r.unit_scope === 'all') ? 'all' : [...new Set(roles.flatMap((r) => r.scope_unit_ids ?? []))].sort((a, b) => a - b);
   const orgIds = new Set<number>();
   for (const r of roles) {
     if (r.data_scope === 'own' && orgId !== null) orgIds.add(orgId);
@@ -29,7 +30,7 @@ export function dataScopeOf(roles: { data_scope: string; scope_org_ids: number[]
   }
   // A user without roles still sees their own organisation's records.
   if (roles.length === 0 && orgId !== null) orgIds.add(orgId);
-  return { kind: 'orgs', orgIds: [...orgIds].sort((a, b) => a - b) };
+  return { kind: 'orgs', orgIds: [...orgIds].sort((a, b) => a - b), ...((units === 'all' || units.length) && { units }) };
 }
 
 /** The invalidation topic of the session lookup caches (key: a user id, or none for all). */
@@ -157,7 +158,7 @@ export class SessionService {
     const roles = await this.database.db
       .selectFrom('user_roles as ur')
       .innerJoin('roles as r', 'r.id', 'ur.role_id')
-      .select(['r.permissions', 'r.data_scope', 'r.scope_org_ids'])
+      .select(['r.permissions', 'r.data_scope', 'r.scope_org_ids', 'r.unit_scope', 'r.scope_unit_ids'])
       .where('ur.user_id', '=', userId)
       .execute();
     const permissions = [...new Set(roles.flatMap((r) => r.permissions))].sort();

@@ -20,6 +20,7 @@ export async function participantOf(user: SessionUser, actor: Actor, levels: Org
     orgId: user.orgId,
     level: await levels.userLevel(user.orgId, actor.scope),
     scope: actor.scope,
+    units: actor.units ?? (actor.scope === 'all' ? 'all' : []),
   };
 }
 
@@ -48,7 +49,7 @@ export class Directory {
       .selectFrom('users as u')
       .innerJoin('user_roles as ur', 'ur.user_id', 'u.id')
       .innerJoin('roles as r', 'r.id', 'ur.role_id')
-      .select(['u.id', 'u.username', 'u.nick_name', 'u.org_id', 'r.permissions', 'r.data_scope', 'r.scope_org_ids'])
+      .select(['u.id', 'u.username', 'u.nick_name', 'u.org_id', 'r.permissions', 'r.data_scope', 'r.scope_org_ids', 'r.unit_scope', 'r.scope_unit_ids'])
       .where('u.enabled', '=', true)
       .where('u.has_left', '=', false)
       .where('u.id', 'in', (eb) =>
@@ -62,8 +63,10 @@ export class Directory {
       const permissions = [...new Set(roles.flatMap((r) => r.permissions))];
       if (permissions.includes(SUPERUSER_PERMISSION)) continue;
       const first = roles[0];
-      const scope = await scopeOrgIds(this.tree(), dataScopeOf(roles, first.org_id, false));
-      out.push({ userId, name: first.nick_name || first.username, roles: permissions, isSuper: false, orgId: first.org_id, level: await this.levels.userLevel(first.org_id, scope), scope });
+      const dataScope = dataScopeOf(roles, first.org_id, false);
+      const scope = await scopeOrgIds(this.tree(), dataScope);
+      const units = dataScope.kind === 'all' ? 'all' : (dataScope.units ?? []);
+      out.push({ userId, name: first.nick_name || first.username, roles: permissions, isSuper: false, orgId: first.org_id, level: await this.levels.userLevel(first.org_id, scope), scope, units });
     }
     return out;
   }

@@ -26,7 +26,7 @@ import { changesOf, dictSnapshot, recordChanges } from '../trail.js';
 import { remindersAfterWrite } from '../reminders/service.js';
 import { Directory, participantOf } from './directory.js';
 import { effectNamed, guardNamed, type GuardContext, type GuardProblem, type StepContext } from './hooks.js';
-import { OrgLevels, levelsText, type Acting, type Participant } from './levels.js';
+import { OrgLevels, levelFields, levelNamed, levelRecord, levelsText, type Acting, type Participant } from './levels.js';
 import { previousState, readLog, valueTexts, writeLog, type ApprovalDto } from './log.js';
 import { todoLink } from './links.js';
 import type { Step } from './model.js';
@@ -127,13 +127,11 @@ export class WorkflowEngine {
   private async acting(m: RuntimeModule, t: Step, record: Record<string, unknown>, p: Participant): Promise<Acting | string> {
     const wf = m.workflow!;
     const levels = wf.levelsOf(t, record[wf.stateField.name] as number);
-    const orgId = m.scopeField ? ((record[m.scopeField.name] as number | null) ?? null) : null;
-    const other = wf.otherField ? ((record[wf.otherField.name] as number | null) ?? null) : null;
-    const self = wf.selfField ? record[wf.selfField.name] : undefined;
+    const r = levelRecord(m, record);
     let ownLevel = false;
     for (const level of levels) {
-      const actingOrg = await this.levels.actingOrg(level, orgId, other);
-      if (await this.levels.canAct(p, level, actingOrg, self)) return { level, orgId: actingOrg };
+      const actingOrg = await this.levels.actingOrg(level, r);
+      if (await this.levels.canAct(p, level, actingOrg, r)) return { level, orgId: actingOrg };
       if (level !== 'self' && p.level === level) ownLevel = true;
     }
     if (!levels.length) return `当前状态下没有人可以办理“${t.title}”`;
@@ -411,14 +409,12 @@ export class WorkflowEngine {
     const wf = m.workflow!;
     const step = wf.stepFor(stepId, record[wf.stateField.name] as number) ?? wf.transitions.get(stepId);
     if (!step) return [];
-    const orgId = m.scopeField ? ((record[m.scopeField.name] as number | null) ?? null) : null;
-    const other = wf.otherField ? ((record[wf.otherField.name] as number | null) ?? null) : null;
-    const self = wf.selfField ? record[wf.selfField.name] : undefined;
+    const r = levelRecord(m, record);
     const holders = await directory.holders(step.permission, db);
     const out = new Set<number>();
     for (const level of wf.levelsOf(step, record[wf.stateField.name] as number)) {
-      const actingOrg = await this.levels.actingOrg(level, orgId, other);
-      for (const h of holders) if (await this.levels.canAct(h, level, actingOrg, self)) out.add(h.userId);
+      const actingOrg = await this.levels.actingOrg(level, r);
+      for (const h of holders) if (await this.levels.canAct(h, level, actingOrg, r)) out.add(h.userId);
     }
     return [...out];
   }
@@ -455,34 +451,15 @@ export class WorkflowEngine {
     return (eb) => (clauses.length ? eb.or(clauses.map((c) => c(eb))) : eb.val(false));
   }
 
-  /** Which records' organisations make the participant the actor at a level: always, never, or a condition. */
+  /** Which records make the participant the actor at a level (its registered resolver): always, never, or a condition. */
   private async orgCondition(m: RuntimeModule, level: WorkflowLevel, p: Participant): Promise<Condition | boolean> {
-    const wf = m.workflow!;
     if (p.isSuper) return true;
-    const orgCol = m.scopeField?.column;
-    const otherCol = wf.otherField?.column;
-    const within = (column: string | null | undefined, ids: number[] | 'all'): Condition | boolean => {
-      if (!column) return false;
-      if (ids === 'all') return true;
-      return (eb) => eb(sql.ref(column), '=', sql<number>`ANY(${ids}::int[])`);
-    };
-    switch (level) {
-      case 'self':
-        return wf.selfField ? (eb) => eb(wf.selfField!.column!, '=', p.userId) : false;
-      case 'branch':
-      case 'otherBranch':
-        return p.level === 'branch' ? within(level === 'branch' ? orgCol : otherCol, p.scope) : false;
-      case 'committee':
-      case 'otherCommittee': {
-        const col = level === 'committee' ? orgCol : otherCol;
-        if (p.level === 'committee') return within(col, p.scope === 'all' ? 'all' : await this.levels.committeeOrgs(p.scope));
-        if (p.level === 'orgdept') return within(col, await this.levels.orgsUnderTopCommittee());
-        return false;
-      }
-      case 'orgdept':
-        return p.level === 'orgdept';
-      case 'other':
-        return p.level === 'branch' || p.level === 'committee' ? within(wf.otherField?.column, p.scope) : false;
-    }
+    const which = await levelNamed(level).records(p, this.levels);
+    if (typeof which === 'boolean') return which;
+    const column = levelFields(m)[which.on]?.column;
+    if (!column) return false;
+    if (which.ids === 'all') return true;
+    const ids = which.ids;
+    return (eb) => eb(sql.ref(column), '=', sql<number>`ANY(${ids}::int[])`);
   }
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Radio, Select, Spin } from 'antd';
 import { useMemo, useState } from 'react';
 import { debounce } from '../../../shared/format';
+import { useConfirmDiscard } from '../../core/confirm-discard';
 import { useHasPermission } from '../../core/Permission';
 import { allRoles, searchUsers, sendMessage } from './api';
 
@@ -23,6 +24,7 @@ export const SEND_TO_ROLES = ['msg:send'];
 export function SendMessageDialog({ open, onClose, onSent }: { open: boolean; onClose: () => void; onSent: () => void }) {
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
+  const confirmDiscard = useConfirmDiscard();
   const [saving, setSaving] = useState(false);
   const [keyword, setKeyword] = useState('');
   const toRoles = useHasPermission(SEND_TO_ROLES);
@@ -58,7 +60,7 @@ export function SendMessageDialog({ open, onClose, onSent }: { open: boolean; on
   };
 
   return (
-    <Modal open={open} title="发私信" width={600} okText="发送" onOk={() => void submit()} confirmLoading={saving} onCancel={onClose} mask={{ closable: false }} keyboard={false} destroyOnHidden forceRender>
+    <Modal open={open} title="发私信" width={600} okText="发送" onOk={() => void submit()} confirmLoading={saving} onCancel={() => confirmDiscard(form.isFieldsTouched(), onClose)} mask={{ closable: false }} keyboard={false} destroyOnHidden forceRender>
       <Form form={form} labelCol={{ flex: '88px' }} initialValues={{ to: 'users' }} className="send-message-form">
         {toRoles ? (
           <Form.Item label="发送给" name="to">

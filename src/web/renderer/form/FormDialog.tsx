@@ -1,6 +1,6 @@
 /**
  * The create/edit dialog of a module record: 700px, closed only by its buttons (never by the mask or
- * Escape). Saving sends the write body; server field messages land on their fields; a 409 (someone saved
+ * Escape; with changes it asks 放弃修改？ first). Saving sends the write body; server field messages land on their fields; a 409 (someone saved
  * first) keeps what the user typed on screen and offers 刷新 to load the current record.
  */
 import { ExclamationCircleOutlined, ReloadOutlined } from '@ant-design/icons';
@@ -11,6 +11,7 @@ import { useMemo, useRef, useState } from 'react';
 import { requiredLackedBy } from '../../../shared/module-schema/fields';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { recordFormSchema } from '../../../shared/module-schema/workflow';
+import { useConfirmDiscard } from '../../core/confirm-discard';
 import { errorText } from '../../core/request/request';
 import { moduleApi, moduleKeys, type ModuleRecord } from '../api';
 import { displayText, toFormData, toWriteBody } from '../model';
@@ -64,6 +65,8 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const form = useRef<RecordFormHandle>(null);
+  const confirmDiscard = useConfirmDiscard();
+  const cancel = () => confirmDiscard(form.current?.changed() ?? false, onClose);
   const [saving, setSaving] = useState(false);
   const [conflict, setConflict] = useState<string>();
   const [kept, setKept] = useState<{ name: string; title: string; text: string }[]>();
@@ -146,12 +149,12 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
       mask={{ closable: false }}
       keyboard={false}
       destroyOnHidden
-      onCancel={onClose}
+      onCancel={cancel}
       className="rf-dialog"
       {...(instant && { transitionName: '', maskTransitionName: '' })}
       styles={{ body: { maxHeight: 'calc(100vh - 190px)', overflowY: 'auto', overflowX: 'hidden', paddingRight: 8 } }}
       footer={[
-        <Button key="cancel" onClick={onClose}>
+        <Button key="cancel" onClick={cancel}>
           取消
         </Button>,
         <Button key="save" type="primary" loading={saving} disabled={!!editing && !record} onClick={() => void save()}>

@@ -9,6 +9,7 @@ import { withTheme } from '@rjsf/core';
 import type { UiSchema } from '@rjsf/utils';
 import { Form as AntForm } from 'antd';
 import { forwardRef, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { valuesDiffer } from '../../core/confirm-discard';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { showIfMatches } from '../model';
 import type { RecordFormContext } from './context';
@@ -30,6 +31,8 @@ export interface RecordFormHandle {
   validate(): Record<string, unknown> | undefined;
   /** The values as typed, valid or not. */
   values(): Record<string, unknown>;
+  /** Whether anything was typed or chosen since the form started (closing then asks first). */
+  changed(): boolean;
   /** Shows messages from the server on their fields (and brings the first into view); answers those that name no field. */
   showErrors(errors: FieldMessage[]): FieldMessage[];
 }
@@ -128,6 +131,7 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
 
   useImperativeHandle(ref, () => ({
     values: () => store.values,
+    changed: () => valuesDiffer(initial, store.values),
     validate() {
       const all = validateRecord(built.validator, built.rjsfSchema, built.transform, store.values);
       const errors = Object.fromEntries(Object.entries(all).filter(([name]) => context.shown(name)));

@@ -4,12 +4,14 @@
  */
 import { DeleteOutlined, PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
 import type { WidgetProps } from '@rjsf/utils';
-import { App, Button, Checkbox, DatePicker, Input, InputNumber, Progress, Radio, Select, Space, Switch, Upload } from 'antd';
+import { App, Button, Checkbox, Input, InputNumber, Progress, Radio, Select, Space, Switch, Upload } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { computeField } from '../../../shared/module-schema/computed';
 import type { FieldSchema } from '../../../shared/module-schema/types';
 import { IMAGE_TYPES } from '../../../shared/file-types';
+// The pickers of core/date-pickers carry dayjs's Chinese week and month names (antd's alone gave Nov, Su Mo).
+import { DatePicker } from '../../core/date-pickers/date-pickers';
 import { useDict } from '../../core/dicts';
 import { download } from '../../core/request/download';
 import { request } from '../../core/request/request';

@@ -10,6 +10,7 @@ import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { checkPermission } from '../../core/Permission';
 import { useSession } from '../../core/stores/session';
 import { moduleKeys, type ModuleRecord } from '../api';
+import { useConfirmDiscard } from '../../core/confirm-discard';
 import { RecordForm, type RecordFormHandle } from '../form/RecordForm';
 import { workflowApi, type BatchAnswer } from './api';
 
@@ -27,6 +28,7 @@ export function BatchDialog({ module, schema, records, onClose }: { module: stri
   );
   const [stepId, setStepId] = useState<string | undefined>(steps[0]?.id);
   const [comment, setComment] = useState('');
+  const confirmDiscard = useConfirmDiscard();
   const [running, setRunning] = useState(false);
   const [answer, setAnswer] = useState<BatchAnswer>();
   // Steps sharing an id (approve at each level) take different fields: the form is the one open from the
@@ -36,6 +38,8 @@ export function BatchDialog({ module, schema, records, onClose }: { module: stri
   const fields = useMemo(() => (step && (step.fields.length || Object.keys(step.stepFields).length) ? stepSchema(schema, step.id, state) : undefined), [schema, step, state]);
   const applicable = records.filter((r) => steps.some((s) => s.id === stepId && s.from.includes(r[workflow.stateField] as number))).length;
   const names = new Map(records.map((r) => [r.id, String(r.name ?? r.id)]));
+
+  const cancel = () => confirmDiscard(!!comment.trim() || (form.current?.changed() ?? false), () => onClose(false));
 
   const run = async () => {
     if (!step) return;
@@ -61,13 +65,13 @@ export function BatchDialog({ module, schema, records, onClose }: { module: stri
       mask={{ closable: false }}
       keyboard={false}
       destroyOnHidden
-      onCancel={() => onClose(!!answer)}
+      onCancel={() => (answer ? onClose(true) : cancel())}
       className="wf-batch"
       footer={
         answer
           ? [<Button key="close" type="primary" onClick={() => onClose(true)}>关闭</Button>]
           : [
-              <Button key="cancel" onClick={() => onClose(false)}>取消</Button>,
+              <Button key="cancel" onClick={cancel}>取消</Button>,
               <Button key="ok" type="primary" loading={running} disabled={!step || !applicable} onClick={() => void run()} className="wf-batch-submit">
                 确定办理
               </Button>,

@@ -11,6 +11,7 @@ import { useMemo, useRef, useState } from 'react';
 import { stepSchema, type WorkflowSchema } from '../../../shared/module-schema/workflow';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { moduleKeys, type ModuleRecord } from '../api';
+import { useConfirmDiscard } from '../../core/confirm-discard';
 import { RecordForm, type FieldMessage, type RecordFormHandle } from '../form/RecordForm';
 import { toFormData } from '../model';
 import { workflowApi, type OpenStep } from './api';
@@ -46,6 +47,8 @@ export function TransitionDialog({
   const workflow = schema['x-workflow'] as WorkflowSchema;
   const form = useRef<RecordFormHandle>(null);
   const [comment, setComment] = useState('');
+  const confirmDiscard = useConfirmDiscard();
+  const cancel = () => confirmDiscard(!!comment.trim() || (form.current?.changed() ?? false), onClose);
   const [saving, setSaving] = useState(false);
   const [refused, setRefused] = useState<string[]>();
   const [conflict, setConflict] = useState(false);
@@ -111,11 +114,11 @@ export function TransitionDialog({
       mask={{ closable: false }}
       keyboard={false}
       destroyOnHidden
-      onCancel={onClose}
+      onCancel={cancel}
       className="rf-dialog wf-dialog"
       styles={{ body: { maxHeight: 'calc(100vh - 190px)', overflowY: 'auto', overflowX: 'hidden', paddingRight: 8 } }}
       footer={[
-        <Button key="cancel" onClick={onClose}>
+        <Button key="cancel" onClick={cancel}>
           取消
         </Button>,
         <Button key="ok" type="primary" danger={negative} loading={saving} onClick={() => void submit()} className="wf-submit">

@@ -1,6 +1,7 @@
 import { Form, Modal, type FormInstance } from 'antd';
 import type { AxiosError } from 'axios';
 import { useState, type ReactNode } from 'react';
+import { useConfirmDiscard } from '../../../core/confirm-discard';
 
 interface FieldErrorBody {
   errors?: { field: string; message: string }[];
@@ -40,6 +41,7 @@ export function FormModal<V extends object>({
   children,
 }: FormModalProps<V>) {
   const [saving, setSaving] = useState(false);
+  const confirmDiscard = useConfirmDiscard();
 
   const submit = async () => {
     let values: V;
@@ -70,7 +72,7 @@ export function FormModal<V extends object>({
       cancelText="取消"
       confirmLoading={saving}
       onOk={submit}
-      onCancel={onCancel}
+      onCancel={() => confirmDiscard(form.isFieldsTouched(), onCancel)}
     >
       <Form<V>
         form={form}
