@@ -48,8 +48,10 @@ describe(`校外转入 (transfer-in) and 流动党员 (floating) on ${TEST_DB}`,
     expect((await step('transfer-in', a.orgdept, id, 'submit')).body.state).toBe(0);
     const noBranch = await step('transfer-in', a.recvCommittee, id, 'approve', { toOrgId: w.org(a.to.parentKey!) });
     expect(noBranch.body.message).toBe('请分配接收的党支部（须为党支部）');
+    // A branch outside the committee's scope: the engine refuses the step value (issue 24 §3.1).
     const outside = await step('transfer-in', a.recvCommittee, id, 'approve', { toOrgId: w.org(a.from.key) });
-    expect(outside.status).toBe(400);
+    expect(outside.status).toBe(403);
+    expect(outside.body.message).toContain('不在您的管理范围内');
     const assigned = await step('transfer-in', a.recvCommittee, id, 'approve', { toOrgId: w.org(a.to.key) });
     expect(assigned.body).toMatchObject({ state: 1, toOrgId: w.org(a.to.key) });
     expect((await admin.post('/api/m/member/list', { idCard: idCard(1) })).body.totalElements).toBe(0);

@@ -24,6 +24,31 @@ export class RuntimeContext {
     return this.orgTreeOf();
   }
 
+  /** Work to run once a transaction opened with `transaction` commits (nothing runs when it rolls back). */
+  private readonly commitQueues = new WeakMap<object, (() => void)[]>();
+
+  /**
+   * A transaction whose write events (and the caches that listen to them) go out after its commit:
+   * writes made through its handle queue them with `afterCommit`.
+   */
+  async transaction<R>(fn: (trx: Kysely<DB>) => Promise<R>): Promise<R> {
+    const queue: (() => void)[] = [];
+    const result = await this.db.transaction().execute((trx) => {
+      this.commitQueues.set(trx, queue);
+      return fn(trx);
+    });
+    for (const run of queue) run();
+    return result;
+  }
+
+  /** Queues `run` until the commit of `trx` when it was opened with `transaction`; false otherwise (run it now). */
+  afterCommit(trx: Kysely<DB>, run: () => void): boolean {
+    const queue = this.commitQueues.get(trx);
+    if (!queue) return false;
+    queue.push(run);
+    return true;
+  }
+
   /** The query builder for module tables, which exist only at run time. */
   get anyDb(): Kysely<any> {
     return this.db as never;

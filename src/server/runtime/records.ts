@@ -15,6 +15,7 @@ import { applyScope, outOfScope, scopeCondition, type ScopeMode } from './scope.
 import { changesOf, dictSnapshot, recordChanges, type DictSnapshot, type TrailEntry, type TrailSource } from './trail.js';
 import { assertValid, readWriteInput, uniqueMessage, validateCandidates } from './validate.js';
 import { remindersAfterDelete, remindersAfterWrite } from './reminders/service.js';
+import { assertEditable } from './workflow/safety.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
 type AnyDb = Kysely<any>;
@@ -37,7 +38,10 @@ export interface WriteOptions {
   origin?: Origin;
   /** The workflow record whose step makes this write (kept in the trail: the change's origin is that record). */
   source?: TrailSource;
-  /** Run inside this transaction (a domain service writing several things at once). */
+  /**
+   * Run inside this transaction (a domain service writing several things at once). Its write event waits
+   * for the commit when the transaction was opened with `ctx.transaction` (workflow steps are).
+   */
   trx?: Kysely<DB>;
 }
 
@@ -144,9 +148,12 @@ export class RecordService<T = Record<string, unknown>> {
     return record;
   }
 
-  /** The stored values a client may change (the base an update's changes apply to). */
+  /**
+   * The stored values a client may change (the base an update's changes apply to), in their API form: a
+   * date-time column reads as a Date, which the API sends (and validation expects) as an ISO string.
+   */
   private writableValues(row: Record<string, unknown>): Record<string, unknown> {
-    return Object.fromEntries(this.module.writableFields.map((f) => [f.name, row[f.name] ?? null]));
+    return Object.fromEntries(this.module.writableFields.map((f) => [f.name, row[f.name] instanceof Date ? (row[f.name] as Date).toISOString() : (row[f.name] ?? null)]));
   }
 
   async create(body: unknown, actor: Actor, options: WriteOptions = {}): Promise<ApiRecord<T>> {
@@ -158,7 +165,7 @@ export class RecordService<T = Record<string, unknown>> {
     const origin = options.origin ?? ChangeRecordOrigin.USER_CREATE;
     const dicts = await dictSnapshot(this.ctx, this.module, db);
     const [id] = await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, origin, source: options.source }], actor, dicts));
-    this.emit({ module: this.module.id, action: 'create', ids: [id], origin });
+    this.emitAfter(options.trx, { module: this.module.id, action: 'create', ids: [id], origin });
     // A new organisation placed under one of the actor's is theirs, though their scope was read before it existed.
     const reader = this.module.selfScope && actor.scope !== 'all' ? { ...actor, scope: [...actor.scope, id] } : actor;
     return this.get(id, reader, db);
@@ -178,6 +185,8 @@ export class RecordService<T = Record<string, unknown>> {
     const current = await this.readRow(id, db);
     if (!current) throw new HttpError(404, `${m.title}记录不存在`);
     await this.assertWritable([current], actor, db, `${m.title}记录不存在`);
+    // A record in flight changes only through its steps (a step's own writes name it as their source).
+    if (!options.source) assertEditable(m, [current], 'update');
     if (current.version !== input.version) await this.conflict(id, db);
     const values = { ...this.writableValues(current), ...input.values };
     const [result] = await validateCandidates(this.ctx, m, [{ values, currentId: id, stored: current }], actor, db);
@@ -185,7 +194,7 @@ export class RecordService<T = Record<string, unknown>> {
     const origin = options.origin ?? ChangeRecordOrigin.USER_UPDATE;
     const dicts = await dictSnapshot(this.ctx, m, db);
     await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, current, origin, version: input.version as number, source: options.source }], actor, dicts));
-    this.emit({ module: m.id, action: 'update', ids: [id], origin });
+    this.emitAfter(options.trx, { module: m.id, action: 'update', ids: [id], origin });
     return this.get(id, actor, db);
   }
 
@@ -196,7 +205,13 @@ export class RecordService<T = Record<string, unknown>> {
   }
 
   private async inTransaction<R>(trx: Kysely<DB> | undefined, fn: (trx: Kysely<DB>) => Promise<R>): Promise<R> {
-    return trx ? fn(trx) : this.ctx.db.transaction().execute(fn);
+    return trx ? fn(trx) : this.ctx.transaction(fn);
+  }
+
+  /** A write event: now, or after the commit of the caller's transaction (listeners must not see a write that may roll back). */
+  private emitAfter(trx: Kysely<DB> | undefined, event: WriteEvent): void {
+    if (trx && this.ctx.afterCommit(trx, () => this.emit(event))) return;
+    this.emit(event);
   }
 
   /** Stored column values of a record (arrays as JSON for jsonb). */
@@ -238,8 +253,10 @@ export class RecordService<T = Record<string, unknown>> {
    */
   async writeMany(trx: Kysely<DB>, writes: PreparedWrite[], actor: Actor, dicts: DictSnapshot): Promise<number[]> {
     const m = this.module;
-    // A workflow record starts in its initial state; only its transitions change the state afterwards.
+    // A workflow record starts in its initial state; only its transitions change the state afterwards,
+    // and once in flight only they change it at all (imports included).
     if (m.workflow) for (const w of writes) if (!w.current) w.values[m.workflow.stateField.name] = m.workflow.initial;
+    if (m.workflow) for (const w of writes) if (w.current && !w.source) assertEditable(m, [w.current], 'update');
     const hooks: WriteHookContext[] = writes.map((w) => ({
       module: m,
       actor,
@@ -320,13 +337,14 @@ export class RecordService<T = Record<string, unknown>> {
       .execute();
     if (rows.length !== unique.length) throw new HttpError(404, `${m.title}记录不存在或已被删除`);
     await this.assertWritable(rows, actor, db, `${m.title}记录不存在或已被删除`);
+    assertEditable(m, rows, 'delete');
     for (const child of m.children.filter((c) => c.onDelete === 'restrict')) {
       const childModule = this.serviceOf(child.module).module;
       const any = await (db as AnyDb).selectFrom(childModule.table).select('id').where(childModule.field(child.foreignKey)!.column!, 'in', unique).limit(1).executeTakeFirst();
       if (any) throw new HttpError(400, `存在${child.title ?? childModule.title}记录，不能删除`);
     }
     await this.inTransaction(options.trx, (trx) => this.deleteRows(trx, rows, actor));
-    this.emit({ module: m.id, action: 'delete', ids: unique });
+    this.emitAfter(options.trx, { module: m.id, action: 'delete', ids: unique });
     return unique.length;
   }
 

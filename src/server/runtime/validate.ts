@@ -41,8 +41,21 @@ export function readWriteInput(m: RuntimeModule, body: unknown): WriteInput {
   return input;
 }
 
+/** What answers add beside the fields: a step's warnings, a record the caller no longer sees, an incomplete record's gaps. */
+const ANSWER_EXTRAS = new Set(['warnings', 'visible', 'missing']);
+
+/**
+ * Whether a key is something the API adds on read (so a record can be sent back as it was answered):
+ * `<field>Label` of a dictionary or labelled field (a workflow's `stateLabel`), `<field>Name` of a
+ * reference, and the extras of answers. A module field of such a name stays a field.
+ */
 function isDecoration(m: RuntimeModule, key: string): boolean {
-  if (key.endsWith('Label')) return !!m.field(key.slice(0, -5))?.dict;
+  if (m.field(key)) return false;
+  if (ANSWER_EXTRAS.has(key)) return true;
+  if (key.endsWith('Label')) {
+    const f = m.field(key.slice(0, -5));
+    return !!(f?.dict || f?.labels);
+  }
   if (key.endsWith('Name')) return !!m.field(key.slice(0, -4))?.ref;
   return false;
 }

@@ -7,7 +7,7 @@ import { chineseDate } from '../../../shared/calendar.js';
 import { localToday } from '../../../shared/module-schema/computed.js';
 import { probationEnd } from '../../../shared/transfer/rules.js';
 import { HttpError } from '../../errors.js';
-import type { Actor, HookContext, WriteHookContext } from '../../runtime/hooks.js';
+import type { Actor, WriteHookContext } from '../../runtime/hooks.js';
 import type { RuntimeModule } from '../../runtime/module.js';
 import { BRANCH_TYPES, STATUS_NORMAL, memberFacts, openTransfersOf, orgFacts, type MemberFacts } from './facts.js';
 
@@ -20,24 +20,6 @@ export function refuse(field: string, message: string): never {
 }
 
 const inScope = (actor: Actor, orgId: number | null) => actor.scope === 'all' || (orgId !== null && actor.scope.includes(orgId));
-
-/**
- * A process record is edited or deleted only before it is submitted (or once sent back to its drafter):
- * after that, only its steps change it.
- */
-export function draftOnlyHook() {
-  return async (ctx: HookContext): Promise<void> => {
-    const wf = ctx.module.workflow;
-    if (!wf) return;
-    const rows = ctx.action === 'delete' ? ctx.records : ctx.previous ? [ctx.previous] : [];
-    for (const row of rows) {
-      const state = row[wf.stateField.name];
-      if (state !== null && state !== undefined && state !== wf.initial) {
-        throw new HttpError(400, `“${String(row.name ?? row.id)}”的${ctx.module.title}已提交（${wf.stateTitle(state)}），不能${ctx.action === 'delete' ? '删除' : '修改'}`);
-      }
-    }
-  };
-}
 
 /** Whether a write touches the member: a new record, or a changed member. */
 const memberChanged = (ctx: WriteHookContext) => ctx.action === 'create' || ctx.record.memberId !== ctx.previous?.memberId;

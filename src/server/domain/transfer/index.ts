@@ -8,7 +8,7 @@ import { registerHook, type HookContext, type Runtime, type WriteHookContext } f
 import type { RuntimeModule } from '../../runtime/module.js';
 import { registerTransferEffects } from './effects.js';
 import { registerTransferGuards } from './guards.js';
-import { TRANSFER_MODULES, contactOrgHook, draftOnlyHook, floatingMemberHook, fromMemberHook, incomingLetterHook } from './hooks.js';
+import { TRANSFER_MODULES, contactOrgHook, floatingMemberHook, fromMemberHook, incomingLetterHook } from './hooks.js';
 import { transferRoutes } from './routes.js';
 
 export { setDuesSources, type DuesStanding, type DuesStatusSource, type LapseCandidate, type LapseCandidateSource } from './dues-source.js';
@@ -24,7 +24,6 @@ export async function transferArea(app: FastifyInstance): Promise<void> {
   registerHook('transfer.incomingLetter', onWrite(incomingLetterHook()));
   registerHook('transfer.floatingMember', onWrite(floatingMemberHook(() => module('floating'))));
   registerHook('transfer.contactOrg', onWrite(contactOrgHook()));
-  registerHook('transfer.draftOnly', draftOnlyHook());
   registerTransferGuards();
   registerTransferEffects(() => runtime.ctx.school);
   if (!module('member') || !module('org')) return;

@@ -30,6 +30,7 @@ import { OrgLevels, levelFields, levelNamed, levelRecord, levelsText, type Actin
 import { previousState, readLog, valueTexts, writeLog, type ApprovalDto } from './log.js';
 import { todoLink } from './links.js';
 import type { Step } from './model.js';
+import { approvalsFor, assertStepValuesInScope, isOwnRecord, ownRecordRefusal } from './safety.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
 
@@ -218,6 +219,7 @@ export class WorkflowEngine {
       if (!wf.isOpen(t, record) || !hasAnyPermission(user, [t.permission])) continue;
       const acting = await this.acting(m, t, record, p);
       if (typeof acting === 'string') continue;
+      if (acting.level !== 'self' && (await isOwnRecord(m, record, actor.id, this.ctx.db))) continue;
       const values = Object.fromEntries(t.fields.filter((f) => !isBlank(record[f])).map((f) => [f, record[f]]));
       const preview = await this.runGuards(t, { ...this.stepContext(m, t, record, values, actor, acting, this.ctx.db), preview: true });
       const to = t.to === 'previous' ? await previousState(this.ctx.db, m, id, state) : (t.to ?? state);
@@ -241,7 +243,7 @@ export class WorkflowEngine {
   async approvals(m: RuntimeModule, id: number, user: SessionUser): Promise<ApprovalDto[]> {
     const { actor } = await this.who(user);
     await this.visibleRow(m, id, actor);
-    return readLog(this.ctx, m, id);
+    return approvalsFor(user, await readLog(this.ctx, m, id));
   }
 
   // ------------------------------------------------------------------ taking steps
@@ -259,11 +261,15 @@ export class WorkflowEngine {
   async take(m: RuntimeModule, id: number, transitionId: string, body: unknown, user: SessionUser, ip: string | null): Promise<ApiRecord & { warnings: string[] }> {
     const t = this.stepOf(m, transitionId, user);
     const { actor, p } = await this.who(user);
-    const { warnings } = await this.takeAs(m, t, id, readInput(body, true), actor, p, ip, this.directory());
+    const { warnings, to, version } = await this.takeAs(m, t, id, readInput(body, true), actor, p, ip, this.directory());
     const service = this.deps.records(m.id);
     // Read once: the applicant sees their own application outside their data scope, others as `get` would.
     const row = await service.readRow(id);
-    if (!row || !(this.isSelf(m, row, actor) || (await service.inScope([row], actor, this.ctx.db, 'read')))) throw new HttpError(404, `${m.title}记录不存在`);
+    if (!row || !(this.isSelf(m, row, actor) || (await service.inScope([row], actor, this.ctx.db, 'read')))) {
+      // The step committed, though the record has left the caller's sight (moved to another organisation): its result, not a 404.
+      const state = m.workflow!.stateField.name;
+      return { id, version, [state]: to, [`${state}Label`]: m.workflow!.stateTitle(to), visible: false, warnings };
+    }
     return { ...((await service.decorateOne(row)) as ApiRecord), warnings };
   }
 
@@ -298,7 +304,7 @@ export class WorkflowEngine {
     throw new HttpError(409, STATUS_MESSAGES[409], { current: await service.decorateOne(row, db) });
   }
 
-  private async takeAs(m: RuntimeModule, named: Step[], id: number, input: StepInput, actor: Actor, p: Participant, ip: string | null, directory: Directory): Promise<{ warnings: string[] }> {
+  private async takeAs(m: RuntimeModule, named: Step[], id: number, input: StepInput, actor: Actor, p: Participant, ip: string | null, directory: Directory): Promise<{ warnings: string[]; to: number; version: number }> {
     const wf = m.workflow!;
     const service = this.deps.records(m.id);
     const record = await this.visibleRow(m, id, actor);
@@ -310,8 +316,12 @@ export class WorkflowEngine {
     if (t.doneField && !isBlank(record[t.doneField])) throw new HttpError(400, `“${t.title}”已办理`);
     const acting = await this.acting(m, t, record, p);
     if (typeof acting === 'string') throw new HttpError(403, acting);
+    // Nobody acts at a level on their own record (the applicant, the person it is about).
+    if (acting.level !== 'self' && (await isOwnRecord(m, record, actor.id, this.ctx.db))) throw ownRecordRefusal(m, t);
     if (t.comment === 'required' && !input.comment) throw new HttpError(400, `请填写${t.title}意见`, { errors: [{ field: 'comment', message: `请填写${t.title}意见` }] });
     if (input.comment.length > COMMENT_MAX) throw new HttpError(400, `意见不能超过${COMMENT_MAX}个字符`, { errors: [{ field: 'comment', message: `意见不能超过${COMMENT_MAX}个字符` }] });
+    // Organisations the step would write are checked first: whatever else is wrong, a value outside the scope is the refusal.
+    await assertStepValuesInScope(m, t, input.values, record, actor, (x) => this.deps.records(x));
     const values = await this.stepValues(m, t, input.values, record);
     const moduleValues = Object.fromEntries(t.fields.filter((f) => f in values).map((f) => [f, values[f]]));
     const dicts = await dictSnapshot(this.ctx, m);
@@ -319,7 +329,8 @@ export class WorkflowEngine {
     const messages = this.deps.messages();
 
     let todos: TodoTransaction | undefined;
-    const outcome = await this.ctx.db.transaction().execute(async (trx) => {
+    // Write events of the step's effects go out after the commit, with the step's own below.
+    const outcome = await this.ctx.transaction(async (trx) => {
       const ctx = this.stepContext(m, t, record, values, actor, acting, trx);
       const { problems, warnings } = await this.runGuards(t, { ...ctx, preview: false });
       if (problems.length) throw new HttpError(400, problems[0].message, { rule: problems[0].rule, errors: problems.map((x) => ({ field: x.field ?? '', message: x.message, rule: x.rule })) });
@@ -368,7 +379,7 @@ export class WorkflowEngine {
         todos = messages.inTransaction(trx);
         await this.updateTodos(todos, m, t, id, from, final, actor, directory, link);
       }
-      return { warnings };
+      return { warnings, to, version: (record.version as number) + 1 };
     });
     await todos?.flush();
     this.deps.emit({ module: m.id, action: 'update', ids: [id], origin: ChangeRecordOrigin.USER_UPDATE });

@@ -49,7 +49,8 @@ export interface ApprovalDto {
   values: Record<string, unknown>;
   valueTexts: ValueText[];
   warnings: string[];
-  ip: string | null;
+  /** The approver's client address: for auditors only (left out for other readers). */
+  ip?: string | null;
   at: string;
 }
 

@@ -1,0 +1,110 @@
+/**
+ * What the engine holds for every workflow module, whatever its guards say (docs/security.md,
+ * "Process threats"): the edit lock of a record in flight, nobody acting on their own record, step
+ * values inside the actor's scope, and approvers' addresses for auditors only.
+ */
+import { sql, type Kysely } from 'kysely';
+import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user.js';
+import type { DB } from '../../db/types.js';
+import { HttpError } from '../../errors.js';
+import type { Actor } from '../hooks.js';
+import type { RuntimeModule } from '../module.js';
+import type { RecordService } from '../records.js';
+import type { ApprovalDto } from './log.js';
+import type { Step, Workflow } from './model.js';
+
+/** The permission that shows approvers' client addresses in the approval log (audits). */
+export const WORKFLOW_AUDIT_PERMISSION = 'workflow:audit';
+
+/**
+ * The states in which the generic PUT/DELETE may change a record: `editableIn`, by default the initial
+ * state and the states a return leads to (a concrete, not final, state).
+ */
+export function editableStates(wf: Workflow): Set<number> {
+  if (wf.schema.editableIn) return new Set(wf.schema.editableIn);
+  const states = new Set([wf.initial]);
+  for (const t of wf.transitions.values()) if (t.result === 'return' && typeof t.to === 'number' && !wf.state(t.to)?.final) states.add(t.to);
+  return states;
+}
+
+/**
+ * Refuses a generic update or delete of workflow records in flight (409): only their steps change them.
+ */
+export function assertEditable(m: RuntimeModule, rows: Record<string, unknown>[], action: 'update' | 'delete'): void {
+  const wf = m.workflow;
+  if (!wf) return;
+  const editable = editableStates(wf);
+  for (const row of rows) {
+    const state = row[wf.stateField.name] as number | null;
+    if (state === null || state === undefined || editable.has(state)) continue;
+    const name = m.nameField ? String(row[m.nameField.name] ?? row.id) : String(row.id);
+    const verb = action === 'delete' ? '删除' : '修改';
+    throw new HttpError(409, `“${name}”的${m.title}已提交（当前状态：${wf.stateTitle(state)}），不能${verb}；只能通过办理步骤变更`);
+  }
+}
+
+/** The party member an account belongs to (users.member_id): its id and identity number. */
+async function personOf(db: Kysely<DB>, userId: number): Promise<{ memberId: number; idCard: string | null } | undefined> {
+  const rows = await sql<{ memberId: number; idCard: string | null }>`
+    SELECT m.id AS "memberId", upper(m.id_card) AS "idCard" FROM users u JOIN m_member m ON m.id = u.member_id WHERE u.id = ${userId}`
+    .execute(db)
+    .catch(() => ({ rows: [] as { memberId: number; idCard: string | null }[] }));
+  return rows.rows[0];
+}
+
+/**
+ * Whether the record is about the actor: its `selfField` user, or (through the account's member) a
+ * member reference or identity number of the record naming them.
+ */
+export async function isOwnRecord(m: RuntimeModule, record: Record<string, unknown>, actorId: number | null, db: Kysely<DB>): Promise<boolean> {
+  if (actorId === null) return false;
+  const wf = m.workflow!;
+  if (wf.selfField && record[wf.selfField.name] === actorId) return true;
+  const memberFields = [...m.fields.values()].filter((f) => f.column && f.ref === 'member');
+  const idCardFields = [...m.fields.values()].filter((f) => f.column && f.schema.format === 'id-card');
+  if (!memberFields.length && !idCardFields.length) return false;
+  const person = await personOf(db, actorId);
+  if (!person) return false;
+  if (memberFields.some((f) => record[f.name] === person.memberId)) return true;
+  return !!person.idCard && idCardFields.some((f) => typeof record[f.name] === 'string' && (record[f.name] as string).toUpperCase() === person.idCard);
+}
+
+/** The refusal of a step on one's own record. */
+export function ownRecordRefusal(m: RuntimeModule, t: Step): HttpError {
+  return new HttpError(403, `不能办理本人的${m.title}（${t.title}）：本人的申请须由他人审批`);
+}
+
+/**
+ * Organisations (and units) a step writes must lie in the actor's data scope, whatever the module's
+ * guards say: a value the record already held passes (the step does not change it).
+ */
+export async function assertStepValuesInScope(
+  m: RuntimeModule,
+  t: Step,
+  values: Record<string, unknown>,
+  record: Record<string, unknown>,
+  actor: Actor,
+  records: (module: string) => RecordService,
+): Promise<void> {
+  if (actor.scope === 'all') return;
+  for (const f of t.inputs) {
+    if (f.ref !== 'org' && f.ref !== 'unit') continue;
+    const given = values[f.name];
+    if (given === null || given === undefined || JSON.stringify(given) === JSON.stringify(record[f.name] ?? null)) continue;
+    const ids = (Array.isArray(given) ? given : [given]).filter((x): x is number => typeof x === 'number');
+    let inside: boolean;
+    if (f.ref === 'org') inside = ids.every((id) => (actor.scope as number[]).includes(id));
+    else {
+      const service = records('unit');
+      const rows = (await Promise.all(ids.map((id) => service.readRow(id)))).filter((r): r is Record<string, unknown> => !!r);
+      inside = await service.inScope(rows, actor);
+    }
+    if (!inside) throw new HttpError(403, `所选${f.title}不在您的管理范围内，不能办理“${t.title}”`, { errors: [{ field: f.name, message: `所选${f.title}不在您的管理范围内` }] });
+  }
+}
+
+/** The approval log as a reader may see it: client addresses only for auditors. */
+export function approvalsFor(user: SessionUser, entries: ApprovalDto[]): ApprovalDto[] {
+  if (hasAnyPermission(user, [WORKFLOW_AUDIT_PERMISSION])) return entries;
+  return entries.map(({ ip: _ip, ...rest }) => rest);
+}
