@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../src/shared/calendar.js';
 import { localToday } from '../../src/shared/module-schema/computed.js';
-import { resetDuesSources, setDuesSources } from '../../src/server/domain/transfer/dues-source.js';
 import { login, userWithRole } from '../support/auth.js';
+import { duesItemsOf, startedDuesBatch } from '../support/area-links.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 import { client, seedTransferWorld, type TransferWorld } from '../support/transfers.js';
 
@@ -22,10 +22,7 @@ describe(`lost contact, party-standing decisions and floating suggestions on ${T
     w = await seedTransferWorld(t.database);
     admin = client(t.app, await login(t.app));
   }, 180_000);
-  afterAll(() => {
-    resetDuesSources();
-    return t.app.close();
-  });
+  afterAll(() => t.app.close());
 
   const contact = async (memberId: number, contactDate: string, extra: Record<string, unknown> = {}) => {
     const res = await admin.post('/api/m/member-contact', { memberId, contactDate, way: '电话', ...extra });
@@ -106,12 +103,31 @@ describe(`lost contact, party-standing decisions and floating suggestions on ${T
     expect((await admin.get('/api/transfers/floating-suggestions')).body).toEqual([]);
   });
 
-  it('lists 自行脱党 candidates from the dues area (wired in by the composition root)', async () => {
-    // The real dues area answers: nobody in this world has dues items, so nobody is a candidate.
+  it('lists 自行脱党 candidates from the dues area: six closed months unpaid without a proper reason', async () => {
+    // The real dues area answers: nobody in this world has dues items yet, so nobody is a candidate.
     expect((await admin.get('/api/transfers/lapse-candidates')).body).toEqual({ available: true, content: [] });
-    const { a } = w.sameCommittee();
-    const [m] = w.membersOf(a);
-    setDuesSources({ lapse: async (_db, orgIds) => (orgIds === 'all' || orgIds.includes(w.org(a.key)) ? [{ memberId: w.member(m), name: m.name, orgId: w.org(a.key), months: ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06'] }] : []) });
-    expect((await admin.get('/api/transfers/lapse-candidates')).body).toEqual({ available: true, content: [expect.objectContaining({ memberId: w.member(m), name: m.name })] });
+    const { a, committee } = w.sameCommittee();
+    const [, , m] = w.membersOf(a);
+    const memberId = w.member(m);
+    const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => (method === 'GET' ? admin.get(url) : admin.post(url, payload));
+    expect((await admin.post('/api/m/dues-standard', { memberId, year: 2026, category: 'student' })).status).toBe(201);
+    // Six months in a row: started, deferred for no proper reason (党章第九条), reported up and closed.
+    let top = committee;
+    while (top.parentKey && w.u.orgs.find((o) => o.key === top.parentKey)!.parentKey) top = w.u.orgs.find((o) => o.key === top.parentKey)!;
+    const months = ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06'];
+    for (const month of months) {
+      const batch = await startedDuesBatch(call, month);
+      const items = (await duesItemsOf(call, batch, m.name)).filter((i) => i.memberId === memberId);
+      expect(items).toHaveLength(1);
+      const deferred = await admin.post(`/api/dues/batches/${batch}/deferrals`, { itemIds: items.map((i) => i.id), kind: 'no-reason', reason: '经提醒仍未交纳' });
+      expect(deferred.status, JSON.stringify(deferred.body)).toBe(200);
+      for (const orgId of [...new Set([w.org(a.key), w.org(top.key)])]) {
+        const reported = await admin.post(`/api/dues/batches/${batch}/report`, { orgId });
+        expect(reported.status, JSON.stringify(reported.body)).toBe(200);
+      }
+      const closed = await admin.post(`/api/dues/batches/${batch}/close`);
+      expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    }
+    expect((await admin.get('/api/transfers/lapse-candidates')).body).toEqual({ available: true, content: [expect.objectContaining({ memberId, name: m.name, orgId: w.org(a.key), months })] });
   });
 });

@@ -1,11 +1,11 @@
 // engines: both — concurrent approvals numbering letters
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, yearOf } from '../../src/shared/calendar.js';
 import { localToday } from '../../src/shared/module-schema/computed.js';
-import { resetDuesSources, setDuesSources } from '../../src/server/domain/transfer/dues-source.js';
 import { login } from '../support/auth.js';
+import { duesItemsOf, startedDuesBatch } from '../support/area-links.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 import { client, seedTransferWorld, transferActors, type TransferActors, type TransferWorld } from '../support/transfers.js';
 
@@ -25,7 +25,6 @@ describe(`转出校外 (transfer-out) and its introduction letter on ${TEST_DB}`
     admin = client(t.app, await login(t.app));
   }, 180_000);
   afterAll(() => t.app.close());
-  afterEach(() => resetDuesSources());
 
   const step = async (who: ReturnType<typeof client>, id: number, transition: string, values: Record<string, unknown> = {}, comment = '') => {
     const current = (await admin.get(`/api/m/transfer-out/${id}`)).body;
@@ -113,17 +112,22 @@ describe(`转出校外 (transfer-out) and its introduction letter on ${TEST_DB}`
     expect((await a.orgdept.get(`/api/transfers/letters/${id}`)).body).toMatchObject({ letterNo: third, status: 'issued' });
   });
 
-  it('[dues] refuses a transfer out while the member has unpaid months; the letter takes the paid-up-to month from the dues area', async () => {
-    const { id, memberId } = await create(2);
-    setDuesSources({ status: async (_db, m) => (m === memberId ? { paidUpTo: '2025-12', unpaidMonths: ['2026-01', '2026-02'] } : null) });
+  it('[dues] refuses a transfer out while the member has unpaid months in the dues area; paid on site, the letter takes the paid-up-to month', async () => {
+    const { id, memberId, member } = await create(2);
+    // Real dues: the member's standard, a started quarter, nothing paid yet.
+    const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => (method === 'GET' ? admin.get(url) : admin.post(url, payload));
+    expect((await admin.post('/api/m/dues-standard', { memberId, year: 2026, category: 'student' })).status).toBe(201);
+    const batch = await startedDuesBatch(call, '2026-01', 3);
     const refused = await step(a.sendBranch, id, 'submit');
     expect(refused.status).toBe(400);
-    expect(refused.body.message).toBe('该党员尚有未交党费（2026-01、2026-02），请交清党费后再办理组织关系转出');
+    expect(refused.body.message).toContain('2026-01、2026-02、2026-03');
     expect((await admin.get(`/api/m/transfer-out/${id}`)).body.state).toBe(-1);
-    setDuesSources({ status: async (_db, m) => (m === memberId ? { paidUpTo: '2026-02', unpaidMonths: [] } : null) });
+    const items = await duesItemsOf(call, batch, member.name);
+    const paid = await admin.post('/api/dues/payments', { method: 'cash', entries: [{ memberId, itemIds: items.filter((i) => i.memberId === memberId).map((i) => i.id) }] });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     expect((await step(a.sendBranch, id, 'submit')).status).toBe(200);
     await step(a.sendCommittee, id, 'approve');
-    expect((await step(a.orgdept, id, 'approve')).body.duesPaidTo).toBe('2026-02');
+    expect((await step(a.orgdept, id, 'approve')).body.duesPaidTo).toBe('2026-03');
   });
 
   it('a temporary letter keeps the member on the roster; it needs an end date', async () => {

@@ -58,3 +58,23 @@ export async function finishCourse(app: FastifyInstance, learner: { id: number; 
     if (position === VIDEO_SECONDS) expect(res.json()).toMatchObject({ completed: true });
   }
 }
+
+type Call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => Promise<{ status: number; body: any }>;
+
+/** A fee batch of the real dues area, created, configured (members with a standard) and started; answers its id. */
+export async function startedDuesBatch(call: Call, firstMonth: string, months = 1): Promise<number> {
+  const created = await call('POST', '/api/dues/batches', { firstMonth, months });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = created.body.id as number;
+  const configured = await call('POST', `/api/dues/batches/${id}/configure`, { allowMissing: true });
+  expect(configured.status, JSON.stringify(configured.body)).toBe(200);
+  expect((await call('POST', `/api/dues/batches/${id}/start`)).status).toBe(200);
+  return id;
+}
+
+/** The items (one per member) of a batch for one member, as the batch's member list answers them. */
+export async function duesItemsOf(call: Call, batchId: number, name: string): Promise<{ id: number; memberId: number; status: string }[]> {
+  const res = await call('GET', `/api/dues/batches/${batchId}/items?name=${encodeURIComponent(name)}&size=50`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.content;
+}

@@ -27,7 +27,7 @@ export interface TrainingSource {
 
 let source: TrainingSource | undefined;
 
-export function registerTrainingSource(s: TrainingSource | undefined): void {
+export function registerTrainingSource(s: TrainingSource): void {
   source = s;
 }
 

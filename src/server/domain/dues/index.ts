@@ -16,7 +16,7 @@ export { duesStatusOf, duesStatusesOf, lapseCandidates, type DuesStatus, type La
 export async function duesRoutes(app: FastifyInstance): Promise<void> {
   const { runtime } = app;
   if (!runtime.module('dues-standard') || !runtime.module('member') || !runtime.module('org')) return;
-  registerStandardHook(app.services.appConfig.school);
+  registerStandardHook(app.services.appConfig.school, runtime);
   const dues = duesOf(app);
   standardRoutes(app, dues);
   batchRoutes(app, dues);

@@ -59,10 +59,15 @@ export async function writeStandards(
   inputs: StandardInput[],
   bands: Bands,
   actor: Actor,
-  options: { imported: boolean; categoryLabels: Map<string, string> },
+  options: { imported: boolean; categoryLabels: Map<string, string>; trx?: Kysely<DB> },
 ): Promise<WriteCounts> {
   const counts: WriteCounts = { created: 0, updated: 0, unchanged: 0 };
   const module = runtime.module('dues-standard')!;
+  // Inside a caller's transaction (a workflow step bringing a member in): one chunk, committed with the step.
+  if (options.trx) {
+    await writeChunk(options.trx, school, year, inputs, bands, actor, options, counts, module);
+    return counts;
+  }
   const db = runtime.ctx.db;
   // Two chunks at once (two connections on PostgreSQL): one is prepared while the other is written, and
   // the database works on both cores. A failing chunk stops the import; the other one under way may commit.

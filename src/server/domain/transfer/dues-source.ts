@@ -31,16 +31,10 @@ const unknownStanding: DuesStatusSource = async () => null;
 let duesSource: DuesStatusSource = unknownStanding;
 let lapseSource: LapseCandidateSource | null = null;
 
-/** The composition root plugs the dues area in here (a test may plug in its own). */
+/** The composition root plugs the dues area in here (src/server/seams.ts). */
 export function setDuesSources(sources: { status?: DuesStatusSource; lapse?: LapseCandidateSource | null }): void {
   if (sources.status) duesSource = sources.status;
   if (sources.lapse !== undefined) lapseSource = sources.lapse;
-}
-
-/** Back to "nothing known" (tests). */
-export function resetDuesSources(): void {
-  duesSource = unknownStanding;
-  lapseSource = null;
 }
 
 export function duesStanding(db: Kysely<DB>, memberId: number): Promise<DuesStanding | null> {
