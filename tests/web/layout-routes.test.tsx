@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { collectPermissions, filterMenuTree, menuToRoutes, type MenuNode } from '../../src/shared/menus';
 import { breadcrumbOf, HOME_CRUMB } from '../../src/web/core/layout/breadcrumb';
 import { constantRouteFor } from '../../src/web/app/resolve-page';
-import { SEARCH_OPTIONS, createRouteSearch, searchEntries } from '../../src/web/core/layout/search';
+import { SEARCH_OPTIONS, createRouteSearch, searchEntries, searchLabel } from '../../src/web/core/layout/search';
 import { layoutRoute } from '../../src/web/app/router';
 import { buildPermissionState } from '../../src/web/core/stores/permission';
 import { constantLayoutRoutes } from '../../src/web/pages/registry';
@@ -26,6 +26,12 @@ describe('header search (spec §2)', () => {
     expect(search(top).search('用户管理').map((r) => r.item.title)).not.toContain('用户管理');
     expect(search(top).search('党员基本信息').map((r) => r.item.path)).not.toContain('/party-member/info');
     expect(search(top).search('学习中心')[0]?.item.path).toBe('/pschool');
+  });
+
+  it('[33.7] a page named like its group is labelled once: 党费管理, not 党费管理 > 党费管理', () => {
+    const entries = searchEntries(menuToRoutes(tree).firstLevel, []);
+    expect(searchLabel(entries.find((e) => e.path === '/party-dues/dues')!)).toBe('党费管理');
+    expect(searchLabel(entries.find((e) => e.path === '/party-member/info')!)).toBe('党员管理 > 党员基本信息');
   });
 
   it('[S6.P3c][S2.R4a][S2.R2b] hidden routes are not listed: hidden menu pages, the hidden level-3 copies, /, /user/center, /mobileUpload, the login pages', () => {
@@ -67,6 +73,11 @@ describe('breadcrumb (spec §2)', () => {
     expect(breadcrumbOf(adminTop, '/party-member/daily/reward').map((c) => c.title)).toEqual(['首页', '党员管理', '党员日常管理', '奖惩信息']);
     const userCenter = breadcrumbOf(adminTop, '/user/center', { title: '个人中心', redirect: 'noredirect' });
     expect(userCenter).toEqual([HOME_CRUMB, { title: '个人中心' }]);
+  });
+
+  it('[33.7] a constant route with a menu entry ends the breadcrumb under the title its tag shows (党校, not 学习中心)', () => {
+    expect(breadcrumbOf(adminTop, '/pschool', { title: '党校' }).map((c) => c.title)).toEqual(['首页', '党校管理', '学习培训', '党校']);
+    expect(breadcrumbOf(adminTop, '/pschool/video/view', { title: '视频播放' }).at(-1)).toEqual({ title: '视频播放', path: '/pschool/video/view' });
   });
 });
 

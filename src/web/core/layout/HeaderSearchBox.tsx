@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { usePermission } from '../stores/permission';
 import { useLayoutPages } from './layout-pages';
-import { createRouteSearch, searchEntries } from './search';
+import { createRouteSearch, searchEntries, searchLabel } from './search';
 
 const MAX_RESULTS = 12;
 
@@ -24,7 +24,7 @@ export default function HeaderSearchBox({ onClose }: { onClose: () => void }) {
       value={null}
       showSearch={{ filterOption: false, searchValue: query, onSearch: setQuery, autoClearSearchValue: true }}
       notFoundContent={query.trim() ? '没有匹配的菜单' : null}
-      options={results.map((e) => ({ value: e.path, label: [...e.trail, e.title].join(' > ') }))}
+      options={results.map((e) => ({ value: e.path, label: searchLabel(e) }))}
       onSelect={(path) => {
         onClose();
         if (path) navigate(path);

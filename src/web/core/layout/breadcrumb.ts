@@ -31,6 +31,10 @@ export function breadcrumbOf(topbarRouters: AppRoute[], pathname: string, page?:
     const crumbs = chain
       .filter((r) => r.meta.breadcrumb !== false)
       .map((r): Crumb => ({ title: r.meta.title, ...(r.component && r.meta.redirect !== 'noredirect' ? { path: r.path } : {}) }));
+    // The page itself under its own title, as its tag and the window title name it (a constant route such as
+    // /pschool is 党校 there, though its menu entry says 学习中心).
+    const last = crumbs[crumbs.length - 1];
+    if (page?.title && last?.path === pathname) last.title = page.title;
     return [HOME_CRUMB, ...crumbs];
   }
   if (!page?.title) return [HOME_CRUMB];

@@ -41,6 +41,12 @@ export function searchEntries(topbarRouters: AppRoute[], constantRoutes: Constan
   return out;
 }
 
+/** A result's label: the groups above the page, then the page; a page named like its group says it once (党费管理, not 党费管理 > 党费管理). */
+export function searchLabel(e: SearchEntry): string {
+  const trail = e.trail.at(-1) === e.title ? e.trail.slice(0, -1) : e.trail;
+  return [...trail, e.title].join(' > ');
+}
+
 export function createRouteSearch(entries: SearchEntry[]): Fuse<SearchEntry> {
   return new Fuse(entries, SEARCH_OPTIONS);
 }
