@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import { idCardInfo } from '../../../shared/validators.js';
+import { tryLockFor } from '../../db/one-at-a-time.js';
 import { HttpError } from '../../errors.js';
 import { registerHook } from '../../runtime/index.js';
 
@@ -26,6 +27,11 @@ registerHook('development.identify', async (ctx) => {
 
   const changedPerson = ctx.action === 'create' || ctx.previous?.idCard !== r.idCard;
   if (!changedPerson) return;
+  // One application in progress per person, also for writes racing each other (issue 24 §3.5; module
+  // tables are made by the runtime from the schema, so no migration can put a partial unique index here).
+  if (!(await tryLockFor(ctx.trx, 'development:person', r.idCard as string))) {
+    throw new HttpError(409, '该人员的另一份入党申请正在保存，请稍后再试', { errors: [{ field: 'idCard', message: '该人员的另一份入党申请正在保存' }] });
+  }
   const active = await sql<{ id: number }>`
     SELECT id FROM m_development WHERE id_card = ${r.idCard} AND NOT (state = ANY(${ENDED}::int[])) AND id <> ${ctx.id ?? 0} LIMIT 1`.execute(ctx.trx);
   if (active.rows.length) {

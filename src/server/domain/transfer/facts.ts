@@ -4,7 +4,9 @@
  * database a read outside an open transaction would wait for it).
  */
 import { sql, type Kysely } from 'kysely';
+import { tryLockFor } from '../../db/one-at-a-time.js';
 import type { DB } from '../../db/types.js';
+import { HttpError } from '../../errors.js';
 import type { RuntimeModule } from '../../runtime/module.js';
 
 export interface MemberFacts {
@@ -67,10 +69,13 @@ export interface OpenTransfer {
 /**
  * The member's transfers still under way in these modules (any state that is not final), except the
  * record `except`. Takes a transaction-scoped lock on the member first, so two transfers of one member
- * started at once are checked one after the other.
+ * started at once are checked one after the other; a second one racing the first answers 409 (never
+ * waits: db/one-at-a-time.ts).
  */
 export async function openTransfersOf(db: Kysely<DB>, modules: RuntimeModule[], memberId: number, except?: { module: string; id?: number }): Promise<OpenTransfer[]> {
-  await sql`SELECT pg_advisory_xact_lock(hashtext('transfer:member'), ${memberId})`.execute(db);
+  if (!(await tryLockFor(db, 'transfer:member', memberId))) {
+    throw new HttpError(409, '该党员的另一项组织关系事项正在办理，请稍后再试', { errors: [{ field: 'memberId', message: '该党员的另一项组织关系事项正在办理' }] });
+  }
   const open: OpenTransfer[] = [];
   for (const m of modules) {
     const finals = finalStates(m);
