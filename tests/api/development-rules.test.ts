@@ -43,7 +43,7 @@ describe(`development rules at their boundaries on ${TEST_DB}`, () => {
   beforeAll(async () => {
     t = await createTestApp();
     w = await developmentWorld(t.app);
-  });
+  }, 180_000);
   afterAll(() => t.app.close());
 
   it('applicant at least 18 on the application date: the day before the 18th birthday refused, the day of accepted (02-29: 03-01)', async () => {
