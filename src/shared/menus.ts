@@ -72,6 +72,7 @@ export const CORE_PAGES = [
   'pschool-study-center', 'pschool-training-center', 'pschool-online-exam', 'pschool-video', 'pschool-doc',
   'transfer-lost-contact', 'transfer-stats',
   'development-process', 'development-record',
+  'reminders',
 ] as const;
 
 /** Modules whose schema is being written; `module:<id>` may name them before schemas/modules/<id>.json exists. */

@@ -44,6 +44,7 @@ export const corePages: Record<string, Page> = {
   'transfer-letter': lazy(() => import('./transfer/LetterPrintPage')),
   'development-process': lazy(() => import('./development/DevelopmentProcessPage')),
   'development-record': lazy(() => import('./development/DevelopmentRecordPage')),
+  reminders: lazy(() => import('./reminders/RemindersPage')),
 };
 
 export const PendingPage = lazy(() => import('./pending/PendingPage'));

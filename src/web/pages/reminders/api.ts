@@ -1,0 +1,54 @@
+import { get, post, put } from '../../core/request/request';
+import type { Page } from '../../core/usePagedQuery';
+
+/** Spec §4 cadre-reminder state. */
+export const REMINDER_STATES = [
+  { value: 1, label: '未开始', color: 'default' },
+  { value: 2, label: '提醒中', color: 'orange' },
+  { value: 3, label: '已结束', color: 'success' },
+] as const;
+
+export interface Reminder {
+  id: number;
+  module: string;
+  recordId: number;
+  type: string;
+  title: string;
+  dueDate: string;
+  state: 1 | 2 | 3;
+  enabled: 0 | 1;
+  moduleTitle: string;
+  recordName: string;
+  orgId: number | null;
+  orgName: string;
+  link: string | null;
+  closable: boolean;
+}
+
+export interface ReminderType {
+  module: string;
+  moduleTitle: string;
+  type: string;
+  title: string;
+  enabled: 0 | 1;
+  ahead: number;
+  defaultAhead: number;
+  closable: boolean;
+}
+
+export interface ReminderFilter {
+  /** `module:type`, or empty for every type. */
+  kind?: string;
+  state?: number;
+  orgId?: number;
+}
+
+export function listReminders(page: number, size: number, f: ReminderFilter): Promise<Page<Reminder>> {
+  const [module, type] = f.kind ? f.kind.split(':') : [];
+  return get<Page<Reminder>>('/api/reminders', { page, size, module, type, state: f.state, orgId: f.orgId });
+}
+
+export const reminderTypes = () => get<ReminderType[]>('/api/reminders/types');
+export const setReminderType = (t: { module: string; type: string; enabled: 0 | 1; ahead?: number }) => put<ReminderType>('/api/reminders/types', t);
+export const refreshReminders = () => post<{ counts: Record<string, Record<string, number>> }>('/api/reminders/refresh');
+export const closeReminder = (id: number) => post<{ id: number; state: number }>(`/api/reminders/${id}/close`);
