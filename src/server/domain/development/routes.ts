@@ -13,9 +13,9 @@ import { likeContains, parsePaging } from '../../core/paging.js';
 import { streamXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
 import { exportCell } from '../../runtime/cells.js';
+import { endedUnfinishedStates } from '../../runtime/workflow/states.js';
 
 const STAGES: [string, string][] = [['1', '入党申请人'], ['2', '入党积极分子'], ['3', '发展对象'], ['4', '预备党员'], ['5', '正式党员']];
-const ENDED = [-2, -3];
 const RECORD_PERMS = ['development-record:list', 'development-process:list'];
 
 /** The organisations an answer covers: the caller's scope, narrowed to an organisation's subtree when one is asked for. */
@@ -42,19 +42,21 @@ export async function developmentRoutes(app: FastifyInstance): Promise<void> {
   if (!m) return;
   const wf = m.workflow!;
   const db = database.db;
+  // Not passed, withdrawn (…): read from the school-merged schema, not listed by hand (issue 24 §3.8).
+  const ended = endedUnfinishedStates(m);
 
   app.get('/api/development/funnel', { config: perm('development-process:list') }, async (req) => {
     const where = await orgCondition(req);
     const rows = await sql<{ state: number; n: number }>`SELECT state, count(*)::int AS n FROM m_development WHERE ${where} GROUP BY state`.execute(db);
     const byStage = new Map<string, number>();
     for (const r of rows.rows) {
-      const stage = ENDED.includes(r.state) ? null : stageOfState(r.state);
+      const stage = ended.includes(r.state) ? null : stageOfState(r.state);
       if (stage) byStage.set(stage, (byStage.get(stage) ?? 0) + r.n);
     }
     return {
       stages: STAGES.map(([value, title]) => ({ value, title, count: byStage.get(value) ?? 0 })),
       states: Object.keys(wf.schema.states).map((code) => ({ code: Number(code), title: wf.stateTitle(code), count: rows.rows.find((r) => r.state === Number(code))?.n ?? 0 })),
-      ended: rows.rows.filter((r) => ENDED.includes(r.state)).reduce((s, r) => s + r.n, 0),
+      ended: rows.rows.filter((r) => ended.includes(r.state)).reduce((s, r) => s + r.n, 0),
       total: rows.rows.reduce((s, r) => s + r.n, 0),
     };
   });
@@ -84,8 +86,10 @@ export async function developmentRoutes(app: FastifyInstance): Promise<void> {
     if (!Number.isSafeInteger(id) || id <= 0) throw new HttpError(404, '发展党员记录不存在');
     const record = await runtime.records('development').get(id, actor);
     const approvals = await runtime.workflows.approvals(m, id, user);
+    // The same person's other applications, only those the caller may see (issue 25.9).
+    const visible = actor.scope === 'all' ? sql<SqlBool>`true` : sql<SqlBool>`(org_id = ANY(${actor.scope}::int[]) OR id = ${id})`;
     const others = await sql<{ id: number; state: number; applyDate: string | null; orgId: number | null }>`
-      SELECT id, state, apply_date AS "applyDate", org_id AS "orgId" FROM m_development WHERE id_card = ${record.idCard as string} ORDER BY id`.execute(db);
+      SELECT id, state, apply_date AS "applyDate", org_id AS "orgId" FROM m_development WHERE id_card = ${record.idCard as string} AND ${visible} ORDER BY id`.execute(db);
     const names = await runtime.ctx.refNames('org', [...new Set(others.rows.map((r) => r.orgId).filter((x): x is number => x !== null))]);
     // Every field as the printed record reads it: title and text (labels, names, 是/否), files by name and address.
     const fields = Object.fromEntries(

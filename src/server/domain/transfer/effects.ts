@@ -3,7 +3,6 @@
  * transaction. The member's branch or status changes exactly once, on the last step, through the member
  * module (validated, trailed with the transfer as the change's source).
  */
-import { sql } from 'kysely';
 import { isDate, isMonth, yearOf } from '../../../shared/calendar.js';
 import { HttpError } from '../../errors.js';
 import type { Actor } from '../../runtime/hooks.js';
@@ -11,17 +10,27 @@ import { registerEffect, type EffectContext } from '../../runtime/index.js';
 import { duesStanding } from './dues-source.js';
 import { STATUS_NORMAL, STATUS_TRANSFERRED_OUT } from './facts.js';
 import { cancelLetters, issueLetterNumber } from './letters.js';
+import { memberToReadmit } from './takeover.js';
 
-/** The step was authorised by the engine: its writes to the member act for the whole process (both sides). */
-const processActor = (ctx: EffectContext): Actor => ({ ...ctx.actor, scope: 'all' });
+/**
+ * Writes to the member act with the scope of the step's actor (issue 25.3), widened only by the
+ * organisations the transfer itself names (its sending and receiving branch, which the engine checked
+ * when they were written) and, for a member who left the school and comes back, their last branch.
+ */
+function processActor(ctx: EffectContext, extra: (number | null)[] = []): Actor {
+  const { scope } = ctx.actor;
+  if (scope === 'all') return ctx.actor;
+  const named = [ctx.next.fromOrgId, ctx.next.toOrgId, ctx.next.orgId, ...extra].filter((id): id is number => typeof id === 'number');
+  return { ...ctx.actor, scope: [...new Set([...scope, ...named])] };
+}
 
 const dateOr = (value: unknown, fallback: string) => (isDate(value) ? value : fallback);
 
-async function updateMember(ctx: EffectContext, memberId: number, values: Record<string, unknown>): Promise<void> {
+async function updateMember(ctx: EffectContext, memberId: number, values: Record<string, unknown>, extraOrgs: (number | null)[] = []): Promise<void> {
   const members = ctx.records('member');
   const member = await members.readRow(memberId, ctx.trx);
   if (!member) throw new HttpError(400, '该党员的档案不存在');
-  await members.update({ id: memberId, version: member.version, ...values }, processActor(ctx), { trx: ctx.trx, source: ctx.source });
+  await members.update({ id: memberId, version: member.version, ...values }, processActor(ctx, extraOrgs), { trx: ctx.trx, source: ctx.source });
 }
 
 export function registerTransferEffects(school: () => string): void {
@@ -85,10 +94,11 @@ export function registerTransferEffects(school: () => string): void {
       partyStatus: STATUS_NORMAL,
       orgId: r.toOrgId,
     };
-    const existing = (await sql<{ id: number }>`SELECT id FROM m_member WHERE id_card = ${r.idCard as string}`.execute(ctx.trx)).rows[0];
+    // Only a member who left the school, or one the receiving side already sees (checked again: the status may have changed since the letter was registered).
+    const existing = await memberToReadmit(ctx.trx, r.idCard as string, ctx.actor);
     let memberId: number;
     if (existing) {
-      await updateMember(ctx, existing.id, values);
+      await updateMember(ctx, existing.id, values, [existing.orgId]);
       memberId = existing.id;
     } else {
       memberId = (await ctx.records('member').create(values, processActor(ctx), { trx: ctx.trx, source: ctx.source })).id;

@@ -8,6 +8,7 @@ import { tryLockFor } from '../../db/one-at-a-time.js';
 import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import type { RuntimeModule } from '../../runtime/module.js';
+import { finalStates } from '../../runtime/workflow/states.js';
 
 export interface MemberFacts {
   id: number;
@@ -52,13 +53,8 @@ export const STATUS_NORMAL = '1';
 /** Party status of a member whose relation left the university (kept for history). */
 export const STATUS_TRANSFERRED_OUT = '6';
 
-/** The state codes of a workflow module that end a record (done, rejected, withdrawn). */
-export function finalStates(module: RuntimeModule): number[] {
-  const wf = (module.merged as { 'x-workflow'?: { states?: Record<string, { final?: boolean }> } })['x-workflow'];
-  return Object.entries(wf?.states ?? {})
-    .filter(([, s]) => s.final)
-    .map(([code]) => Number(code));
-}
+/** The state codes of a workflow module that end a record (done, rejected, withdrawn), from its schema. */
+export { finalStates };
 
 export interface OpenTransfer {
   module: string;

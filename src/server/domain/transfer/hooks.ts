@@ -2,7 +2,6 @@
  * Write hooks of the transfer modules (x-hooks): what a record takes from the member it is about, and the
  * rules that hold whenever one is saved. The steps of the processes are guarded in guards.ts.
  */
-import { sql } from 'kysely';
 import { chineseDate } from '../../../shared/calendar.js';
 import { localToday } from '../../../shared/module-schema/computed.js';
 import { probationEnd } from '../../../shared/transfer/rules.js';
@@ -10,6 +9,7 @@ import { HttpError } from '../../errors.js';
 import type { Actor, WriteHookContext } from '../../runtime/hooks.js';
 import type { RuntimeModule } from '../../runtime/module.js';
 import { BRANCH_TYPES, STATUS_NORMAL, memberFacts, openTransfersOf, orgFacts, type MemberFacts } from './facts.js';
+import { memberToReadmit } from './takeover.js';
 
 /** The modules a member's transfers live in: one open transfer at a time across them. */
 export const TRANSFER_MODULES = ['transfer-internal', 'transfer-out'];
@@ -84,8 +84,7 @@ export function incomingLetterHook() {
     r.probationEnd = r.memberType === '2' && typeof r.joinDate === 'string' ? probationEnd(r.joinDate) : null;
     if (r.memberType === '1' && !r.fullDate) refuse('fullDate', '正式党员须填写转正日期');
     if (typeof r.idCard === 'string' && (ctx.action === 'create' || r.idCard !== ctx.previous?.idCard)) {
-      const onRoster = (await sql<{ status: string }>`SELECT party_status AS status FROM m_member WHERE id_card = ${r.idCard}`.execute(ctx.trx)).rows[0];
-      if (onRoster?.status === STATUS_NORMAL) refuse('idCard', `身份证号为${r.idCard}的党员已在本校党员名册中，无需办理转入`);
+      await memberToReadmit(ctx.trx, r.idCard, ctx.actor);
     }
   };
 }
