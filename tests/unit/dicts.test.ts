@@ -77,6 +77,12 @@ describe('dictionaries of spec §3', () => {
     expect(byValue('DJ_COMM_XB')).toEqual({ 0: '未知的性别', 1: '男', 2: '女', 9: '未说明的性别' });
   });
 
+  it('[33.7] forms offer 男 and 女: the national codes 0 and 9 ship disabled (a school enables them in 字典管理)', () => {
+    const entries = dicts.get('DJ_COMM_XB')!.entries;
+    expect(entries.filter((e) => !e.disabled).map((e) => e.label)).toEqual(['男', '女']);
+    expect(entries.filter((e) => e.disabled).map((e) => e.value)).toEqual(['0', '9']);
+  });
+
   it('[S3.D02] ethnicity has all 56 ethnic groups with their GB/T 3304 two-digit codes, plus 97 and 98', () => {
     const mz = byValue('DJ_COMM_MZXX');
     const groups = Object.keys(mz).filter((v) => Number(v) >= 1 && Number(v) <= 56);
