@@ -119,6 +119,10 @@ describe(`dues payments (现场缴费, 在线缴纳) on ${TEST_DB}`, () => {
     expect(mine.body.member).toMatchObject({ id: m.id, name: m.name });
     const payable = mine.body.items.filter((i: { canPay: boolean }) => i.canPay);
     expect(payable.map((i: { title: string }) => i.title).sort()).toEqual(['2026年10月党费', '2026年11月党费']);
+    // Online payment is off until an administrator chooses a provider (issue 25.4).
+    const off = await call('POST', '/api/dues/my/orders', { itemIds: payable.map((i: { id: number }) => i.id) }, token);
+    expect(off).toMatchObject({ status: 409, body: { message: '本校未开通在线缴纳党费，请到党支部现场缴纳' } });
+    expect((await call('PUT', '/api/dues/settings/online', { provider: 'simulator' })).body).toMatchObject({ provider: 'simulator', maxAmount: '2000.00' });
     const order = await call('POST', '/api/dues/my/orders', { itemIds: payable.map((i: { id: number }) => i.id) }, token);
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     expect(order.body).toMatchObject({ status: 1, statusLabel: '待支付', provider: { id: 'simulator' } });
@@ -175,13 +179,13 @@ describe(`dues payments (现场缴费, 在线缴纳) on ${TEST_DB}`, () => {
     expect(again.status).toBe(409);
   });
 
-  it('back payment covers at most six months: the seventh month back is refused', async () => {
+  it('back payment covers at most six months: the seventh month back, deferred without a proper reason, is refused', async () => {
     const year = 2027;
     await standardsForAll(w, call, year);
     // A closed batch of 2026-04 (seven months before November): configure, start, report everything, close.
     const april = await startedBatch(call, '2026-04');
     const open = (await sql<{ id: number }>`SELECT id FROM dues_item WHERE batch_id = ${april}`.execute(w.t.database.db)).rows;
-    await call('POST', `/api/dues/batches/${april}/deferrals`, { itemIds: open.map((o) => o.id), kind: 'approved', reason: '缓交' });
+    await call('POST', `/api/dues/batches/${april}/deferrals`, { itemIds: open.map((o) => o.id), kind: 'no-reason', reason: '已催缴，未说明理由' });
     const flat: { orgId: number; level: string }[] = [];
     const walk = (nodes: { orgId: number; level: string; children?: unknown[] }[]) => nodes.forEach((n) => (flat.push(n), walk((n.children ?? []) as never)));
     walk((await call('GET', `/api/dues/batches/${april}/progress`)).body);
@@ -192,7 +196,7 @@ describe(`dues payments (现场缴费, 在线缴纳) on ${TEST_DB}`, () => {
     if (n11.payment_id) await call('POST', `/api/dues/payments/${n11.payment_id}/reverse`, { reason: '重新缴纳' }, collector);
     const refused = await call('POST', '/api/dues/payments', { method: 'cash', entries: [{ memberId: m.id, itemIds: [n11.id], backPayItemIds: [a4.id] }] }, collector);
     expect(refused.status).toBe(400);
-    expect(refused.body.message).toBe('2026年4月距今已超过6个月，按规定补交一般不超过6个月，请报上级党组织处理');
+    expect(refused.body.message).toBe('2026年4月距今已超过6个月，且不是经批准或因生活困难缓交的月份；按规定补交一般不超过6个月，请报上级党组织处理');
     expect((await itemOf(w, november, m.id)).payment_id).toBeNull();
   });
 });

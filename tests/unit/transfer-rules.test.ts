@@ -89,7 +89,7 @@ describe('letter numbers, probation, dues and temporary letters', () => {
 
   it('refuses a transfer out with unpaid months, naming them', () => {
     expect(duesRefusal([])).toBeNull();
-    expect(duesRefusal(['2026-03', '2026-04'])).toBe('该党员尚有未交党费（2026-03、2026-04），请交清党费后再办理组织关系转出');
+    expect(duesRefusal(['2026-03', '2026-04'])).toBe('该党员尚有未交党费（2026-03、2026-04），请交清党费后再办理组织关系转出：本人可在“我的党费”中在线缴纳，或由党支部在“现场缴费”中补缴（经批准或因生活困难缓交的月份可随时补缴）');
     expect(duesRefusal(['2025-01', '2025-02', '2025-03', '2025-04', '2025-05', '2025-06', '2025-07'])).toContain('等7个月');
   });
 

@@ -6,13 +6,20 @@ import type { SeedContext } from './index.js';
 /**
  * The demo's dues (seed/dues.ts) for the last 12 months up to this one, and the demo accounts `zbsj` and
  * `dy` linked to in-service members of their branch, so 我的党费 shows a member's own dues: `dy` is one
- * who has not paid this month yet (to try online payment), preferably with a month to pay back.
+ * who has not paid this month yet (to try online payment), preferably with a month to pay back. Online
+ * payment uses the simulator here (settings: online provider).
  */
 export async function seedDemoDues({ database, config, log }: SeedContext): Promise<void> {
   const now = new Date();
   const currentMonth = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`;
   const counts = await seedDues(database, config.school, { currentMonth, today: now.getDate() });
   log.info(counts, 'demo dues seeded');
+  // The demo pays online with the simulator; a real deployment starts with online payment off (issue 25.4).
+  await database.db
+    .insertInto('dues_settings' as never)
+    .values({ school: config.school, online_provider: 'simulator' } as never)
+    .onConflict((oc) => oc.column('school' as never).doUpdateSet({ online_provider: 'simulator' } as never))
+    .execute();
   const branch = await database.db.selectFrom('users').select('org_id').where('username', '=', 'dy').executeTakeFirst();
   if (!branch?.org_id) return;
   const candidates = (await sql<{ id: number; owesBack: boolean; paidNow: boolean }>`

@@ -153,6 +153,8 @@ export interface MemberItem extends ItemView {
   months: string[];
   state: number;
   canPay: boolean;
+  /** A closed month payable now only with a started one (补缴: within six months, or deferred). */
+  backPay: boolean;
 }
 
 export interface AdjustmentView {
@@ -200,6 +202,11 @@ export interface Receipt {
   reason: string;
   createdAt: string;
   lines: ReceiptLine[];
+  /**
+   * What the receipt prints, one line each: every month's own dues, every month paid back (补缴) with
+   * them, and a voluntary extra (自愿多交) on its own line; negative on a reversal.
+   */
+  entries: { label: string; amount: string }[];
   reverses: { id: number; receiptNo: string } | null;
   reversedBy: { id: number; receiptNo: string; reason: string; createdAt: string } | null;
   /** A payment not reversed whose batches are all still started (closed batches never change). */
@@ -291,7 +298,18 @@ export interface OrderView {
   receipt: Receipt | null;
 }
 
+/** Online payment as a school set it (dues settings): off unless an administrator chose a provider. */
+export interface OnlinePayment {
+  provider: string | null;
+  providerName: string;
+  /** The largest single online payment (yuan). */
+  maxAmount: string;
+  /** The providers registered on this server, to choose from. */
+  providers: { id: string; name: string }[];
+}
+
 export interface MyDues {
+  online: OnlinePayment;
   member: { id: number; name: string; orgName: string } | null;
   standard: { year: number; category: string; categoryLabel: string; base: string | null; rate: string; amount: string; rule: string } | null;
   formulaText: string;

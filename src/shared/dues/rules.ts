@@ -63,6 +63,17 @@ export const LARGE_PAYMENT_CENTS = 100_000;
 /** Back payment covers at most this many months (第十一条). */
 export const MAX_BACK_PAY_MONTHS = 6;
 
+/**
+ * Whether a closed month left unpaid may be paid back (补缴) with a started month: within six months
+ * (第十一条: 经党组织同意…补交, 一般不超过6个月), or at any time when the branch deferred it for a proper reason
+ * (经批准缓交, 生活困难: `justified`) — that deferral put the payment off, it did not forgive it, so the member
+ * can always settle it (and transfer out afterwards). A month unpaid without a proper reason for longer is
+ * the branch's case under 党章第九条, not a back payment.
+ */
+export function backPayAllowed(lastMonth: string, targetFirstMonth: string, justified: boolean): boolean {
+  return justified || monthsBetween(lastMonth, targetFirstMonth) <= MAX_BACK_PAY_MONTHS;
+}
+
 /** Unpaid this many consecutive months without a proper reason: a 自行脱党 candidate (党章第九条). */
 export const LAPSE_MONTHS = 6;
 

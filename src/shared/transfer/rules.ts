@@ -59,7 +59,7 @@ export function probationEnd(joinDate: string): string {
 export function duesRefusal(unpaidMonths: readonly string[]): string | null {
   if (!unpaidMonths.length) return null;
   const shown = unpaidMonths.length > 6 ? `${unpaidMonths.slice(0, 6).join('、')}等${unpaidMonths.length}个月` : unpaidMonths.join('、');
-  return `该党员尚有未交党费（${shown}），请交清党费后再办理组织关系转出`;
+  return `该党员尚有未交党费（${shown}），请交清党费后再办理组织关系转出：本人可在“我的党费”中在线缴纳，或由党支部在“现场缴费”中补缴（经批准或因生活困难缓交的月份可随时补缴）`;
 }
 
 /** Whether a temporary letter's end date has passed (a reminder to the branch from the next day). */

@@ -2,14 +2,14 @@
  * Adjustments: what a member owes in a started batch changes only through them. A closed batch never
  * changes (its figures are final), so a correction of it — and the back payment (补缴) of a month left
  * unpaid when it closed — goes into a later, started batch. Back payment covers at most six months
- * (中组发〔2008〕3号 第十一条), once per month.
+ * (中组发〔2008〕3号 第十一条), a month deferred for a proper reason any time (backPayAllowed), once per month.
  */
 import { sql } from 'kysely';
 import { formatCents, parseYuan } from '../../../shared/dues/money.js';
-import { addMonths, MAX_BACK_PAY_MONTHS, monthLabel, monthsBetween } from '../../../shared/dues/rules.js';
+import { addMonths, backPayAllowed, MAX_BACK_PAY_MONTHS, monthLabel } from '../../../shared/dues/rules.js';
 import { HttpError } from '../../errors.js';
 import { logBatch } from './batches.js';
-import { startedBatch } from './batch-reports.js';
+import { JUSTIFIED_DEFERRALS, startedBatch } from './batch-reports.js';
 import { inScope, type Caller, type DuesCore } from './context.js';
 import type { DuesActor, DuesDb } from './tables.js';
 import type { AdjustmentView } from '../../../shared/dues/api.js';
@@ -48,15 +48,16 @@ export async function addCorrection(dues: DuesCore, caller: Caller, batchId: num
  * months before the target, a month already paid or put on a batch, and a target already paid.
  */
 export async function addArrear(trx: DuesDb, sourceItemId: number, target: { itemId: number; memberId: number; batchId: number; firstMonth: string }, actor: DuesActor): Promise<number> {
-  const source = (await sql<{ id: number; memberId: number; due: number; paymentId: number | null; state: number; firstMonth: string; months: number; name: string }>`
-    SELECT i.id, i.member_id AS "memberId", i.due_cents AS due, i.payment_id AS "paymentId", b.state, b.first_month AS "firstMonth", b.months, m.name
+  const source = (await sql<{ id: number; memberId: number; due: number; paymentId: number | null; state: number; firstMonth: string; months: number; name: string; justified: boolean }>`
+    SELECT i.id, i.member_id AS "memberId", i.due_cents AS due, i.payment_id AS "paymentId", b.state, b.first_month AS "firstMonth", b.months, m.name,
+           EXISTS (SELECT 1 FROM dues_deferral d WHERE d.item_id = i.id AND d.kind = ANY(${JUSTIFIED_DEFERRALS}::text[])) AS justified
     FROM dues_item i JOIN dues_batch b ON b.id = i.batch_id JOIN m_member m ON m.id = i.member_id WHERE i.id = ${sourceItemId}`.execute(trx)).rows[0];
   if (!source || source.memberId !== target.memberId) throw new HttpError(404, '要补缴的月份不存在');
   const month = monthLabel(source.firstMonth);
   if (source.state !== 4) throw new HttpError(400, `${month}的收费批次尚未关闭，请直接缴纳`);
   if (source.paymentId !== null) throw new HttpError(409, `${source.name}${month}的党费已缴纳`);
-  if (monthsBetween(addMonths(source.firstMonth, source.months - 1), target.firstMonth) > MAX_BACK_PAY_MONTHS) {
-    throw new HttpError(400, `${month}距今已超过${MAX_BACK_PAY_MONTHS}个月，按规定补交一般不超过6个月，请报上级党组织处理`);
+  if (!backPayAllowed(addMonths(source.firstMonth, source.months - 1), target.firstMonth, source.justified)) {
+    throw new HttpError(400, `${month}距今已超过${MAX_BACK_PAY_MONTHS}个月，且不是经批准或因生活困难缓交的月份；按规定补交一般不超过6个月，请报上级党组织处理`);
   }
   await addToDue(trx, target.itemId, source.due, source.name);
   try {

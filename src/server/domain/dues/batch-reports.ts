@@ -99,6 +99,13 @@ async function assertNotReported(trx: DuesDb, dues: DuesCore, batchId: number, o
   }
 }
 
+/** Members per branch: a log entry per branch, so each branch sees only its own (batchLog). */
+function countByOrg(items: { orgId: number }[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const i of items) out.set(i.orgId, (out.get(i.orgId) ?? 0) + 1);
+  return out;
+}
+
 /** 登记缓交: why these members have not paid (a proper reason, or none given after a reminder). */
 export async function deferItems(dues: DuesCore, caller: Caller, batchId: number, body: { itemIds?: number[]; kind?: unknown; reason?: unknown }): Promise<number> {
   const kind = body.kind as DeferralKind;
@@ -117,7 +124,7 @@ export async function deferItems(dues: DuesCore, caller: Caller, batchId: number
       .values(values)
       .onConflict((oc) => oc.column('item_id').doUpdateSet({ kind, reason, created_by: caller.actor.id, created_by_name: caller.actor.name, created_at: new Date() }))
       .execute();
-    await logBatch(trx, batchId, 'defer', caller.actor, { comment: `${items.length}人：${DeferralKindLabel[kind]}，${reason}` });
+    for (const [orgId, n] of countByOrg(items)) await logBatch(trx, batchId, 'defer', caller.actor, { orgId, comment: `${n}人：${DeferralKindLabel[kind]}，${reason}` });
     return items.length;
   });
 }
@@ -128,9 +135,9 @@ export async function undeferItems(dues: DuesCore, caller: Caller, batchId: numb
     await startedBatch(trx, dues, batchId, '撤销缓交');
     const items = await scopedItems(trx, caller, batchId, itemIds);
     await assertNotReported(trx, dues, batchId, items.map((i) => i.orgId));
-    const deleted = await trx.deleteFrom('dues_deferral').where('item_id', 'in', items.map((i) => i.id)).executeTakeFirst();
-    await logBatch(trx, batchId, 'undefer', caller.actor, { comment: `${Number(deleted.numDeletedRows)}人` });
-    return Number(deleted.numDeletedRows);
+    const deleted = await trx.deleteFrom('dues_deferral').where('item_id', 'in', items.map((i) => i.id)).returning('org_id').execute();
+    for (const [orgId, n] of countByOrg(deleted.map((d) => ({ orgId: d.org_id })))) await logBatch(trx, batchId, 'undefer', caller.actor, { orgId, comment: `${n}人` });
+    return deleted.length;
   });
 }
 

@@ -267,9 +267,16 @@ export async function getBatch(dues: DuesCore, caller: Caller, id: number): Prom
   return (await listBatches(dues, caller, { id }))[0];
 }
 
-export async function batchLog(dues: DuesCore, id: number) {
+/**
+ * A batch's log as the caller's scope sees it (as the adjustments list does): entries of organisations in
+ * scope, and the batch's changes of state without their school-wide figures; entries of other branches
+ * (names, amounts, reasons) and entries without an organisation stay with callers who see everything.
+ */
+export async function batchLog(dues: DuesCore, caller: Caller, id: number) {
   await batchRow(dues.db, dues, id);
-  const rows = await dues.db.selectFrom('dues_batch_log').selectAll().where('batch_id', '=', id).orderBy('id').execute();
+  const all = await dues.db.selectFrom('dues_batch_log').selectAll().where('batch_id', '=', id).orderBy('id').execute();
+  const scope = caller.scope;
+  const rows = scope === 'all' ? all : all.flatMap((r) => (r.org_id !== null ? (scope.includes(r.org_id) ? [r] : []) : r.to_state !== null ? [{ ...r, comment: '' }] : []));
   const names = new Map<number, string>();
   for (const r of rows) if (r.org_id !== null && !names.has(r.org_id)) names.set(r.org_id, await dues.levels.name(r.org_id));
   return rows.map((r) => ({

@@ -2,10 +2,10 @@
 import { sql, type RawBuilder } from 'kysely';
 import { BatchState } from '../../../shared/constants.js';
 import { formatCents } from '../../../shared/dues/money.js';
-import { addMonths, DuesCategoryLabel, isDuesCategory, MAX_BACK_PAY_MONTHS, monthsBetween, monthsOf, rateText } from '../../../shared/dues/rules.js';
+import { addMonths, backPayAllowed, DuesCategoryLabel, isDuesCategory, monthsOf, rateText } from '../../../shared/dues/rules.js';
 import { HttpError } from '../../errors.js';
 import { likeContains } from '../../core/paging.js';
-import { DeferralKindLabel } from './batch-reports.js';
+import { DeferralKindLabel, JUSTIFIED_DEFERRALS } from './batch-reports.js';
 import { coveredOrgs, scopeSql, type Caller, type Dues } from './context.js';
 import { SETTLED, duesStatusesOf } from './status.js';
 import type { DeferralKind } from './tables.js';
@@ -88,13 +88,21 @@ export async function listItems(dues: Dues, caller: Caller, batchId: number, q: 
   return { content: rows.rows.map(itemView), totalElements: total };
 }
 
-/** A member's items in batches that have started, newest first (the member's page). */
+/**
+ * A member's items in batches that have started, newest first (the member's page). `canPay`: a started
+ * month unpaid, or a closed month the member may pay back with one (`backPay`: within six months, or
+ * deferred for a proper reason at any time), measured from the member's latest unpaid started month.
+ */
 export async function memberItems(dues: Dues, memberId: number) {
   const rows = await sql<ItemRow & { title: string; firstMonth: string; months: number; state: number }>`
     SELECT ${ITEM_SELECT}, b.title, b.first_month AS "firstMonth", b.months, b.state
     FROM ${ITEM_FROM} JOIN dues_batch b ON b.id = i.batch_id AND b.state >= ${BatchState.STARTED} AND b.school = ${dues.school}
     WHERE i.member_id = ${memberId} ORDER BY b.first_month DESC`.execute(dues.db);
-  return rows.rows.map((r) => ({ ...itemView(r), title: r.title, months: monthsOf(r.firstMonth, r.months), state: r.state, canPay: r.state === BatchState.STARTED && r.paymentId === null }));
+  const target = rows.rows.find((r) => r.state === BatchState.STARTED && r.paymentId === null);
+  return rows.rows.map((r) => {
+    const backPay = !!target && r.state === BatchState.CLOSED && r.paymentId === null && !r.settled && backPayAllowed(addMonths(r.firstMonth, r.months - 1), target.firstMonth, r.deferralKind !== null && JUSTIFIED_DEFERRALS.includes(r.deferralKind));
+    return { ...itemView(r), title: r.title, months: monthsOf(r.firstMonth, r.months), state: r.state, canPay: (r.state === BatchState.STARTED && r.paymentId === null) || backPay, backPay };
+  });
 }
 
 /**
@@ -111,9 +119,10 @@ export async function onsiteMembers(dues: Dues, caller: Caller, q: { orgId?: num
   const latest = await dues.db.selectFrom('dues_batch').select('first_month').where('school', '=', dues.school).where('state', '=', BatchState.STARTED).orderBy('first_month', 'desc').executeTakeFirst();
   const ids = members.map((m) => m.id);
   const items = ids.length
-    ? (await sql<{ id: number; memberId: number; batchId: number; title: string; firstMonth: string; months: number; state: number; due: number; deferred: boolean }>`
+    ? (await sql<{ id: number; memberId: number; batchId: number; title: string; firstMonth: string; months: number; state: number; due: number; deferred: boolean; justified: boolean }>`
         SELECT i.id, i.member_id AS "memberId", i.batch_id AS "batchId", b.title, b.first_month AS "firstMonth", b.months, b.state, i.due_cents AS due,
-               EXISTS (SELECT 1 FROM dues_deferral d WHERE d.item_id = i.id) AS deferred
+               EXISTS (SELECT 1 FROM dues_deferral d WHERE d.item_id = i.id) AS deferred,
+               EXISTS (SELECT 1 FROM dues_deferral d WHERE d.item_id = i.id AND d.kind = ANY(${JUSTIFIED_DEFERRALS}::text[])) AS justified
         FROM dues_item i JOIN dues_batch b ON b.id = i.batch_id AND b.state IN (3, 4) AND b.school = ${dues.school}
         WHERE i.member_id = ANY(${ids}::int[]) AND NOT ${SETTLED('i')} ORDER BY b.first_month`.execute(dues.db)).rows
     : [];
@@ -127,7 +136,7 @@ export async function onsiteMembers(dues: Dues, caller: Caller, q: { orgId?: num
       orgId: m.orgId,
       orgName: m.orgName ?? '',
       open: mine.filter((i) => i.state === BatchState.STARTED).map(view),
-      backPay: latest ? mine.filter((i) => i.state === BatchState.CLOSED && monthsBetween(addMonths(i.firstMonth, i.months - 1), latest.first_month) <= MAX_BACK_PAY_MONTHS).map(view) : [],
+      backPay: latest ? mine.filter((i) => i.state === BatchState.CLOSED && backPayAllowed(addMonths(i.firstMonth, i.months - 1), latest.first_month, i.justified)).map(view) : [],
       paidUpTo: standing.get(m.id)?.paidUpTo ?? null,
     };
   });

@@ -5,6 +5,7 @@ import { HttpError } from '../../errors.js';
 import { memberOfUser } from '../member/accounts.js';
 import type { Dues } from './context.js';
 import { memberItems } from './items.js';
+import { onlinePayment } from './online.js';
 import { receipts } from './payments.js';
 import { duesSettings } from './settings.js';
 import { duesStatusOf, type DuesStatus } from './status.js';
@@ -19,7 +20,7 @@ export async function myMember(dues: Dues, userId: number) {
 
 export async function myDues(dues: Dues, userId: number, year: number): Promise<MyDues> {
   const settings = await duesSettings(dues.services.database.db, dues.school);
-  const base = { formulaText: settings.formulaText, rules: settings.rules, source: settings.source };
+  const base = { formulaText: settings.formulaText, rules: settings.rules, source: settings.source, online: await onlinePayment(dues) };
   const member = await memberOfUser(dues.services.database.db, userId);
   if (!member) return { member: null, standard: null, status: null, items: [], receipts: [], ...base };
   const orgName = member.orgId !== null ? await dues.levels.name(member.orgId) : '';

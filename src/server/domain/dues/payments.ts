@@ -221,6 +221,32 @@ export async function reversePayment(dues: DuesCore, by: Recorder, paymentId: nu
   return (await receipts(dues, [id]))[0];
 }
 
+/**
+ * The printed lines of receipts: per paid item its month's own dues (its due less the months paid back
+ * onto it), each month paid back, and what was paid beyond the due as 自愿多交 on its own line.
+ */
+async function receiptEntries(dues: DuesCore, lines: { paymentId: number; itemId: number; firstMonth: string; months: number; due: number; amount: number }[], sign: Map<number, number>) {
+  const itemIds = [...new Set(lines.map((l) => l.itemId))];
+  const arrears = itemIds.length
+    ? (await sql<{ itemId: number; cents: number; firstMonth: string; months: number }>`
+        SELECT a.item_id AS "itemId", a.amount_cents AS cents, b.first_month AS "firstMonth", b.months FROM dues_adjustment a
+        JOIN dues_item s ON s.id = a.source_item_id JOIN dues_batch b ON b.id = s.batch_id
+        WHERE a.kind = 'arrear' AND a.item_id = ANY(${itemIds}::int[]) ORDER BY b.first_month`.execute(dues.db)).rows
+    : [];
+  const out = new Map<number, { label: string; amount: string }[]>();
+  for (const l of lines) {
+    const k = sign.get(l.paymentId) ?? 1;
+    const back = arrears.filter((a) => a.itemId === l.itemId);
+    const list = out.get(l.paymentId) ?? [];
+    list.push({ label: monthsOf(l.firstMonth, l.months).map(monthLabel).join('、'), amount: formatCents(k * (l.due - back.reduce((s, a) => s + a.cents, 0))) });
+    for (const a of back) list.push({ label: `补缴${monthsOf(a.firstMonth, a.months).map(monthLabel).join('、')}`, amount: formatCents(k * a.cents) });
+    const extra = k * l.amount - l.due;
+    if (extra) list.push({ label: '自愿多交', amount: formatCents(k * extra) });
+    out.set(l.paymentId, list);
+  }
+  return out;
+}
+
 /** Receipts of these payments, in this order. */
 export async function receipts(dues: DuesCore, paymentIds: number[]): Promise<Receipt[]> {
   if (!paymentIds.length) return [];
@@ -243,6 +269,7 @@ export async function receipts(dues: DuesCore, paymentIds: number[]): Promise<Re
     list.push({ itemId: l.itemId, batchId: l.batchId, batchTitle: l.title, months, monthsLabel: months.map(monthLabel).join('、'), due: formatCents(l.due), amount: formatCents(l.amount) });
     byPayment.set(l.paymentId, list);
   }
+  const entries = await receiptEntries(dues, lines.rows, new Map(rows.rows.map((r) => [r.id, r.kind === 2 ? -1 : 1])));
   const byId = new Map(rows.rows.map((r) => [r.id, r]));
   return paymentIds.flatMap((id) => {
     const r = byId.get(id);
@@ -265,6 +292,7 @@ export async function receipts(dues: DuesCore, paymentIds: number[]): Promise<Re
       reason: r.reason as string,
       createdAt: new Date(r.createdAt as string).toISOString(),
       lines: byPayment.get(id) ?? [],
+      entries: entries.get(id) ?? [],
       reverses: r.reversesId ? { id: r.reversesId as number, receiptNo: r.reversesNo as string } : null,
       reversedBy: r.reversedById ? { id: r.reversedById as number, receiptNo: r.reversedByNo as string, reason: r.reversedReason as string, createdAt: new Date(r.reversedAt as string).toISOString() } : null,
       reversible: r.kind === 1 && !r.reversedById && !closed.has(id),

@@ -71,7 +71,7 @@ export function batchRoutes(app: FastifyInstance, dues: Dues): void {
     return listItems(dues, await callerOf(req), id, { orgId: optionalOrg(q.orgId), status: q.status || undefined, name: q.name?.trim() || undefined, ...pageParams(req.query) });
   });
 
-  app.get('/api/dues/batches/:id/log', { config: perm('dues-batch:list') }, async (req) => batchLog(dues, batchId(req.params)));
+  app.get('/api/dues/batches/:id/log', { config: perm('dues-batch:list') }, async (req) => batchLog(dues, await callerOf(req), batchId(req.params)));
 
   app.post('/api/dues/batches/:id/report', { config: perm('dues-batch:report') }, async (req) => {
     const body = (req.body ?? {}) as { orgId?: unknown; comment?: unknown };

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { perm } from '../../core/auth/guard.js';
+import { PUBLIC, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
 import { callerOf, coveredOrgs, idParam, pageParams, type Dues } from './context.js';
 import { onsiteMembers } from './items.js';
 import { myDues, myMember } from './my-dues.js';
-import { completeOrder, createOrder, ownOrder, paymentProvider, simulatorProvider } from './online.js';
+import { activeProvider, completeOrder, createOrder, notifyOrder, ownOrder, simulatorProvider } from './online.js';
 import { listPayments, payOnSite, receipts, reversePayment } from './payments.js';
 import { yearParam } from './standards.js';
 
@@ -64,15 +64,20 @@ export function paymentRoutes(app: FastifyInstance, dues: Dues): void {
     ownOrder(dues, (await callerOf(req)).user.id, idParam((req.params as { id: string }).id, '订单编号不正确')),
   );
 
-  // The simulator's payment page confirms (or cancels) here, standing in for the gateway's notification.
+  // The simulator's payment page confirms (or cancels) here, standing in for the gateway's notification:
+  // only where an administrator chose the simulator (the demo), and only for the simulator's orders.
   app.post('/api/dues/pay/simulator/:orderId', { config: perm('dues-my:list') }, async (req) => {
-    // Only while the simulator is the provider: a real gateway notifies through its own signed route.
-    if (paymentProvider() !== simulatorProvider) throw new HttpError(404, '模拟支付未启用');
+    if ((await activeProvider(dues)) !== simulatorProvider) throw new HttpError(404, '模拟支付未启用');
     const caller = await callerOf(req);
     const orderId = idParam((req.params as { orderId: string }).orderId, '订单编号不正确');
-    await ownOrder(dues, caller.user.id, orderId);
+    if ((await ownOrder(dues, caller.user.id, orderId)).provider.id !== simulatorProvider.id) throw new HttpError(404, '订单不存在');
     const result = (req.body as { result?: unknown } | undefined)?.result;
     if (result !== 'success' && result !== 'fail') throw new HttpError(400, '支付结果只能是 success 或 fail');
     return completeOrder(dues, orderId, result);
   });
+
+  // A payment provider's notification: public (the gateway calls it), trusted only by its signature.
+  app.post('/api/dues/pay/notify/:provider', { config: PUBLIC }, async (req) =>
+    notifyOrder(dues, (req.params as { provider: string }).provider, { headers: req.headers, body: req.body }),
+  );
 }

@@ -7,7 +7,8 @@ import { HttpError } from '../../errors.js';
 import { readImportUpload, registerImportMultipart } from '../../runtime/import.js';
 import { callerOf, idParam, type Dues } from './context.js';
 import { importPayroll, payrollTemplate } from './payroll-import.js';
-import { duesSettings, saveDuesSettings } from './settings.js';
+import { onlinePayment, registeredProviders } from './online.js';
+import { duesSettings, saveDuesSettings, saveOnlineSettings } from './settings.js';
 import { branchStandards, confirmStandards, generateStandards, yearParam } from './standards.js';
 import { duesStatusOf } from './status.js';
 
@@ -29,7 +30,13 @@ export function standardRoutes(app: FastifyInstance, dues: Dues): void {
     return { category: s.category, base: s.baseCents === null ? null : formatCents(s.baseCents), due: formatCents(s.dueCents), rate: s.rate, rule: s.rule, source: DUES_RULE_SOURCE };
   });
 
-  app.get('/api/dues/settings', { config: LOGIN }, async () => duesSettings(db, dues.school));
+  app.get('/api/dues/settings', { config: LOGIN }, async () => ({ ...(await duesSettings(db, dues.school)), online: await onlinePayment(dues) }));
+
+  // Online payment: off by default; the simulator only where an administrator chooses it (the demo does).
+  app.put('/api/dues/settings/online', { config: perm('dues:settings') }, async (req) => {
+    await saveOnlineSettings(db, dues.school, req.body, registeredProviders().map((p) => p.id), (await callerOf(req)).actor);
+    return onlinePayment(dues);
+  });
 
   app.put('/api/dues/settings', { config: perm('dues:settings') }, async (req) => {
     const caller = await callerOf(req);

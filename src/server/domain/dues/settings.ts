@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
+import { parseYuan } from '../../../shared/dues/money.js';
 import { formulaProblem, formulaText, NATIONAL_BASE_FORMULA, type BaseFormula } from '../../../shared/dues/formula.js';
 import { bandsProblem, NATIONAL_BANDS, ruleTable, DUES_RULE_SOURCE, type Band } from '../../../shared/dues/rules.js';
 import { duesDb, type DuesActor } from './tables.js';
@@ -54,6 +55,46 @@ export async function saveDuesSettings(db: Kysely<DB>, school: string, body: unk
   }
   const clean = formula === null ? null : { name: (formula as BaseFormula).name.trim(), terms: (formula as BaseFormula).terms.map((t) => ({ column: t.column.trim(), factor: t.factor.trim() })) };
   const values = { base_formula: clean === null ? null : JSON.stringify(clean), bands: bands === null ? null : JSON.stringify(bands), updated_by: actor.id, updated_at: new Date() };
+  await duesDb(db)
+    .insertInto('dues_settings')
+    .values({ school, ...values })
+    .onConflict((oc) => oc.column('school').doUpdateSet(values))
+    .execute();
+}
+
+/** The largest single online payment unless the school sets its own (yuan 2,000.00). */
+export const DEFAULT_ONLINE_MAX_CENTS = 200_000;
+
+export interface OnlineSettings {
+  /** The chosen payment provider's id; null: online payment is off (the default). */
+  provider: string | null;
+  maxCents: number;
+}
+
+export async function onlineSettings(db: Kysely<DB>, school: string): Promise<OnlineSettings> {
+  const row = await duesDb(db).selectFrom('dues_settings').select(['online_provider', 'online_max_cents']).where('school', '=', school).executeTakeFirst();
+  return { provider: row?.online_provider ?? null, maxCents: row?.online_max_cents ?? DEFAULT_ONLINE_MAX_CENTS };
+}
+
+/**
+ * Online payment on or off: `provider` one of the registered providers' ids (`known`) or null (off);
+ * `maxAmount` the largest single online payment (yuan), null for the default. Only what is sent changes.
+ */
+export async function saveOnlineSettings(db: Kysely<DB>, school: string, body: unknown, known: string[], actor: DuesActor): Promise<void> {
+  const input = (body ?? {}) as { provider?: unknown; maxAmount?: unknown };
+  const set: { online_provider?: string | null; online_max_cents?: number | null } = {};
+  if ('provider' in input) {
+    if (input.provider !== null && !(typeof input.provider === 'string' && known.includes(input.provider))) {
+      throw new HttpError(400, '支付渠道不存在', { errors: [{ field: 'provider', message: `支付渠道只能是${known.join('、')}或不开通（null）` }] });
+    }
+    set.online_provider = input.provider as string | null;
+  }
+  if ('maxAmount' in input) {
+    const cents = input.maxAmount === null ? null : typeof input.maxAmount === 'string' || typeof input.maxAmount === 'number' ? parseYuan(String(input.maxAmount)) : undefined;
+    if (cents === undefined || cents === 0) throw new HttpError(400, '单笔在线缴纳上限须为大于0的金额（元，最多两位小数）', { errors: [{ field: 'maxAmount', message: '单笔在线缴纳上限须为大于0的金额' }] });
+    set.online_max_cents = cents;
+  }
+  const values = { ...set, updated_by: actor.id, updated_at: new Date() };
   await duesDb(db)
     .insertInto('dues_settings')
     .values({ school, ...values })

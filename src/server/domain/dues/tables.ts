@@ -14,8 +14,10 @@ export type AdjustmentKind = 'arrear' | 'correction';
 export interface DuesTables {
   dues_settings: {
     school: string;
-    base_formula: ColumnType<unknown, string | null, string | null>;
-    bands: ColumnType<unknown, string | null, string | null>;
+    base_formula: ColumnType<unknown, string | null | undefined, string | null>;
+    bands: ColumnType<unknown, string | null | undefined, string | null>;
+    online_provider: ColumnType<string | null, string | null | undefined, string | null>;
+    online_max_cents: ColumnType<number | null, number | null | undefined, number | null>;
     updated_by: number | null;
     updated_at: Stamp;
   };
