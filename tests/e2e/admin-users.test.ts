@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
 import { api, apiLogin, apiToken, configValue, encrypted, menuPagePath, randomPhone, setConfigValue, uiLogin } from '../support/admin-e2e.js';
-import { chooseMenuItem, confirmDialog, launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { chooseMenuItem, confirmDialog, launchBrowser, newPage, painted, webUrl } from '../support/browser.js';
 
 /** The computed CSS width (the opening animation scales the box, so its client rectangle is not it). */
 const computedWidth = (el: Element) => parseFloat(getComputedStyle(el).width);
@@ -102,7 +102,7 @@ describe('user administration in Chromium', () => {
     await form.waitFor();
     await page.keyboard.press('Escape');
     await page.mouse.click(15, 785);
-    await page.waitForTimeout(400);
+    await painted(page);
     expect(await form.isVisible()).toBe(true);
     await form.getByRole('button', { name: /取\s*消/ }).click();
     await form.waitFor({ state: 'hidden' });
@@ -270,7 +270,7 @@ describe('user administration in Chromium', () => {
       await box.getByLabel('确认密码').focus();
       await page.keyboard.press('Escape');
       await page.mouse.click(15, 785);
-      await page.waitForTimeout(400);
+      await painted(page);
       expect(await box.isVisible()).toBe(true);
     });
 
@@ -280,8 +280,9 @@ describe('user administration in Chromium', () => {
       await box.getByRole('button', { name: /确\s*认/ }).click();
       await notice('密码修改成功').waitFor();
       await box.waitFor({ state: 'hidden' });
-      // The own-password mode would log out after its notice; this one must not.
-      await page.waitForTimeout(2500);
+      // The own-password mode signs out PASSWORD_NOTICE_DURATION (1.5 s) after its notice; this one must not:
+      // the notice closing (3 s) is later than that.
+      await notice('密码修改成功').waitFor({ state: 'hidden' });
       expect(new URL(page.url()).pathname).toBe(`/web${usersPath}`);
       await row().waitFor();
       await expect(page.getByText('密码修改成功，请重新登录').count()).resolves.toBe(0);

@@ -4,7 +4,7 @@ import { SCHOOL_CODES } from '../../src/shared/schools';
 import { getSchoolInfo } from '../../src/shared/school-branding';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
 import { api, apiLogin, setSysConfig, storedSysConfig } from '../support/api.js';
-import { chooseMenuItem, clickFor, launchBrowser, newPage, webUrl } from '../support/browser.js';
+import { chooseMenuItem, clickFor, launchBrowser, newPage, painted, webUrl } from '../support/browser.js';
 import { appPath, createUser, signedIn, unique, visibleView, POLL } from './layout-helpers.js';
 
 let browser: Browser;
@@ -268,7 +268,7 @@ describe('settings drawer and footer', () => {
     await visibleView(page, '/system/users');
     const navbarTop = async () => {
       await page.evaluate(() => window.scrollTo(0, 300));
-      await page.waitForTimeout(100);
+      await painted(page);
       return page.locator('.navbar').evaluate((e) => e.getBoundingClientRect().top);
     };
     expect(await navbarTop()).toBe(0);
@@ -304,7 +304,9 @@ describe('settings drawer and footer', () => {
     expect(await page.locator('.app-footer .foot-html b').innerText()).toBe('页脚');
     expect(await page.locator('.app-footer .foot-html img').getAttribute('alt')).toBe('备案');
     expect(await page.locator('.app-footer .foot-html').innerHTML()).not.toMatch(/onerror|script|<style|javascript:/);
-    await page.waitForTimeout(300);
+    // The image has failed to load (its error event, which an onerror left behind would have used, has fired).
+    await page.locator('.app-footer .foot-html img').evaluate((img: HTMLImageElement) => img.complete || new Promise((r) => img.addEventListener('error', r, { once: true })));
+    await painted(page);
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.locator('body').isVisible()).toBe(true);
   };
@@ -375,7 +377,7 @@ describe('dialogs (spec §9)', () => {
     await dialog.waitFor();
     await page.keyboard.press('Escape');
     await page.mouse.click(8, 8);
-    await page.waitForTimeout(400);
+    await painted(page);
     expect(await dialog.isVisible()).toBe(true);
     await page.context().close();
 
@@ -385,7 +387,7 @@ describe('dialogs (spec §9)', () => {
     await confirm.waitFor();
     await adminPage.keyboard.press('Escape');
     await adminPage.mouse.click(8, 8);
-    await adminPage.waitForTimeout(400);
+    await painted(adminPage);
     expect(await confirm.isVisible()).toBe(true);
     await confirm.getByRole('button', { name: /取\s*消/ }).click();
     expect(appPath(adminPage)).toBe('/dashboard');

@@ -132,8 +132,13 @@ describe('list layout in Chromium', () => {
           }));
         }, nameColumn);
       for (let step = 0; step < 12; step++) {
-        await page.locator('.rt-scroll').evaluate((e) => (e.scrollTop += 700));
-        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 30))));
+        const scrollTop = await page.locator('.rt-scroll').evaluate((e) => ((e.scrollTop += 700), e.scrollTop));
+        // The table has drawn the row at the new scroll position (it renders from its scroll event).
+        await page.waitForFunction((top) => {
+          const rows = [...document.querySelectorAll<HTMLElement>('tr.rt-row')];
+          const height = rows[0]?.getBoundingClientRect().height;
+          return !!height && rows.some((tr) => Number(tr.getAttribute('aria-rowindex')) - 2 === Math.floor(top / height));
+        }, scrollTop);
         for (const row of await check()) {
           expect(row.key).toBe(String(records[row.place].id));
           expect(row.name).toBe(records[row.place].name);

@@ -33,7 +33,9 @@ describe('hardware certificate (uKey) against the simulator', () => {
     const before = sim.state().connections;
     const page = await openAs(plain, '/user/center');
     await page.getByText('个人信息').waitFor();
-    await page.waitForTimeout(2000);
+    // The guard decides with the signed-in user: a client it started would load its chunk and connect
+    // now, so the page's network going idle (500 ms without a request) is when none can come.
+    await page.waitForLoadState('networkidle');
     expect(sim.state().connections).toEqual(before);
     expect(await page.locator('.ukey-dialog').count()).toBe(0);
     await page.context().close();

@@ -29,6 +29,15 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
   return context.newPage();
 }
 
+/**
+ * Resolves once the page has painted twice: the events sent before it (a key, a click) have been handled
+ * and their renders committed. With CONTEXT's reduced motion nothing animates, so a dialog that was to
+ * close is gone by then: the condition to wait on before checking that something did not happen.
+ */
+export async function painted(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
 export type MenuTrigger = 'hover' | 'click' | 'right-click';
 
 /** The dropdown menu on show (antd renders closed ones hidden, and at most one is open at a time here). */
