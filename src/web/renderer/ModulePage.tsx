@@ -74,7 +74,9 @@ export interface ModulePageExtras {
 function ModuleList({ module, meta, header, extraFilter }: { module: string; meta: ModuleMeta } & ModulePageExtras) {
   const { schema } = meta;
   const workflow = schema['x-workflow'];
-  const [tab, setTab] = useState<ListTab>('all');
+  // A link to a list's 待我审批 (`?tab=waiting`, the workbench's figures) opens on that tab.
+  const [params, setParams] = useSearchParams();
+  const [tab, setTab] = useState<ListTab>(() => (workflow && params.get('tab') === 'waiting' ? 'waiting' : 'all'));
   const [batching, setBatching] = useState(false);
   const [showDeleted, setShowDeleted] = useState(false);
   const perms = useMemo(() => modulePermissions(schema), [schema]);
@@ -104,7 +106,6 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
   const body = useMemo(() => ({ ...filter, ...extraFilter, ...(tab === 'waiting' && { $waiting: true }) }), [filter, extraFilter, tab]);
   const list = useListQuery(module, body, { page, size, sort });
   // A link to one record (a to-do's `?id=`) opens its detail.
-  const [params, setParams] = useSearchParams();
   const linked = Number(params.get('id'));
   useEffect(() => {
     if (workflow && Number.isSafeInteger(linked) && linked > 0) setDetail(linked);
