@@ -3,7 +3,8 @@ import { Button, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Permission } from '../../../core/Permission';
 import { del } from '../../../core/request/request';
-import { ellipsisCell, timeCell } from '../shared/cells';
+import { describeUserAgent } from '../../../../shared/user-agent';
+import { timeCell } from '../shared/cells';
 import { CrudTable, type CrudApi } from '../shared/CrudTable';
 import { getPage } from '../shared/list';
 
@@ -34,7 +35,8 @@ const columns: ColumnsType<SessionRow> = [
   },
   { title: '姓名', dataIndex: 'nickName' },
   { title: 'IP地址', dataIndex: 'ip', render: (v) => v || '-' },
-  { title: '浏览器', dataIndex: 'userAgent', render: ellipsisCell },
+  // Browser and system told simply; the full user-agent string on hover.
+  { title: '浏览器与系统', dataIndex: 'userAgent', render: (ua: string | null) => (ua ? <Tooltip title={ua}>{describeUserAgent(ua)}</Tooltip> : '-') },
   { title: '登录时间', dataIndex: 'loginTime', key: 'loginTime', sorter: true, render: timeCell },
   { title: '最后活动', dataIndex: 'lastSeen', key: 'lastSeen', sorter: true, render: timeCell },
 ];
