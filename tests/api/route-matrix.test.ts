@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { bearer, login } from '../support/auth.js';
-import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
+import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
+import { processCases } from '../support/process-cases.js';
 
 /**
  * Issue 12: every /api route × anonymous, 党员 (dy), 支部书记 (zbsj), 党委组织部 (dwzzb) and the administrator,
@@ -28,6 +29,7 @@ interface Matrix {
   routes: Record<string, string>;
   scopeCallers?: string;
   scopes?: Record<string, string>;
+  processes?: Record<string, string>;
 }
 
 /** The reviewed matrix; with UPDATE_ROUTE_MATRIX set, `measured` is written into it first (the diff is then reviewed). */
@@ -42,7 +44,7 @@ describe.skipIf(TEST_DB !== 'pglite')('the route × role matrix', () => {
   const tokens: Partial<Record<Caller, string>> = {};
 
   beforeAll(async () => {
-    t = await createTestApp({ DEMO_DATA: 'true', DEMO_MEMBERS: '40' });
+    t = await createDemoTestApp({ DEMO_MEMBERS: '40' });
     tokens.admin = await login(t.app);
     for (const user of ['dy', 'zbsj', 'dwzzb'] as const) tokens[user] = await login(t.app, user, DEMO_USER_PASSWORD);
   }, 180_000);
@@ -128,5 +130,20 @@ describe.skipIf(TEST_DB !== 'pglite')('the route × role matrix', () => {
     expect(actual).toEqual(reviewed.scopes);
     // Nobody limited to part of the records reads one outside it by id.
     expect(Object.entries(actual).filter(([, c]) => /(^| )part\/(?!404)/.test(c))).toEqual([]);
+  }, 300_000);
+
+  /**
+   * Issue 25 "Also": each x-workflow module of the registry (a new one inherits the cases) on its demo
+   * records in flight: a record outside the caller's scope (404), a level the caller does not hold (403),
+   * a stale version (409), acting on one's own record (403), a step value outside the caller's scope
+   * (403, where a step writes an organisation), generic PUT and DELETE (409). The cases each module ran
+   * are the reviewed `processes` table: a module that stops holding one, or loses its case, fails here.
+   */
+  it('[25 Also] every x-workflow module holds its process against each attack as the reviewed matrix says', async () => {
+    const ejdw = await login(t.app, 'ejdw', DEMO_USER_PASSWORD);
+    const actual = await processCases(t, { admin: tokens.admin!, zbsj: tokens.zbsj!, ejdw });
+    expect(Object.keys(actual).length).toBeGreaterThanOrEqual(5);
+    const reviewed = reviewedMatrix({ processes: actual });
+    expect(actual).toEqual(reviewed.processes);
   }, 300_000);
 });
