@@ -5,7 +5,7 @@
 import { parseTime } from '../../shared/format';
 import { fieldKind, formOrder, isWritable, listColumnFields, type FieldKind } from '../../shared/module-schema/fields';
 import type { FieldSchema, FilterOp, ModuleSchema } from '../../shared/module-schema/types';
-import { stateCodes, stateTitle, stateTone } from '../../shared/module-schema/workflow';
+import { stateCodes, stateTitle, stateTone, type WorkflowSchema } from '../../shared/module-schema/workflow';
 
 export interface ColumnSpec {
   field: string;
@@ -43,6 +43,15 @@ function defaultWidth(f: FieldSchema): number {
   return Math.max(100, Math.min(200, f.title.length * 16 + 40));
 }
 
+/** Room for a column's title and its sort arrows, so a header is never cut (党籍状态, not 党籍状). */
+const titleWidth = (title: string) => title.length * 15 + 60;
+
+/** Room for the longest state tag of a workflow (递交入党申请书 whole, not 递交申请…). */
+function stateWidth(wf: WorkflowSchema): number {
+  const longest = Math.max(0, ...Object.keys(wf.states).map((code) => stateTitle(wf, code).length));
+  return Math.min(260, longest * 13 + 56);
+}
+
 /** The list columns of x-list.columns (else the first six fields), with widths and sortability. */
 export function listColumns(schema: ModuleSchema): ColumnSpec[] {
   const wf = schema['x-workflow'];
@@ -55,7 +64,7 @@ export function listColumns(schema: ModuleSchema): ColumnSpec[] {
       return {
         field: name,
         title: f.title,
-        width: d?.width ?? defaultWidth(f),
+        width: Math.max(d?.width ?? defaultWidth(f), titleWidth(f.title), wf?.stateField === name ? stateWidth(wf) : 0),
         fixed: d?.fixed,
         ellipsis: d?.ellipsis ?? true,
         sortable: !f['x-computed'] && f.type !== 'array',
