@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publicityProblem } from '../../src/shared/development/rules.js';
 import { addWorkingDays, calendarOf, isWorkingDay, PUBLISHED_SCHEDULE, workingDaysBetween } from '../../src/shared/working-days.js';
@@ -54,5 +56,12 @@ describe('working days with the national holiday calendar', () => {
     );
     expect(publicityProblem('2026-09-28', '2026-10-09', undefined, 5, y2026)).toBeUndefined();
     expect(publicityProblem('2026-09-28', '2026-10-02', undefined, 5)).toBeUndefined();
+  });
+
+  it('working days are counted in one place: no other source computes a weekday (formatting aside)', () => {
+    const root = path.join(import.meta.dirname, '../../src');
+    const files = (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f) && !f.includes('generated'));
+    const weekdays = files.filter((f) => /getUTCDay\(\)|getDay\(\)/.test(fs.readFileSync(path.join(root, f), 'utf8'))).map((f) => f.split(path.sep).join('/'));
+    expect(weekdays.sort()).toEqual(['shared/format.ts', 'shared/working-days.ts']);
   });
 });
