@@ -52,14 +52,14 @@ describe(`workflow levels on ${TEST_DB}`, () => {
       ['lvhr', DEPT, 'own', null, [ids.u1]],
       ['lvhr2', DEPT, 'own', null, [ids.u2]],
       ['lvbranch', ALL, 'own', ids.branch, []],
+      // Keeps the roles of its units: may not hand out units it does not hold itself.
+      ['lvroles', ['role:list', 'role:add'], 'own', ids.zzb, [ids.u1]],
     ];
     for (const [username, permissions, dataScope, orgId, units, scopeOrgIds] of users) {
       await userWithRole(t.app, token, { username, permissions, dataScope, orgId, scopeOrgIds, password: PASS });
-      await t.database.db
-        .updateTable('roles')
-        .set({ unit_scope: units === 'all' ? 'all' : 'custom', scope_unit_ids: units === 'all' ? [] : units })
-        .where('code', '=', `r_${username}`)
-        .execute();
+      const role = await t.database.db.selectFrom('roles').select('id').where('code', '=', `r_${username}`).executeTakeFirstOrThrow();
+      const unitScope = units === 'all' ? { unitScope: 'all' } : { unitScope: 'custom', scopeUnitIds: units };
+      expect((await admin('PUT', '/api/roles', { id: role.id, ...unitScope })).status).toBe(200);
       as[username.slice(2)] = clientOf(t.app, await login(t.app, username, PASS));
     }
   });
@@ -131,8 +131,22 @@ describe(`workflow levels on ${TEST_DB}`, () => {
     const confirmed = await step(as.hr, r.id, 'confirm', approved.body.version);
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
     expect(confirmed.body).toMatchObject({ state: 2, stateLabel: '主管部门已确认' });
-    const log = (await admin('GET', `${M}/${r.id}/approvals`)).body as { level: string; actingOrgId: number }[];
-    expect(log.map((e) => [e.level, e.actingOrgId])).toEqual([['above', ids.college], ['unitDept', ids.u1]]);
+    const log = (await admin('GET', `${M}/${r.id}/approvals`)).body as { level: string; levelTitle: string; actingOrgId: number; actingOrgName: string }[];
+    expect(log.map((e) => [e.level, e.actingOrgId, e.actingOrgName])).toEqual([['above', ids.college, '信息学院党委'], ['unitDept', ids.u1, '信息学院']]);
+    expect(log[1].levelTitle).toBe('主管部门');
+  });
+
+  it('[24§2] a role\'s unit scope is set through the roles API, never beyond the units of whoever sets it', async () => {
+    const all = (await admin('GET', '/api/roles/all')).body as { code: string; unitScope: string; scopeUnitIds: number[] }[];
+    expect(all.find((r) => r.code === 'r_lvhr')).toMatchObject({ unitScope: 'custom', scopeUnitIds: [ids.u1] });
+    expect(all.find((r) => r.code === 'r_lvnarrow')).toMatchObject({ unitScope: 'all' });
+    const role = (code: string, units: Record<string, unknown>) => as.roles('POST', '/api/roles', { name: `单位角色${code}`, code, permissions: [], dataScope: 'own', ...units });
+    expect((await role('u_own', { unitScope: 'custom', scopeUnitIds: [ids.u1] })).status).toBe(201);
+    for (const beyond of [{ unitScope: 'custom', scopeUnitIds: [ids.u2] }, { unitScope: 'all' }]) {
+      const res = await role(`u_${String(beyond.unitScope)}${String(beyond.scopeUnitIds ?? '')}`, beyond);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('角色的数据范围不能超出您自己的数据范围');
+    }
   });
 
   it('[24§3.3] the organisation department acts only for the tops its data scope holds', async () => {

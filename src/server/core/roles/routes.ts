@@ -15,11 +15,14 @@ const roleFields = {
   permissions: { type: 'array', title: '权限', items: { type: 'string', pattern: PERMISSION }, uniqueItems: true },
   dataScope: { enum: ['all', 'own', 'custom'], title: '数据范围' },
   scopeOrgIds: { type: 'array', title: '自定义组织', items: { type: 'integer' } },
+  // Units (单位) for modules scoped by a unit field (docs/schema.md, x-scope): all, or the units listed.
+  unitScope: { enum: ['all', 'custom'], title: '单位范围' },
+  scopeUnitIds: { type: 'array', title: '自定义单位', items: { type: 'integer' } },
 };
 
-const roleDto = (r: { id: number; name: string; code: string; description: string; level: number; permissions: string[]; data_scope: string; scope_org_ids: number[]; created_at: Date }) => ({
+const roleDto = (r: { id: number; name: string; code: string; description: string; level: number; permissions: string[]; data_scope: string; scope_org_ids: number[]; unit_scope: string; scope_unit_ids: number[]; created_at: Date }) => ({
   id: r.id, name: r.name, code: r.code, description: r.description, level: r.level, permissions: r.permissions,
-  dataScope: r.data_scope, scopeOrgIds: r.scope_org_ids, createTime: r.created_at,
+  dataScope: r.data_scope, scopeOrgIds: r.scope_org_ids, unitScope: r.unit_scope, scopeUnitIds: r.scope_unit_ids, createTime: r.created_at,
 });
 
 /** Roles: permission strings plus a data scope. Only a superuser may grant the superuser permission. */
@@ -52,14 +55,18 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
     if (b.permissions !== undefined) v.permissions = b.permissions;
     if (b.dataScope !== undefined) v.data_scope = b.dataScope;
     if (b.scopeOrgIds !== undefined) v.scope_org_ids = b.scopeOrgIds;
+    if (b.unitScope !== undefined) v.unit_scope = b.unitScope;
+    if (b.scopeUnitIds !== undefined) v.scope_unit_ids = b.scopeUnitIds;
     return v;
   };
   /** A role's rights after an edit: the body's fields over the stored ones. */
-  const rightsOf = (b: Record<string, unknown>, stored: { name: string; permissions: string[]; data_scope: string; scope_org_ids: number[] }) => ({
+  const rightsOf = (b: Record<string, unknown>, stored: { name: string; permissions: string[]; data_scope: string; scope_org_ids: number[]; unit_scope?: string; scope_unit_ids?: number[] }) => ({
     name: (b.name as string | undefined) ?? stored.name,
     permissions: (b.permissions as string[] | undefined) ?? stored.permissions,
     dataScope: (b.dataScope as string | undefined) ?? stored.data_scope,
     scopeOrgIds: (b.scopeOrgIds as number[] | undefined) ?? stored.scope_org_ids,
+    unitScope: (b.unitScope as string | undefined) ?? stored.unit_scope,
+    scopeUnitIds: (b.scopeUnitIds as number[] | undefined) ?? stored.scope_unit_ids,
   });
   async function assertUnique(b: { name?: string; code?: string }, exceptId = 0) {
     if (b.name === undefined && b.code === undefined) return;
@@ -84,7 +91,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
   app.put('/api/roles', { config: perm('role:edit'), schema: { body: { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, ...roleFields } } } }, async (req) => {
     const b = req.body as Record<string, unknown> & { id: number; name?: string; code?: string; permissions?: string[] };
     guardGrant(req, b.permissions);
-    const role = await db.selectFrom('roles').select(['code', 'name', 'permissions', 'data_scope', 'scope_org_ids']).where('id', '=', b.id).executeTakeFirst();
+    const role = await db.selectFrom('roles').select(['code', 'name', 'permissions', 'data_scope', 'scope_org_ids', 'unit_scope', 'scope_unit_ids']).where('id', '=', b.id).executeTakeFirst();
     if (!role) throw new HttpError(404, '角色不存在');
     // A role beyond the editor's power is not theirs to change, and the edit may not lift one beyond it.
     const grants = new Grants(db, orgTree, currentUser(req));
@@ -102,7 +109,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete('/api/roles', { config: perm('role:delete') }, async (req) => {
     const ids = idsOf(req.body);
-    const roles = await db.selectFrom('roles').select(['id', 'code', 'name', 'permissions', 'data_scope', 'scope_org_ids']).where('id', 'in', ids).execute();
+    const roles = await db.selectFrom('roles').select(['id', 'code', 'name', 'permissions', 'data_scope', 'scope_org_ids', 'unit_scope', 'scope_unit_ids']).where('id', 'in', ids).execute();
     if (roles.some((r) => r.code === 'admin')) throw new HttpError(400, '不能删除超级管理员角色');
     const grants = new Grants(db, orgTree, currentUser(req));
     for (const r of roles) if (!(await grants.roleWithin(rightsOf({}, r), null))) throw new HttpError(400, `无权删除角色“${r.name}”：它的权限或数据范围超出了您自己的`);

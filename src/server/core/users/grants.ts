@@ -23,6 +23,9 @@ export interface RoleRights {
   permissions: string[];
   dataScope: string;
   scopeOrgIds: number[];
+  /** Units of a unit-scoped module's records ('all' or the custom list `scopeUnitIds`). */
+  unitScope?: string;
+  scopeUnitIds?: number[];
 }
 
 type Caller = Pick<SessionUser, 'id' | 'roles' | 'isSuper' | 'dataScope'>;
@@ -55,10 +58,18 @@ export class Grants {
     if (!role.permissions.every((p) => this.caller.roles.includes(p))) return false;
     const scope = await this.callerScope();
     if (scope === 'all') return true;
-    if (role.dataScope === 'all') return false;
+    if (role.dataScope === 'all' || !this.unitsWithin(role)) return false;
     if (role.dataScope === 'own') return holderOrgId === null || scope.includes(holderOrgId);
     const covered = role.scopeOrgIds.length ? await this.orgTree.subtreeIds(role.scopeOrgIds) : [];
     return covered.every((id) => scope.includes(id));
+  }
+
+  /** Whether the role's units lie within the caller's (a caller seeing every organisation sees every unit). */
+  private unitsWithin(role: RoleRights): boolean {
+    const mine = this.caller.dataScope.kind === 'all' ? 'all' : (this.caller.dataScope.units ?? []);
+    if (mine === 'all') return true;
+    if (role.unitScope === 'all') return false;
+    return (role.scopeUnitIds ?? []).every((id) => mine.includes(id));
   }
 
   /** Refuses a user's new place unless it lies inside the caller's scope. */
@@ -81,12 +92,12 @@ export class Grants {
       .selectFrom('users as u')
       .innerJoin('user_roles as ur', 'ur.user_id', 'u.id')
       .innerJoin('roles as r', 'r.id', 'ur.role_id')
-      .select(['u.id', 'u.username', 'u.org_id', 'r.name', 'r.permissions', 'r.data_scope', 'r.scope_org_ids'])
+      .select(['u.id', 'u.username', 'u.org_id', 'r.name', 'r.permissions', 'r.data_scope', 'r.scope_org_ids', 'r.unit_scope', 'r.scope_unit_ids'])
       .where('u.id', 'in', [...new Set(userIds)])
       .execute();
     for (const r of rows) {
       if (r.id === this.caller.id) continue; // one's own roles are within one's power by definition
-      const role = { name: r.name, permissions: r.permissions, dataScope: r.data_scope, scopeOrgIds: r.scope_org_ids };
+      const role = { name: r.name, permissions: r.permissions, dataScope: r.data_scope, scopeOrgIds: r.scope_org_ids, unitScope: r.unit_scope, scopeUnitIds: r.scope_unit_ids };
       if (!(await this.roleWithin(role, r.org_id))) throw new HttpError(400, `无权管理用户“${r.username}”：其角色“${r.name}”的权限超出了您自己的`);
     }
   }
@@ -112,7 +123,7 @@ export class Grants {
   }
 
   private async rolesById(ids: number[]): Promise<RoleRights[]> {
-    const rows = await this.db.selectFrom('roles').select(['name', 'permissions', 'data_scope', 'scope_org_ids']).where('id', 'in', ids).execute();
-    return rows.map((r) => ({ name: r.name, permissions: r.permissions, dataScope: r.data_scope, scopeOrgIds: r.scope_org_ids }));
+    const rows = await this.db.selectFrom('roles').select(['name', 'permissions', 'data_scope', 'scope_org_ids', 'unit_scope', 'scope_unit_ids']).where('id', 'in', ids).execute();
+    return rows.map((r) => ({ name: r.name, permissions: r.permissions, dataScope: r.data_scope, scopeOrgIds: r.scope_org_ids, unitScope: r.unit_scope, scopeUnitIds: r.scope_unit_ids }));
   }
 }

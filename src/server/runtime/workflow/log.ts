@@ -3,7 +3,7 @@
  * step as given and as read, so the timeline and audits need no further look-ups.
  */
 import type { Kysely } from 'kysely';
-import { LEVEL_TITLES, RESULT_TITLES, type WorkflowLevel, type WorkflowResult } from '../../../shared/module-schema/workflow.js';
+import { LEVEL_READS, LEVEL_TITLES, RESULT_TITLES, type WorkflowLevel, type WorkflowResult } from '../../../shared/module-schema/workflow.js';
 import type { DB } from '../../db/types.js';
 import type { RuntimeContext } from '../context.js';
 import type { FieldInfo, RuntimeModule } from '../module.js';
@@ -107,8 +107,11 @@ export async function valueTexts(ctx: RuntimeContext, trx: Kysely<DB>, inputs: F
 export async function readLog(ctx: RuntimeContext, m: RuntimeModule, recordId: number): Promise<ApprovalDto[]> {
   const wf = m.workflow!;
   const rows = await ctx.db.selectFrom('workflow_log').selectAll().where('module', '=', m.id).where('record_id', '=', recordId).orderBy('id').execute();
-  const orgIds = [...new Set(rows.map((r) => r.acting_org_id).filter((id): id is number => id !== null))];
-  const orgNames = await ctx.refNames('org', orgIds);
+  // The acting body is an organisation, or a unit for a level that reads the record's unit (unitDept).
+  const byUnit = (level: string) => LEVEL_READS[level as WorkflowLevel] === 'unit';
+  const idsOf = (unit: boolean) => [...new Set(rows.filter((r) => byUnit(r.level) === unit).map((r) => r.acting_org_id).filter((id): id is number => id !== null))];
+  const orgNames = await ctx.refNames('org', idsOf(false));
+  const unitNames = await ctx.refNames('unit', idsOf(true));
   return rows.map((r) => ({
     id: r.id,
     transition: r.transition,
@@ -122,7 +125,7 @@ export async function readLog(ctx: RuntimeContext, m: RuntimeModule, recordId: n
     level: r.level,
     levelTitle: LEVEL_TITLES[r.level as WorkflowLevel] ?? r.level,
     actingOrgId: r.acting_org_id,
-    actingOrgName: r.acting_org_id === null ? null : (orgNames.get(r.acting_org_id) ?? null),
+    actingOrgName: r.acting_org_id === null ? null : ((byUnit(r.level) ? unitNames : orgNames).get(r.acting_org_id) ?? null),
     actorId: r.actor_id,
     actorName: r.actor_name,
     comment: r.comment,
