@@ -61,5 +61,8 @@ describe(`development records within the caller's scope (issue 25.9, 24 §3.8) o
     expect(after.states).toContainEqual({ code: -4, title: '已终止', count: 1 });
     const applicants = (f: { stages: { value: string; count: number }[] }) => f.stages.find((s) => s.value === '1')!.count;
     expect(applicants(after)).toBe(applicants(before) - 1);
+    // An application ended in that state is no longer "in progress": the person may apply again.
+    const again = await w.branch('POST', '/api/m/development', { name: '申请人丙', idCard, category: '4', orgId: w.ids.branch });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
   });
 });

@@ -8,6 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { likeContains } from '../../core/paging.js';
 import type { RuntimeModule } from '../../runtime/module.js';
+import { finalStates } from '../../runtime/workflow/states.js';
 
 export interface DevelopmentCandidate {
   name: string;
@@ -27,7 +28,7 @@ export async function developmentCandidates(
   opts: { q?: string; limit: number; scope: number[] | 'all' },
 ): Promise<DevelopmentCandidate[]> {
   const wf = module.workflow!;
-  const ended = Object.entries(wf.schema.states).filter(([, s]) => s.final).map(([code]) => Number(code));
+  const ended = finalStates(module);
   const name = opts.q?.trim() ? likeContains(opts.q.trim()) : null;
   const scope = opts.scope === 'all' ? null : opts.scope;
   const rows = await sql<{ name: string; id_card: string | null; org_id: number | null; org_name: string | null; user_id: number | null }>`

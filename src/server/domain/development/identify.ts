@@ -9,9 +9,7 @@ import { idCardInfo } from '../../../shared/validators.js';
 import { tryLockFor } from '../../db/one-at-a-time.js';
 import { HttpError } from '../../errors.js';
 import { registerHook } from '../../runtime/index.js';
-
-/** States of an application that has ended (x-workflow: final states). */
-const ENDED = [10, -2, -3];
+import { finalStates } from '../../runtime/workflow/states.js';
 
 registerHook('development.identify', async (ctx) => {
   if (ctx.action === 'delete') return;
@@ -33,7 +31,7 @@ registerHook('development.identify', async (ctx) => {
     throw new HttpError(409, '该人员的另一份入党申请正在保存，请稍后再试', { errors: [{ field: 'idCard', message: '该人员的另一份入党申请正在保存' }] });
   }
   const active = await sql<{ id: number }>`
-    SELECT id FROM m_development WHERE id_card = ${r.idCard} AND NOT (state = ANY(${ENDED}::int[])) AND id <> ${ctx.id ?? 0} LIMIT 1`.execute(ctx.trx);
+    SELECT id FROM m_development WHERE id_card = ${r.idCard} AND NOT (state = ANY(${finalStates(ctx.module)}::int[])) AND id <> ${ctx.id ?? 0} LIMIT 1`.execute(ctx.trx);
   if (active.rows.length) {
     throw new HttpError(400, '该人员已有正在办理的入党申请，不能重复申请', { errors: [{ field: 'idCard', message: '该人员已有正在办理的入党申请' }] });
   }
