@@ -104,11 +104,25 @@ describe('party dues: a batch configured, started, paid, reported and closed in 
         if (text.startsWith(monthLabel) !== (await input.isChecked())) await input.click();
       }
     }
+    // [33.12] A voluntary extra is listed on its own line (confirmation and receipt), not merged into a month.
+    await page.getByLabel(`${chosen[0].name}自愿多交`).fill('1.00');
     await page.getByText('已选 2 人').waitFor();
-    await page.getByRole('button', { name: '确认缴费' }).click();
+    // [33.12] Nothing is paid on the first click: the members, months and total are shown first.
+    const total = (await page.locator('.dues-pay-bar .dues-total').innerText()).replace(/^.*合计 /, '');
+    await page.locator('.dues-pay-bar').getByRole('button', { name: '确认缴费' }).click();
+    const confirm = confirmDialog(page);
+    for (const m of chosen) await confirm.locator('tr').filter({ hasText: m.name }).getByText(`${monthLabel}（`).waitFor();
+    await confirm.getByText(`共 2 人，合计 ${total}`).waitFor();
+    await confirm.locator('tr').filter({ hasText: chosen[0].name }).getByText('自愿多交（1.00元）').waitFor();
+    expect((await api<{ content: { memberId: number; status: string }[] }>('GET', `/api/dues/batches/${batchId}/items?size=1000&status=paid`, undefined, tokens.zbsj)).body.content.filter((i) => chosen.some((m) => m.memberId === i.memberId))).toEqual([]);
+    await clickFor(
+      () => confirm.getByRole('button', { name: '确认缴费' }).click({ timeout: 5000 }),
+      () => confirm.waitFor({ state: 'detached', timeout: 5000 }),
+    );
     const receipts = page.locator('.ant-modal').filter({ hasText: '缴费收据（2张）' });
     await receipts.waitFor();
     for (const m of chosen) await receipts.locator('.dues-receipt').filter({ hasText: m.name }).getByText(`${monthLabel}（`).waitFor();
+    await receipts.locator('.dues-receipt').filter({ hasText: chosen[0].name }).getByText('自愿多交（1.00元）').waitFor();
     expect(await receipts.locator('.dues-receipt-no').first().innerText()).toMatch(/^No\. DF\d{13}$/);
     await receipts.getByRole('button', { name: '打印收据' }).click();
     expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
@@ -123,10 +137,15 @@ describe('party dues: a batch configured, started, paid, reported and closed in 
     const page = await open('dy', 'core:dues-my');
     const monthRow = row(page, title);
     await monthRow.getByText('未缴').waitFor();
+    // [33.1] 党费交至 says what it means.
+    await page.getByLabel('党费交至的含义').hover();
+    await page.locator('.ant-tooltip').getByText(/连续缴清的最后一个月/).waitFor();
     await monthRow.locator('.ant-checkbox-input').check();
     await page.getByRole('button', { name: '在线缴纳' }).click();
     const simulator = page.locator('.dues-simulator');
     await simulator.getByText('这是模拟支付页面，不会产生真实扣款。').waitFor();
+    // [33.12] The simulated payment lists the months it pays.
+    await simulator.locator('.dues-sim-lines').getByText(`${next.getFullYear()}年${next.getMonth() + 1}月`).waitFor();
     // A click lost while the dialog zoomed in is made again; a refused payment is not hidden by that.
     const answers: number[] = [];
     page.on('response', (r) => void (r.url().includes('/api/dues/pay/simulator/') && answers.push(r.status())));

@@ -1,7 +1,8 @@
 /**
  * 我的党费: what a member owes and has paid — the standard and how it is worked out, the months with
- * their state, receipts — and online payment through the provider (a simulator here: no real gateway),
- * which marks the months paid through the same path as cash.
+ * their state, receipts — and online payment through the provider the school chose (the simulator in
+ * the demo; off unless chosen), which marks the months paid through the same path as cash. Deferred
+ * months are paid back with the current one.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Descriptions, Empty, Input, Modal, Result, Row, Space, Table, Tag } from 'antd';
@@ -9,13 +10,18 @@ import { useState } from 'react';
 import type { MemberItem, OrderView, Receipt } from '../../../shared/dues/api';
 import { formatCents, parseYuan } from '../../../shared/dues/money';
 import { duesApi, monthText, timeText } from './api';
+import { PaidUpToLabel } from './PaidUpTo';
 import { ReceiptsModal } from './Receipt';
 import './dues.css';
 
 const STATUS_COLOR: Record<string, string> = { paid: 'success', unpaid: 'error', deferred: 'warning', settled: 'processing' };
 
+/** The order's voluntary extra: its amount beyond the months it pays. */
+const extraOf = (order: OrderView, items: MemberItem[]) =>
+  (parseYuan(order.amount) ?? 0) - items.filter((i) => order.itemIds.includes(i.id)).reduce((s, i) => s + (parseYuan(i.due) ?? 0), 0);
+
 /** The simulated payment page: stands in for the bank's, and tells the server the outcome as a gateway would. */
-function SimulatorDialog({ order, onClose }: { order: OrderView; onClose: (done: OrderView | undefined) => void }) {
+function SimulatorDialog({ order, items, onClose }: { order: OrderView; items: MemberItem[]; onClose: (done: OrderView | undefined) => void }) {
   const [current, setCurrent] = useState(order);
   const [busy, setBusy] = useState(false);
   const finish = async (result: 'success' | 'fail') => {
@@ -34,6 +40,20 @@ function SimulatorDialog({ order, onClose }: { order: OrderView; onClose: (done:
       {!done ? (
         <Space orientation="vertical" style={{ width: '100%' }} size={16}>
           <Alert type="info" showIcon title="这是模拟支付页面，不会产生真实扣款。" />
+          <ul className="dues-sim-lines" aria-label="本次缴纳">
+            {items.filter((i) => current.itemIds.includes(i.id)).map((i) => (
+              <li key={i.id}>
+                <span>{`${i.backPay ? '补缴' : ''}${i.months.map(monthText).join('、')}`}</span>
+                <span>{i.due} 元</span>
+              </li>
+            ))}
+            {extraOf(current, items) > 0 && (
+              <li>
+                <span>自愿多交</span>
+                <span>{formatCents(extraOf(current, items))} 元</span>
+              </li>
+            )}
+          </ul>
           <div className="dues-sim-amount">¥{current.amount}</div>
           <Space>
             <Button type="primary" loading={busy} onClick={() => void finish('success')}>
@@ -72,9 +92,14 @@ export default function MyDuesPage() {
   }
   const payable = d.items.filter((i) => i.canPay);
   const total = d.items.filter((i) => selected.includes(i.id)).reduce((s, i) => s + (parseYuan(i.due) ?? 0), 0) + (parseYuan(extra || '0') ?? 0);
+  // A closed month is paid back with a started one (the server books it there).
+  const onlyBack = !d.items.some((i) => selected.includes(i.id) && !i.backPay);
   const pay = async () => {
     try {
-      setOrder(await duesApi.order(selected, extra || undefined));
+      const created = await duesApi.order(selected, extra || undefined);
+      // A real gateway's page pays it (its signed notification completes the order); the simulator pays here.
+      if (created.payUrl) window.location.assign(created.payUrl);
+      else setOrder(created);
     } catch {
       // Shown by the request layer.
     }
@@ -105,7 +130,7 @@ export default function MyDuesPage() {
           <Card size="small" title="缴纳情况">
             <Descriptions size="small" column={1}
               items={[
-                { key: 'upto', label: '党费交至', children: d.status?.paidUpTo ? monthText(d.status.paidUpTo) : '—' },
+                { key: 'upto', label: <PaidUpToLabel />, children: d.status?.paidUpTo ? monthText(d.status.paidUpTo) : '—' },
                 { key: 'unpaid', label: '未缴月份', children: d.status?.unpaidMonths.length ? d.status.unpaidMonths.map(monthText).join('、') : <Tag color="success">无</Tag> },
                 { key: 'owed', label: '未缴金额', children: `${d.status?.owed ?? '0.00'} 元` },
               ]}
@@ -124,7 +149,17 @@ export default function MyDuesPage() {
             { title: '批次', dataIndex: 'title' },
             { title: '应交（元）', dataIndex: 'due', width: 110, align: 'right' },
             { title: '实交（元）', dataIndex: 'paid', width: 110, align: 'right' },
-            { title: '状态', dataIndex: 'statusLabel', width: 90, render: (l: string, i) => <Tag color={STATUS_COLOR[i.status]}>{l}</Tag> },
+            {
+              title: '状态',
+              dataIndex: 'statusLabel',
+              width: 130,
+              render: (l: string, i) => (
+                <Space size={4}>
+                  <Tag color={STATUS_COLOR[i.status]}>{l}</Tag>
+                  {i.backPay && <Tag color="blue">可补缴</Tag>}
+                </Space>
+              ),
+            },
             { title: '缴费时间', dataIndex: 'paidAt', width: 150, render: (t: string | null) => timeText(t) },
             {
               title: '收据',
@@ -137,13 +172,17 @@ export default function MyDuesPage() {
             },
           ]}
         />
-        {payable.length > 0 && (
+        {payable.length > 0 && !d.online.provider && <Alert type="info" showIcon style={{ marginTop: 12 }} title="本校未开通在线缴纳党费，请到党支部现场缴纳。" />}
+        {payable.some((i) => i.backPay) && d.online.provider && (
+          <Alert type="info" showIcon style={{ marginTop: 12 }} title="往月未缴（含缓交）的党费可随本月党费一起补缴：请同时勾选本月。" />
+        )}
+        {payable.length > 0 && d.online.provider && (
           <div className="dues-pay-bar">
             <Space wrap>
               <span>自愿多交（元）</span>
               <Input value={extra} onChange={(e) => setExtra(e.target.value)} placeholder="0.00" style={{ width: 120 }} aria-label="自愿多交" />
               <span className="dues-total">{`已选 ${selected.length} 个月，合计 ¥${formatCents(total)}`}</span>
-              <Button type="primary" disabled={!selected.length} onClick={() => void pay()}>
+              <Button type="primary" disabled={onlyBack} onClick={() => void pay()}>
                 在线缴纳
               </Button>
             </Space>
@@ -153,6 +192,7 @@ export default function MyDuesPage() {
       {order && (
         <SimulatorDialog
           order={order}
+          items={d.items}
           onClose={(done) => {
             setOrder(undefined);
             if (done?.status === 2) message.success('缴费成功');

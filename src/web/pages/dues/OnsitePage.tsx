@@ -1,6 +1,7 @@
 /**
  * 现场缴费: a branch's administrator records cash or transfer payments for several members and months
- * at once (one receipt per member, printed), pays back closed months (at most six back), and reverses a
+ * at once (one receipt per member, printed, after a confirmation listing members, months and total), pays
+ * back closed months (six back, those deferred for a proper reason at any time), and reverses a
  * payment with a reason — a new entry, never an edit.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,6 +13,7 @@ import { Permission } from '../../core/Permission';
 import { OrgTreeSelect } from '../member/OrgTreeSelect';
 import { duesApi, duesKeys, monthText } from './api';
 import { PaymentsTab } from './PaymentsTab';
+import { PaidUpToLabel } from './PaidUpTo';
 import { ReceiptsModal } from './Receipt';
 import './dues.css';
 
@@ -22,7 +24,7 @@ interface Choice {
 }
 
 function PayTab() {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const [orgId, setOrgId] = useState<number>();
   const [name, setName] = useState('');
@@ -44,6 +46,50 @@ function PayTab() {
   const dueOf = (m: OnsiteMember | undefined, c: Choice) =>
     [...(m?.open ?? []), ...(m?.backPay ?? [])].filter((o) => c.items.includes(o.itemId) || c.back.includes(o.itemId)).reduce((s, o) => s + (parseYuan(o.due) ?? 0), 0) + (parseYuan(c.extra || '0') ?? 0);
   const total = [...choices].reduce((s, [id, c]) => s + dueOf(members.get(id), c), 0);
+
+  /** Money commits on a second click: the members, months and total are shown first (issue 33.12). */
+  const confirmPay = () => {
+    const rows = [...choices].map(([id, c]) => {
+      const m = members.get(id);
+      const months = [
+        ...(m?.open ?? []).filter((o) => c.items.includes(o.itemId)).map((o) => `${o.months.map(monthText).join('、')}（${o.due}元）`),
+        ...(m?.backPay ?? []).filter((o) => c.back.includes(o.itemId)).map((o) => `补缴${o.months.map(monthText).join('、')}（${o.due}元）`),
+        ...(parseYuan(c.extra || '0') ? [`自愿多交（${formatCents(parseYuan(c.extra) ?? 0)}元）`] : []),
+      ];
+      return { id, name: m?.name ?? String(id), months, amount: formatCents(dueOf(m, c)) };
+    });
+    modal.confirm({
+      title: '确认缴费',
+      width: 600,
+      okText: '确认缴费',
+      cancelText: '返回修改',
+      content: (
+        <div className="dues-confirm">
+          <p>{`${method === 'cash' ? '现金' : '转账'}缴纳${payer ? `，交款人：${payer}` : ''}。提交后为每名党员各开一张收据。`}</p>
+          <table className="dues-confirm-table">
+            <thead>
+              <tr>
+                <th>党员</th>
+                <th>缴纳月份</th>
+                <th className="amount">金额（元）</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id}>
+                  <td>{r.name}</td>
+                  <td>{r.months.map((t) => <div key={t}>{t}</div>)}</td>
+                  <td className="amount">{r.amount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="dues-total">{`共 ${rows.length} 人，合计 ¥${formatCents(total)}`}</p>
+        </div>
+      ),
+      onOk: () => pay(),
+    });
+  };
 
   const pay = async () => {
     setPaying(true);
@@ -89,7 +135,7 @@ function PayTab() {
         columns={[
           { title: '姓名', dataIndex: 'name', width: 90 },
           { title: '党支部', dataIndex: 'orgName', width: 200, ellipsis: true },
-          { title: '党费交至', dataIndex: 'paidUpTo', width: 110, render: (m: string | null) => (m ? monthText(m) : '—') },
+          { title: <PaidUpToLabel />, dataIndex: 'paidUpTo', width: 120, render: (m: string | null) => (m ? monthText(m) : '—') },
           {
             title: '待缴月份',
             key: 'open',
@@ -102,7 +148,7 @@ function PayTab() {
                     options={m.open.map((o) => ({ value: o.itemId, label: `${o.months.map(monthText).join('、')} ${o.due}元${o.deferred ? '（缓交）' : ''}` }))} />
                   {m.backPay.length > 0 && (
                     <Checkbox.Group value={c.back} onChange={(v) => choose(m, { ...c, back: v as number[], items: c.items.length ? c.items : m.open.map((o) => o.itemId) })}
-                      options={m.backPay.map((o) => ({ value: o.itemId, label: `补缴${o.months.map(monthText).join('、')} ${o.due}元` }))} />
+                      options={m.backPay.map((o) => ({ value: o.itemId, label: `补缴${o.months.map(monthText).join('、')} ${o.due}元${o.deferred ? '（缓交）' : ''}` }))} />
                   )}
                 </Space>
               );
@@ -127,7 +173,7 @@ function PayTab() {
           <span className="dues-total">{`已选 ${choices.size} 人，合计 ¥${formatCents(total)}`}</span>
           {total >= 100_000 && <Tag color="red">含一次交纳1000元以上，全部上缴中央</Tag>}
           <Permission roles={['dues-onsite:pay']}>
-            <Button type="primary" disabled={!choices.size} loading={paying} onClick={() => void pay()}>
+            <Button type="primary" disabled={!choices.size} loading={paying} onClick={confirmPay}>
               确认缴费
             </Button>
           </Permission>

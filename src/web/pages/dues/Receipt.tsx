@@ -20,8 +20,12 @@ export function ReceiptView({ receipt: r }: { receipt: Receipt }) {
             <td>{r.orgName}</td>
           </tr>
           <tr>
-            <th>所属月份</th>
-            <td colSpan={3}>{r.lines.map((l) => `${l.monthsLabel}（${l.amount}元）`).join('；')}</td>
+            <th>缴纳明细</th>
+            <td colSpan={3} className="dues-receipt-entries">
+              {r.entries.map((e, i) => (
+                <div key={i}>{`${e.label}（${e.amount}元）`}</div>
+              ))}
+            </td>
           </tr>
           <tr>
             <th>金额（大写）</th>
