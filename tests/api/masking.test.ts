@@ -96,4 +96,21 @@ describe(`identity-card numbers masked in lists and exports on ${TEST_DB} (issue
     const after = await (t.database.db as never as import('kysely').Kysely<Record<string, { id: number; id_card: string }>>).selectFrom('m_member').select(['id', 'id_card']).execute();
     for (const r of after) if (stored.has(r.id)) expect(r.id_card).toBe(stored.get(r.id));
   });
+  it('[33.5] the member roster (花名册) export carries masked numbers too', async () => {
+    const res = await t.app.inject({ url: '/api/member/roster/export?columns=name,idCard', headers: bearer(admin) });
+    expect(res.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as never);
+    const sheet = book.worksheets[0];
+    const masked = new Set([...stored.values()].map(maskIdCard));
+    let checked = 0;
+    sheet.eachRow((row, n) => {
+      if (n <= 2) return;
+      const v = String(row.getCell(3).value ?? '');
+      if (!v) return;
+      expect(masked.has(v), v).toBe(true);
+      checked++;
+    });
+    expect(checked).toBeGreaterThan(10);
+  });
 });

@@ -13,6 +13,7 @@ import { likeContains, parsePaging } from '../../core/paging.js';
 import { streamXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
 import { exportCell } from '../../runtime/cells.js';
+import { maskIdCard } from '../../runtime/sensitive.js';
 import { endedUnfinishedStates } from '../../runtime/workflow/states.js';
 
 const STAGES: [string, string][] = [['1', '入党申请人'], ['2', '入党积极分子'], ['3', '发展对象'], ['4', '预备党员'], ['5', '正式党员']];
@@ -74,7 +75,7 @@ export async function developmentRoutes(app: FastifyInstance): Promise<void> {
     ]);
     const names = await runtime.ctx.refNames('org', [...new Set(rows.rows.map((r) => r.orgId).filter((x): x is number => x !== null))]);
     return {
-      content: rows.rows.map((r) => ({ ...r, stateLabel: wf.stateTitle(r.state), orgIdName: r.orgId === null ? null : (names.get(r.orgId) ?? null) })),
+      content: rows.rows.map((r) => ({ ...r, idCard: r.idCard && maskIdCard(r.idCard), stateLabel: wf.stateTitle(r.state), orgIdName: r.orgId === null ? null : (names.get(r.orgId) ?? null) })),
       totalElements: count.rows[0].n,
     };
   });
@@ -126,7 +127,7 @@ export async function developmentRoutes(app: FastifyInstance): Promise<void> {
       ['姓名', (r) => r.name],
       ['性别', (r) => genderLabels.get(String(r.gender)) ?? r.gender],
       ['出生日期', (r) => r.birthDate],
-      ['身份证号', (r) => r.idCard],
+      ['身份证号', (r) => (r.idCard ? maskIdCard(String(r.idCard)) : '')],
       ['发展阶段', (r) => stageLabels.get(String(r.stage)) ?? r.stage],
       ['办理状态', (r) => wf.stateTitle(r.state)],
       ['已完成步骤', (r) => stepLabels.get(String(r.step)) ?? r.step],

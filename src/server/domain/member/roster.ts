@@ -7,6 +7,7 @@ import { hasAnyPermission } from '../../core/auth/session-user.js';
 import { streamXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
 import { exportCell } from '../../runtime/cells.js';
+import { maskRecords } from '../../runtime/sensitive.js';
 import { likeContains, parsePaging } from '../../core/paging.js';
 import { memberCondition, memberStatusOf, requestedOrgIds } from './members.js';
 
@@ -63,7 +64,8 @@ export async function memberRosterRoutes(app: FastifyInstance): Promise<void> {
         await addRow(sheet, ['序号', ...fields.map((f) => f.title)], { bold: true });
         let n = 0;
         for (let start = 0; start < ids.length; start += BATCH) {
-          const records = await service.recordsByIds(ids.slice(start, start + BATCH), fields);
+          // Identity-card numbers leave masked, as in every list and export (runtime/sensitive.ts).
+          const records = maskRecords(member, await service.recordsByIds(ids.slice(start, start + BATCH), fields));
           for (const record of records) await addRow(sheet, [++n, ...fields.map((f) => exportCell(f, record))]);
         }
         sheet.commit();
