@@ -10,6 +10,12 @@ const apiTests = ['tests/api/**/*.test.ts'];
  */
 const maxWorkers = Math.max(2, os.availableParallelism());
 
+/**
+ * An API file starts its app in a hook (seconds on a quiet machine); the limits leave room for a machine
+ * whose every core is busy (two checkouts testing at once), where the same work takes ten times as long.
+ */
+const apiTimeouts = { testTimeout: 60_000, hookTimeout: 180_000 };
+
 export default defineConfig({
   test: {
     maxWorkers,
@@ -35,8 +41,7 @@ export default defineConfig({
           include: apiTests,
           env: { TEST_DB: 'pglite', DEMO_MEMBERS: '300' },
           globalSetup: ['tests/support/global-pglite.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...apiTimeouts,
         },
       },
       {
@@ -46,8 +51,7 @@ export default defineConfig({
           include: postgresApiTests(),
           env: { TEST_DB: 'postgres', DEMO_MEMBERS: '300' },
           globalSetup: ['tests/support/global-postgres.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...apiTimeouts,
         },
       },
       {

@@ -40,12 +40,18 @@ for (const [i, phase] of phases.entries()) {
   fs.mkdirSync(path.dirname(reportFile), { recursive: true });
   fs.rmSync(reportFile, { force: true });
   const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...phase];
+  const started = Date.now();
   const run = spawnSync('npx', args, { stdio: 'inherit' });
   if (run.status !== 0) runFailed = true;
   if (fs.existsSync(reportFile)) {
     const report = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as {
       numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; numFailedTestSuites: number;
+      testResults: { name: string; startTime: number; endTime: number }[];
     };
+    // The phase's time and its slowest files, for CI's notes (the suite's budget is 30 minutes).
+    const slowest = [...report.testResults].sort((a, b) => b.endTime - b.startTime - (a.endTime - a.startTime)).slice(0, 10);
+    console.log(`Phase ${i + 1} (${phase.join(' ')}): ${((Date.now() - started) / 60_000).toFixed(1)} min; slowest files:`);
+    for (const f of slowest) console.log(`  ${((f.endTime - f.startTime) / 1000).toFixed(1).padStart(6)} s  ${path.relative(process.cwd(), f.name)}`);
     passed += report.numPassedTests;
     failed += report.numFailedTests + (report.numFailedTests === 0 && run.status !== 0 ? Math.max(report.numFailedTestSuites, 1) : 0);
     skipped += report.numPendingTests + report.numTodoTests;

@@ -6,7 +6,7 @@ import { lapseCandidates as duesLapseCandidates } from '../../src/server/domain/
 import { duesStanding, lapseCandidates } from '../../src/server/domain/transfer/dues-source.js';
 import { bearer, login } from '../support/auth.js';
 import { createRecord } from '../support/pschool.js';
-import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
+import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * The seams between areas as the composition root wires them (src/server/seams.ts), on the demo data:
@@ -16,7 +16,7 @@ import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 describe(`areas answer each other through the composition root on ${TEST_DB}`, () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ DEMO_DATA: 'true' });
+    t = await createDemoTestApp();
   }, 180_000);
   afterAll(() => t.app.close());
 

@@ -5,7 +5,7 @@ import { readMenuFile } from '../../src/server/core/menus/sync.js';
 import { DEMO_ACCOUNTS, DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { collectPermissions, flattenMenus, type MenuNode } from '../../src/shared/menus.js';
 import { bearer, login } from '../support/auth.js';
-import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
+import { TEST_DB, createDemoTestApp, createTestApp, type TestApp } from '../support/test-app.js';
 
 const FILE_TREE = readMenuFile(SCHEMAS_DIR);
 const SYSTEM = /^(users?|roles?|menus?|dicts?|sysconfig|online|outbox|sms-outbox):/;
@@ -16,7 +16,7 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
   const trees: Record<string, MenuNode[]> = {};
 
   beforeAll(async () => {
-    t = await createTestApp({ DEMO_DATA: 'true' });
+    t = await createDemoTestApp();
     for (const username of ['admin', ...DEMO_ACCOUNTS.map((a) => a.username)]) {
       tokens[username] = username === 'admin' ? await login(t.app) : await login(t.app, username, DEMO_USER_PASSWORD);
       const res = await t.app.inject({ url: '/api/menus/myTree', headers: bearer(tokens[username]) });

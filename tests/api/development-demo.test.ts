@@ -11,13 +11,13 @@ import { fullYearsBetween } from '../../src/shared/module-schema/computed.js';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { login } from '../support/auth.js';
 import { clientOf } from '../support/development.js';
-import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
+import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
 
 describe(`demo applications on ${TEST_DB}`, () => {
   let t: TestApp;
   let rows: Record<string, any>[];
   beforeAll(async () => {
-    t = await createTestApp({ DEMO_DATA: 'true' });
+    t = await createDemoTestApp();
     rows = (await sql<Record<string, any>>`SELECT * FROM m_development ORDER BY id`.execute(t.database.db)).rows;
   });
   afterAll(() => t.app.close());

@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { bearer, login } from '../support/auth.js';
 import { SETUP_TIMEOUT } from '../support/pschool.js';
-import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
+import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
 
 describe(`party-school demo data on ${TEST_DB}`, () => {
   let t: TestApp;
   let admin: string;
   let dy: string;
   beforeAll(async () => {
-    t = await createTestApp({ DEMO_DATA: 'true' });
+    t = await createDemoTestApp();
     admin = await login(t.app);
     dy = await login(t.app, 'dy', DEMO_USER_PASSWORD);
   }, SETUP_TIMEOUT);

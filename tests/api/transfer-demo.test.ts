@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { login } from '../support/auth.js';
-import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
+import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
 import { client } from '../support/transfers.js';
 
 describe(`demo transfers on ${TEST_DB}`, () => {
@@ -10,7 +10,7 @@ describe(`demo transfers on ${TEST_DB}`, () => {
   let admin: ReturnType<typeof client>;
   let zbsj: ReturnType<typeof client>;
   beforeAll(async () => {
-    t = await createTestApp({ DEMO_DATA: 'true', DEMO_TRANSFERS: '30' });
+    t = await createDemoTestApp({ DEMO_TRANSFERS: '30' });
     admin = client(t.app, await login(t.app));
     zbsj = client(t.app, await login(t.app, 'zbsj', DEMO_USER_PASSWORD));
   }, 180_000);

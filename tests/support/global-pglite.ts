@@ -8,6 +8,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A dump of an embedded database with every migration applied: test apps start from a copy. */
     pgliteTemplate: string;
+    /** This run's folder for more dumps (the demo data, seeded once per configuration: createDemoTestApp). */
+    pgliteRunDir: string;
   }
 }
 
@@ -20,9 +22,12 @@ export default async function setup(project: TestProject) {
   await migrate(database);
   const dump = await database.dump!();
   await database.close();
-  const file = path.resolve(`.tmp/pglite-template-${process.pid}.tar`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // One folder per run: two runs in one checkout keep their dumps apart.
+  const dir = path.resolve(`.tmp/pglite-run-${process.pid}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'template.tar');
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   project.provide('pgliteTemplate', file);
-  return () => fs.rmSync(file, { force: true });
+  project.provide('pgliteRunDir', dir);
+  return () => fs.rmSync(dir, { recursive: true, force: true });
 }

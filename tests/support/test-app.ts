@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,4 +94,45 @@ export async function createTestApp(
     throw error;
   }
   return { app, database, config };
+}
+
+/**
+ * The real app on the demo data (DEMO_DATA=true plus `env`), for files that read the demo rather than test
+ * seeding itself. On PGlite the demo is seeded once per run and configuration: the first file to ask seeds
+ * it and keeps a dump in the run's folder, a file asking meanwhile waits for that dump, and every app
+ * starts from a copy of it (seeding took most of such a file's time). On PostgreSQL each app seeds its own.
+ */
+export async function createDemoTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const demoEnv = { DEMO_DATA: 'true', ...env };
+  const dir = TEST_DB === 'pglite' ? inject('pgliteRunDir') : undefined;
+  if (!dir) return createTestApp(demoEnv);
+  const key = crypto.createHash('sha1').update(JSON.stringify([process.env.DEMO_MEMBERS ?? '', Object.entries(demoEnv).sort()])).digest('hex').slice(0, 12);
+  const dump = path.join(dir, `demo-${key}.tar`);
+  const lock = `${dump}.lock`;
+  let seeding = false;
+  if (!fs.existsSync(dump)) {
+    try {
+      fs.closeSync(fs.openSync(lock, 'wx'));
+      seeding = !fs.existsSync(dump); // finished just before the lock was taken: use it
+      if (!seeding) fs.rmSync(lock, { force: true });
+    } catch {
+      // Another file seeds this configuration: wait for its dump, or seed here if it gave up.
+      while (!fs.existsSync(dump) && fs.existsSync(lock)) await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  if (!seeding && fs.existsSync(dump)) {
+    const database = await openDatabase({ pgliteDump: new Blob([fs.readFileSync(dump)]) });
+    return createTestApp(demoEnv, undefined, { database });
+  }
+  try {
+    const t = await createTestApp(demoEnv);
+    if (seeding) {
+      const data = Buffer.from(await (await t.database.dump!()).arrayBuffer());
+      fs.writeFileSync(`${dump}.partial`, data);
+      fs.renameSync(`${dump}.partial`, dump); // whole or not at all for the files waiting
+    }
+    return t;
+  } finally {
+    if (seeding) fs.rmSync(lock, { force: true });
+  }
 }
