@@ -46,7 +46,7 @@ if (n > 0) {
   await sql`TRUNCATE m_member, m_student, m_teacher, m_class, m_org, m_unit, m_dues_standard, dues_batch, dues_payment, dues_payment_line, m_development, m_development_book_range, development_book_numbers,
     m_transfer_internal, m_transfer_out, m_transfer_in, m_floating, m_member_contact, transfer_letters, transfer_letter_serial, party_status_decisions RESTART IDENTITY CASCADE`.execute(database.db);
   // The approval log is append-only (a trigger refuses DELETE); TRUNCATE empties it with the applications.
-  await sql`TRUNCATE workflow_log, workflow_reminders`.execute(database.db);
+  await sql`TRUNCATE workflow_log, reminders, reminder_outbox`.execute(database.db);
 }
 const started = performance.now();
 const university = generateUniversity({ members, seed: values.seed ? Number(values.seed) : undefined });

@@ -32,11 +32,4 @@ export interface WorkflowTables {
     ip: string | null;
     at: ColumnType<Date, Date | undefined, never>;
   };
-  workflow_reminders: {
-    module: string;
-    record_id: number;
-    kind: string;
-    due_on: string;
-    sent_at: ColumnType<Date, Date | undefined, never>;
-  };
 }
