@@ -7,6 +7,7 @@ import { Button, Card, Descriptions, Empty, Form, Input, Modal, Skeleton, Tag } 
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { checkIdCard, checkMobile } from '../../../shared/validators';
+import { useConfirmDiscard } from '../../core/confirm-discard';
 import { useSession } from '../../core/stores/session';
 import { PschoolNav } from './PschoolNav';
 import { pschoolApi, type OpenClass } from './api';
@@ -15,6 +16,7 @@ function RegisterDialog({ cls, onClose }: { cls: OpenClass; onClose: () => void 
   const user = useSession((s) => s.user);
   const queryClient = useQueryClient();
   const [form] = Form.useForm();
+  const confirmDiscard = useConfirmDiscard();
   const register = useMutation({
     mutationFn: (v: { name: string; idCard?: string; phone?: string }) => pschoolApi.register(cls.id, v),
     onSuccess: () => {
@@ -24,7 +26,7 @@ function RegisterDialog({ cls, onClose }: { cls: OpenClass; onClose: () => void 
   });
   const rule = (check: (v: string) => string | undefined) => ({ validator: (_: unknown, v: string) => (!v || !check(v) ? Promise.resolve() : Promise.reject(new Error(check(v)))) });
   return (
-    <Modal open title={`报名：${cls.name}`} okText="提交报名" cancelText="取消" onOk={() => form.submit()} confirmLoading={register.isPending} onCancel={onClose} maskClosable={false} keyboard={false}>
+    <Modal open title={`报名：${cls.name}`} okText="提交报名" cancelText="取消" onOk={() => form.submit()} confirmLoading={register.isPending} onCancel={() => confirmDiscard(form.isFieldsTouched(), onClose)} maskClosable={false} keyboard={false}>
       <Form form={form} layout="vertical" initialValues={{ name: user?.nickName ?? '' }} onFinish={(v) => register.mutate(v)}>
         <Form.Item name="name" label="姓名" rules={[{ required: true, message: '请输入姓名' }]}><Input maxLength={50} /></Form.Item>
         <Form.Item name="idCard" label="身份证号" rules={[{ required: true, message: '请输入身份证号' }, rule(checkIdCard)]}><Input maxLength={18} /></Form.Item>
