@@ -24,7 +24,7 @@
  */
 import type { OrgNode, OrgTree } from '../../core/auth/org-scope.js';
 import type { FieldInfo, RuntimeModule } from '../module.js';
-import { LEVEL_READS, LEVEL_TITLES, type WorkflowLevel } from '../../../shared/module-schema/workflow.js';
+import { LEVEL_TITLES, type WorkflowLevel } from '../../../shared/module-schema/workflow.js';
 
 export type OrgLevel = 'orgdept' | 'committee' | 'branch';
 
@@ -206,9 +206,6 @@ export function inUnits(p: Pick<Participant, 'units'>, unitId: number | null): b
 export function levelsText(levels: WorkflowLevel[]): string {
   return levels.map((l) => levelNamed(l).title).join('或');
 }
-
-/** The record field a level reads (org, other, unit, self). */
-export const levelReads = (level: WorkflowLevel) => LEVEL_READS[level];
 
 // ------------------------------------------------------------------ the built-in levels
 
