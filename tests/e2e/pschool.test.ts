@@ -160,6 +160,9 @@ for (const vp of VIEWPORTS) {
       await learner.goto(webUrl('/pschool/exam/center'));
       await expect.poll(() => learner.title(), SLOW).toMatch(/^在线考试/);
       await learner.locator(`[data-exam="${w.exam.id}"]`).getByRole('button', { name: /开始考试/ }).click();
+      // [33.12] Starting uses an attempt: asked first.
+      await learner.locator('.ant-modal-confirm').getByText('开始后将使用 1 次作答机会').waitFor();
+      await learner.locator('.ant-modal-confirm').getByRole('button', { name: '开始考试' }).click();
       await learner.getByTestId('pschool-exam-timer').waitFor();
       expect(await learner.getByTestId('pschool-exam-timer').textContent()).toMatch(/^(9|10):\d\d$/);
       await learner.getByText('A. 全心全意为人民服务').click();

@@ -1,6 +1,6 @@
 /** 在线考试 (`/pschool/exam/center`): the learner's exams, and one exam sheet at `?examId=`. */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Empty, Skeleton, Space, Tag } from 'antd';
+import { App, Button, Card, Empty, Skeleton, Space, Tag } from 'antd';
 import { useSearchParams } from 'react-router-dom';
 import { parseTime } from '../../../shared/format';
 import { ExamSheet } from './ExamSheet';
@@ -10,7 +10,19 @@ import { pschoolApi, type ExamCard } from './api';
 const STATE: Record<ExamCard['state'], [string, string]> = { upcoming: ['未开始', 'default'], open: ['进行中', 'processing'], ended: ['已结束', 'default'] };
 
 function ExamItem({ exam, onStart }: { exam: ExamCard; onStart: () => void }) {
+  const { modal } = App.useApp();
   const [label, color] = STATE[exam.state];
+  // A started sheet resumes; a new one uses an attempt, so it is asked first (issue 33.12).
+  const start = () =>
+    exam.open
+      ? onStart()
+      : modal.confirm({
+          title: exam.attempts ? '开始补考' : '开始考试',
+          content: `开始后将使用 1 次作答机会（已作答 ${exam.attempts}/${exam.maxAttempts} 次），限时 ${exam.duration} 分钟，计时开始后不会暂停。确定开始吗？`,
+          okText: exam.attempts ? '开始补考' : '开始考试',
+          cancelText: '暂不开始',
+          onOk: onStart,
+        });
   return (
     <Card size="small" data-exam={exam.id}>
       <div className="ps-card-title">{exam.title}</div>
@@ -26,7 +38,7 @@ function ExamItem({ exam, onStart }: { exam: ExamCard; onStart: () => void }) {
       </Space>
       {exam.canStart && (
         <div style={{ marginTop: 8 }}>
-          <Button type="primary" onClick={onStart}>{exam.open ? '继续考试' : exam.attempts ? '补考' : '开始考试'}</Button>
+          <Button type="primary" onClick={start}>{exam.open ? '继续作答' : exam.attempts ? '补考' : '开始考试'}</Button>
         </div>
       )}
     </Card>
