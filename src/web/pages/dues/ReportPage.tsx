@@ -12,6 +12,7 @@ import { OrgTreeSelect } from '../member/OrgTreeSelect';
 import { duesApi, monthText, percent } from './api';
 import { useExpanded } from './useExpanded';
 import { yearOptions } from './years';
+import { PaidUpToLabel } from './PaidUpTo';
 import './dues.css';
 
 const MonthlyChart = lazy(() => import('./MonthlyChart'));
@@ -126,7 +127,7 @@ function LapseTab({ orgId }: { orgId?: number }) {
           { title: '姓名', dataIndex: 'name', width: 90 },
           { title: '党支部', dataIndex: 'orgName', width: 220, ellipsis: true },
           { title: '连续未交月份', dataIndex: 'months', render: (m: string[]) => `${monthText(m[0])}至${monthText(m[m.length - 1])}` },
-          { title: '党费交至', dataIndex: 'paidUpTo', width: 110, render: (m: string | null) => (m ? monthText(m) : <Tag>无</Tag>) },
+          { title: <PaidUpToLabel />, dataIndex: 'paidUpTo', width: 120, render: (m: string | null) => (m ? monthText(m) : <Tag>无</Tag>) },
           { title: '欠缴金额（元）', dataIndex: 'owed', width: 120, align: 'right' },
         ]}
       />
