@@ -98,6 +98,9 @@ describe(`workflow engine holes on ${TEST_DB}`, () => {
     const talk = await step(w.branch, own.id, 'talk', { talkDate: history().talk, talker: '张书记' });
     expect(talk.status).toBe(403);
     expect(talk.body.message).toBe('不能办理本人的发展党员（党组织派人谈话）：本人的申请须由他人审批');
+    // Nor does the to-do of the branch's step reach them.
+    const todos = await t.database.db.selectFrom('msg_todo').select('user_id').where('module', '=', 'development').where('ref_id', '=', `${own.id}:talk`).execute();
+    expect(todos.map((x) => x.user_id)).not.toContain(w.users.branch);
     // A record about the member the account belongs to (users.member_id).
     const member = (await w.admin('GET', `/api/m/member/${w.full[0]}`)).body;
     await t.database.db.updateTable('users').set({ member_id: member.id } as never).where('id', '=', w.users.committee).execute();

@@ -30,7 +30,7 @@ import { OrgLevels, levelFields, levelNamed, levelRecord, levelsText, type Actin
 import { previousState, readLog, valueTexts, writeLog, type ApprovalDto } from './log.js';
 import { todoLink } from './links.js';
 import type { Step } from './model.js';
-import { approvalsFor, assertStepValuesInScope, isOwnRecord, ownRecordRefusal } from './safety.js';
+import { approvalsFor, assertStepValuesInScope, isOwnRecord, ownRecordRefusal, ownersOf } from './safety.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
 
@@ -423,9 +423,11 @@ export class WorkflowEngine {
     const r = levelRecord(m, record);
     const holders = await directory.holders(step.permission, db);
     const out = new Set<number>();
+    const owners = await ownersOf(m, record, db);
     for (const level of wf.levelsOf(step, record[wf.stateField.name] as number)) {
       const actingOrg = await this.levels.actingOrg(level, r);
-      for (const h of holders) if (await this.levels.canAct(h, level, actingOrg, r)) out.add(h.userId);
+      // Nobody acts at a level on their own record: no to-do for it either.
+      for (const h of holders) if ((level === 'self' || !owners.has(h.userId)) && (await this.levels.canAct(h, level, actingOrg, r))) out.add(h.userId);
     }
     return [...out];
   }
