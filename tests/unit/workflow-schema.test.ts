@@ -21,6 +21,7 @@ describe('x-workflow declarations', () => {
     const s = transfer();
     const wf = s['x-workflow'];
     wf.initial = 9;
+    wf.editableIn = [0, 8];
     wf.transitions.approveIn.to = 7;
     wf.transitions.approveOut.from = [0, 5];
     wf.transitions.approveOut.fields = ['outDate', 'nosuch'];
@@ -30,6 +31,7 @@ describe('x-workflow declarations', () => {
     wf.transitions.push = { title: '催办', from: [0], to: 1, level: 'next' };
     expect(checkModuleSchema(s, 'test-transfer')).toEqual([
       'x-workflow.initial names undeclared state 9',
+      'x-workflow.editableIn names undeclared state 8',
       'x-workflow.transitions.approveOut.from names undeclared state 5',
       'x-workflow.transitions.approveOut.fields names unknown field "nosuch"',
       'x-workflow.transitions.approveOut.required names "reason", which the step does not take',

@@ -20,6 +20,7 @@ export function checkWorkflow(module: ModuleSchema): string[] {
   const codes = new Set(Object.keys(wf.states));
   for (const code of codes) if (!/^-?\d+$/.test(code)) problems.push(`${where}.states: "${code}" is not an integer state code`);
   if (!codes.has(String(wf.initial))) problems.push(`${where}.initial names undeclared state ${wf.initial}`);
+  for (const code of wf.editableIn ?? []) if (!codes.has(String(code))) problems.push(`${where}.editableIn names undeclared state ${code}`);
   for (const reserved of WORKFLOW_RESERVED_FIELDS) if (fields[reserved]) problems.push(`field "${reserved}" is reserved in a workflow module (the engine answers it)`);
 
   const userField = (key: 'selfField' | 'otherField' | 'orgField' | 'unitField', ref: string) => {
@@ -33,10 +34,10 @@ export function checkWorkflow(module: ModuleSchema): string[] {
   userField('otherField', 'org');
   userField('orgField', 'org');
   userField('unitField', 'unit');
-  // The fields the levels read: the record's organisation and unit default to the x-scope field of that kind.
+  // The fields the levels read: the record's unit defaults to an x-scope field referring to units, its organisation to any other.
   const scopeRef = module['x-scope'] ? fields[module['x-scope']]?.['x-ref'] : undefined;
   const reads = {
-    org: wf.orgField ?? (scopeRef === 'org' ? module['x-scope'] : undefined),
+    org: wf.orgField ?? (scopeRef !== 'unit' ? module['x-scope'] : undefined),
     unit: wf.unitField ?? (scopeRef === 'unit' ? module['x-scope'] : undefined),
     other: wf.otherField,
     self: wf.selfField,

@@ -238,7 +238,7 @@ export function stepFieldNames(t: TransitionInfo): string[] {
 }
 
 /** Fields of a workflow module that the engine adds to its answers. */
-export const WORKFLOW_RESERVED_FIELDS = ['warnings'];
+export const WORKFLOW_RESERVED_FIELDS = ['warnings', 'visible'];
 
 /**
  * The form of a step as a small module schema of its own: the fields it takes (read-only ones made

@@ -87,7 +87,7 @@ export function levelNamed(name: string): LevelResolver {
 
 /**
  * The fields levels read on a module's records: the organisation (`x-workflow.orgField`, else the x-scope
- * field when it refers to `org`), the unit (`unitField`, else an x-scope field referring to `unit`), the
+ * field unless it refers to `unit`), the unit (`unitField`, else an x-scope field referring to `unit`), the
  * other side and the self user.
  */
 export function levelFields(m: RuntimeModule): Record<'org' | 'unit' | 'other' | 'self', FieldInfo | undefined> {
@@ -95,7 +95,7 @@ export function levelFields(m: RuntimeModule): Record<'org' | 'unit' | 'other' |
   const scope = m.scopeField;
   const named = (name: string | undefined) => (name ? m.field(name) : undefined);
   return {
-    org: named(wf?.schema.orgField) ?? (scope?.ref === 'org' ? scope : undefined),
+    org: named(wf?.schema.orgField) ?? (scope && scope.ref !== 'unit' ? scope : undefined),
     unit: named(wf?.schema.unitField) ?? (scope?.ref === 'unit' ? scope : undefined),
     other: wf?.otherField,
     self: wf?.selfField,
