@@ -92,6 +92,8 @@ export default function MyDuesPage() {
   }
   const payable = d.items.filter((i) => i.canPay);
   const total = d.items.filter((i) => selected.includes(i.id)).reduce((s, i) => s + (parseYuan(i.due) ?? 0), 0) + (parseYuan(extra || '0') ?? 0);
+  // Closed months unpaid that cannot be paid back now: no open month to pay them with, or not allowed.
+  const waiting = d.items.filter((i) => i.state === 4 && (i.status === 'unpaid' || i.status === 'deferred') && !i.canPay);
   // A closed month is paid back with a started one (the server books it there).
   const onlyBack = !d.items.some((i) => selected.includes(i.id) && !i.backPay);
   const pay = async () => {
@@ -173,6 +175,14 @@ export default function MyDuesPage() {
           ]}
         />
         {payable.length > 0 && !d.online.provider && <Alert type="info" showIcon style={{ marginTop: 12 }} title="本校未开通在线缴纳党费，请到党支部现场缴纳。" />}
+        {waiting.length > 0 && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginTop: 12 }}
+            title={`往月未缴：${waiting.flatMap((i) => i.months).map(monthText).join('、')}。补缴须随进行中批次的党费一起缴纳（本期已缴的，请在下一期开始后补缴）；超过6个月且不是经批准或因生活困难缓交的月份，请联系党支部处理。`}
+          />
+        )}
         {payable.some((i) => i.backPay) && d.online.provider && (
           <Alert type="info" showIcon style={{ marginTop: 12 }} title="往月未缴（含缓交）的党费可随本月党费一起补缴：请同时勾选本月。" />
         )}
