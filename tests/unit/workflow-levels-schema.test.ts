@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkModuleSchema } from '../../src/shared/module-schema/check.js';
 import type { ModuleSchema } from '../../src/shared/module-schema/types.js';
-import type { WorkflowSchema } from '../../src/shared/module-schema/workflow.js';
+import { LEVEL_TITLES, WORKFLOW_LEVELS, type WorkflowSchema } from '../../src/shared/module-schema/workflow.js';
+import { levelNamed, levelsText } from '../../src/server/runtime/workflow/levels.js';
 import { TRANSFER, UNIT_REQUEST } from '../fixtures/workflow-schemas.js';
 
 type WorkflowModule = ModuleSchema & { 'x-workflow': WorkflowSchema };
@@ -37,5 +38,13 @@ describe('[24§2] the fields levels read', () => {
       'x-workflow.orgField: "unitId" must be an integer field with x-ref "org"',
       'x-workflow.unitField: "orgId" must be an integer field with x-ref "unit"',
     ]);
+  });
+});
+
+describe('[24§2] the level registry', () => {
+  it('every level a schema may name has a registered resolver with its title', () => {
+    for (const level of WORKFLOW_LEVELS) expect(levelNamed(level).title).toBe(LEVEL_TITLES[level]);
+    expect(levelsText(['above', 'unitDept'])).toBe('上级党组织或主管部门');
+    expect(() => levelNamed('nobody')).toThrow('workflow level "nobody" is not registered');
   });
 });
