@@ -83,7 +83,7 @@ async function payBatch(database: Database, school: string, batchId: number, pic
       SELECT p.pid, ${school}, 'DF' || to_char(p.ts, 'YYYYMM') || lpad(nextval('dues_receipt_seq')::text, 7, '0'), 1, p.member_id, p.org_id,
              CASE WHEN p.h % 10 < 7 THEN 'cash' WHEN p.h % 10 < 9 THEN 'transfer' ELSE 'online' END,
              p.due_cents, p.due_cents >= 100000, m.name,
-             CASE WHEN p.h % 10 = 9 THEN '在线支付（模拟支付（演示））' ELSE coalesce(o.secretary, '党支部') END, p.ts
+             CASE WHEN p.h % 10 = 9 THEN '在线支付（演示用模拟支付）' ELSE coalesce(o.secretary, '党支部') END, p.ts
       FROM paying p JOIN m_member m ON m.id = p.member_id LEFT JOIN m_org o ON o.id = p.org_id
     ), lines AS (
       INSERT INTO dues_payment_line (payment_id, item_id, batch_id, org_id, amount_cents, due_cents)

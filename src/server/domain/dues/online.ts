@@ -38,7 +38,7 @@ export interface PaymentProvider {
 /** The simulator: accepts every order; the member's confirmation on the simulated page stands for the notification. */
 export const simulatorProvider: PaymentProvider = {
   id: 'simulator',
-  name: '模拟支付（演示）',
+  name: '演示用模拟支付',
   createOrder: async (order) => ({ providerRef: `SIM${String(order.id).padStart(10, '0')}`, payUrl: null }),
 };
 
