@@ -43,33 +43,16 @@ export function assertEditable(m: RuntimeModule, rows: Record<string, unknown>[]
   }
 }
 
-/** The party member an account belongs to (users.member_id): its id and identity number. */
-async function personOf(db: Kysely<DB>, userId: number): Promise<{ memberId: number; idCard: string | null } | undefined> {
-  const rows = await sql<{ memberId: number; idCard: string | null }>`
-    SELECT m.id AS "memberId", upper(m.id_card) AS "idCard" FROM users u JOIN m_member m ON m.id = u.member_id WHERE u.id = ${userId}`
-    .execute(db)
-    .catch(() => ({ rows: [] as { memberId: number; idCard: string | null }[] }));
-  return rows.rows[0];
+/** Whether the record is about the actor (see ownersOf). */
+export async function isOwnRecord(m: RuntimeModule, record: Record<string, unknown>, actorId: number | null, db: Kysely<DB>): Promise<boolean> {
+  return actorId !== null && (await ownersOf(m, record, db)).has(actorId);
 }
 
 /**
- * Whether the record is about the actor: its `selfField` user, or (through the account's member) a
- * member reference or identity number of the record naming them.
+ * The accounts a record is about, in one query: its `selfField` user, and the accounts whose member
+ * (users.member_id) a member reference or identity number of the record names. They take no step at a
+ * level on it, and its to-dos skip them.
  */
-export async function isOwnRecord(m: RuntimeModule, record: Record<string, unknown>, actorId: number | null, db: Kysely<DB>): Promise<boolean> {
-  if (actorId === null) return false;
-  const wf = m.workflow!;
-  if (wf.selfField && record[wf.selfField.name] === actorId) return true;
-  const memberFields = [...m.fields.values()].filter((f) => f.column && f.ref === 'member');
-  const idCardFields = [...m.fields.values()].filter((f) => f.column && f.schema.format === 'id-card');
-  if (!memberFields.length && !idCardFields.length) return false;
-  const person = await personOf(db, actorId);
-  if (!person) return false;
-  if (memberFields.some((f) => record[f.name] === person.memberId)) return true;
-  return !!person.idCard && idCardFields.some((f) => typeof record[f.name] === 'string' && (record[f.name] as string).toUpperCase() === person.idCard);
-}
-
-/** The accounts a record is about (as isOwnRecord reads it), in one query: its to-dos at a level skip them. */
 export async function ownersOf(m: RuntimeModule, record: Record<string, unknown>, db: Kysely<DB>): Promise<Set<number>> {
   const wf = m.workflow!;
   const owners = new Set<number>();
