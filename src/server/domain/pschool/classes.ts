@@ -11,6 +11,7 @@ import { DxPcType, DxPcTypeLabel } from '../../../shared/constants.js';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { likeContains } from '../../core/paging.js';
 import { HttpError } from '../../errors.js';
+import { personNameOf } from '../member/accounts.js';
 import { SYSTEM_ACTOR } from '../../runtime/index.js';
 import { STUDY, StudentSource, StudentStatus, idParam, jsonArray, param } from './common.js';
 import { pschoolDb, type AnyDb } from './tables.js';
@@ -97,7 +98,7 @@ export async function classRoutes(app: FastifyInstance): Promise<void> {
     }));
     const admitted = classes.filter((c) => c.status === StudentStatus.ADMITTED);
     return {
-      name: user.nickName || user.username,
+      name: (await personNameOf(app.services.database.db, user.id)) ?? user.username,
       classes,
       totals: {
         hoursDone: Math.round(admitted.reduce((s, c) => s + c.hoursDone, 0) * 100) / 100,
@@ -135,7 +136,7 @@ export async function classRoutes(app: FastifyInstance): Promise<void> {
     if (existing) throw new HttpError(400, '您已报名该培训班');
     // The learner writes only their own registration; the runtime checks the fields as for any record.
     const record = await students().create(
-      { classId: c.id, name: body.name ?? user.nickName, idCard: body.idCard ?? null, phone: body.phone || null, userId: user.id, orgId: user.orgId ?? null, status: StudentStatus.PENDING, source: StudentSource.SELF },
+      { classId: c.id, name: body.name ?? (await personNameOf(app.services.database.db, user.id)), idCard: body.idCard ?? null, phone: body.phone || null, userId: user.id, orgId: user.orgId ?? null, status: StudentStatus.PENDING, source: StudentSource.SELF },
       SYSTEM_ACTOR,
     );
     return reply.code(201).send({ id: record.id, status: record.status, statusLabel: '待审核' });

@@ -10,6 +10,7 @@ import { currentUser, perm } from '../../core/auth/guard.js';
 import { likeContains } from '../../core/paging.js';
 import { streamXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
+import { personName } from '../member/accounts.js';
 import { SessionStatus, idParam, param, round2 } from './common.js';
 import { loadExam, questionsByIds, settleExpired, type SessionRow } from './exam-core.js';
 import { refreshStudentsOf } from './standing.js';
@@ -74,7 +75,7 @@ export async function examMarkingRoutes(app: FastifyInstance): Promise<void> {
       .selectFrom('pschool_exam_sessions as s')
       .innerJoin('m_exam as e', 'e.id', 's.exam_id')
       .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.id', 's.exam_id as examId', 'e.title as examTitle', 'u.nick_name as name', 'u.username', 's.attempt', 's.submitted_at as submittedAt', 's.score'])
+      .select(['s.id', 's.exam_id as examId', 'e.title as examTitle', personName('u').as('name'), 'u.username', 's.attempt', 's.submitted_at as submittedAt', 's.score'])
       .select(sql<number>`(SELECT count(*) FROM jsonb_each(s.marks) m WHERE m.value = 'null'::jsonb)::int`.as('pending'))
       .where('s.status', '=', SessionStatus.MARKING);
     if (examId) q = q.where('s.exam_id', '=', idParam(examId, '考试'));
@@ -87,7 +88,7 @@ export async function examMarkingRoutes(app: FastifyInstance): Promise<void> {
       .selectFrom('pschool_exam_sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
       .innerJoin('m_exam as e', 'e.id', 's.exam_id')
-      .select(['s.id', 's.exam_id', 's.status', 's.paper', 's.answers', 's.marks', 's.score', 'u.nick_name as name', 'e.title as examTitle'])
+      .select(['s.id', 's.exam_id', 's.status', 's.paper', 's.answers', 's.marks', 's.score', personName('u').as('name'), 'e.title as examTitle'])
       .where('s.id', '=', id)
       .executeTakeFirst();
     if (!s) throw new HttpError(404, '答卷不存在');
@@ -145,7 +146,7 @@ export async function examMarkingRoutes(app: FastifyInstance): Promise<void> {
       .selectFrom('pschool_exam_sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
       .leftJoin('m_org as o', 'o.id', 'u.org_id')
-      .select(['s.id', 's.user_id as userId', 'u.nick_name as name', 'u.username', 'o.name as orgName', 's.attempt', 's.started_at as startedAt', 's.submitted_at as submittedAt', 's.status', 's.score', 's.passed'])
+      .select(['s.id', 's.user_id as userId', personName('u').as('name'), 'u.username', 'o.name as orgName', 's.attempt', 's.started_at as startedAt', 's.submitted_at as submittedAt', 's.status', 's.score', 's.passed'])
       .where('s.exam_id', '=', examId);
   }
 
@@ -156,7 +157,7 @@ export async function examMarkingRoutes(app: FastifyInstance): Promise<void> {
     const limit = Math.min(500, Math.max(1, Number(size) || 20));
     const offset = Math.max(0, Number(page) || 0) * limit;
     let q = resultsQuery(exam.id);
-    if (name?.trim()) q = q.where((eb) => eb.or([eb('u.nick_name', 'ilike', likeContains(name.trim())), eb('u.username', 'ilike', likeContains(name.trim()))]));
+    if (name?.trim()) q = q.where((eb) => eb.or([eb(personName('u'), 'ilike', likeContains(name.trim())), eb('u.username', 'ilike', likeContains(name.trim()))]));
     const [rows, count] = await Promise.all([
       q.orderBy('s.score', (o) => o.desc().nullsLast()).orderBy('s.id').limit(limit).offset(offset).execute(),
       q.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { QuestionType } from '../../../shared/constants.js';
 import { fillKey, letters, normaliseJudge } from '../../../shared/pschool/marking.js';
 import { HttpError } from '../../errors.js';
+import { memberOfUser } from '../member/accounts.js';
 import { registerHook, type WriteHookContext } from '../../runtime/index.js';
 import { Compose, fileIdOf, jsonArray, round2 } from './common.js';
 import { fileLookup } from '../../core/files/store.js';
@@ -165,6 +166,11 @@ registerHook('pschool.questionnaireItem', (ctx) => {
 
 registerHook('pschool.studentStanding', async (ctx) => {
   if (ctx.action === 'delete') return;
+  // A student whose account belongs to a member is named as the member (issue 33.6).
+  if (!empty(ctx.record.userId)) {
+    const member = await memberOfUser(ctx.trx, Number(ctx.record.userId));
+    if (member) ctx.record.name = member.name;
+  }
   Object.assign(ctx.record, await standingFields(ctx.trx, ctx.record, (ctx as WriteHookContext).previous));
 });
 

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { arrangeSeats, makeGroups, SeatingError, type SeatPerson, type SeatingMode } from '../../../shared/pschool/seating.js';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
+import { personName } from '../member/accounts.js';
 import { StudentStatus, idParam } from './common.js';
 import { pschoolDb } from './tables.js';
 
@@ -30,7 +31,7 @@ export async function seatingRoutes(app: FastifyInstance): Promise<void> {
           .selectFrom('pschool_exam_sessions as s')
           .innerJoin('users as u', 'u.id', 's.user_id')
           .leftJoin('m_org as o', 'o.id', 'u.org_id')
-          .select(['u.id', 'u.nick_name as name', 'u.org_id as orgId', 'o.name as orgName'])
+          .select(['u.id', personName('u').as('name'), 'u.org_id as orgId', 'o.name as orgName'])
           .distinct()
           .where('s.exam_id', '=', id)
           .execute();

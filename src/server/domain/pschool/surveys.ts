@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { streamXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
+import { personName } from '../member/accounts.js';
 import type { WriteHookContext } from '../../runtime/hooks.js';
 import { STUDY, idParam, param } from './common.js';
 import { classesOf } from './exam-core.js';
@@ -177,7 +178,7 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     const rows = await db
       .selectFrom('pschool_survey_responses as r')
       .leftJoin('users as u', 'u.id', 'r.user_id')
-      .select(['r.answers', 'r.submitted_at', 'u.nick_name'])
+      .select(['r.answers', 'r.submitted_at', personName('u').as('name')])
       .where('r.questionnaire_id', '=', id)
       .orderBy('r.id')
       .execute();
@@ -191,7 +192,7 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
       await addRow(sheet, ['序号', ...(named ? ['答卷人'] : []), '提交时间', ...items.map((i) => i.title)], { bold: true });
       let n = 0;
       for (const r of rows) {
-        await addRow(sheet, [++n, ...(named ? [r.nick_name ?? ''] : []), new Date(r.submitted_at).toLocaleString('zh-CN', { hour12: false, timeZone: 'Asia/Shanghai' }), ...items.map((i) => text(i, (r.answers as Record<string, unknown>)[String(i.id)]))]);
+        await addRow(sheet, [++n, ...(named ? [r.name ?? ''] : []), new Date(r.submitted_at).toLocaleString('zh-CN', { hour12: false, timeZone: 'Asia/Shanghai' }), ...items.map((i) => text(i, (r.answers as Record<string, unknown>)[String(i.id)]))]);
       }
       const summary = book.addWorksheet('统计');
       await addRow(summary, ['题目', '选项', '人数', '比例'], { bold: true });
