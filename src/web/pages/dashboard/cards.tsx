@@ -1,6 +1,6 @@
 /** The cards of the workbench: each loads its own figures, shows them, and links to the page that lists them. */
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { Card, Empty, List, Modal, Progress, Skeleton, Statistic, Tag, Typography } from 'antd';
+import { Card, List, Modal, Progress, Skeleton, Statistic, Tag, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { APPROVAL_AREAS, SHORTCUTS, usePageOf, workbenchApi, type Notice } from './workbench-api';
@@ -26,7 +26,7 @@ function WorkCard({ title, to, extra, className, children }: { title: string; to
 function Entries<T extends { id: number }>({ items, loading, empty, text, meta, link }: { items: T[]; loading: boolean; empty: string; text: (i: T) => string; meta?: (i: T) => ReactNode; link: (i: T) => string | null }) {
   const navigate = useNavigate();
   if (loading) return <Skeleton active paragraph={{ rows: 3 }} title={false} />;
-  if (!items.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} />;
+  if (!items.length) return <div className="wb-empty">{empty}</div>;
   return (
     <List
       size="small"
@@ -106,7 +106,7 @@ export function MineCard() {
   const classesAll = study.data?.classes ?? [];
   if ((!duesPage || !isMember) && (!studyPage || !classesAll.length)) return null;
   const payable = (dues.data?.items ?? []).filter((i) => i.canPay);
-  const months = payable.flatMap((i) => i.months);
+  const months = payable.flatMap((i) => i.months).sort();
   const total = payable.reduce((s, i) => s + Math.round(Number(i.due) * 100), 0) / 100;
   const classes = classesAll.filter((c) => c.statusLabel === '已录取' && !c.completed);
   return (
@@ -114,7 +114,7 @@ export function MineCard() {
       {duesPage && isMember && (
         <Link to={duesPage.path} className="wb-line wb-dues">
           <span className="wb-line-title">党费</span>
-          {dues.isLoading ? '…' : months.length ? <span>待缴 <b>{months.length}</b> 个月（{months.join('、')}），合计 <b>¥{total.toFixed(2)}</b></span> : <span>党费已缴清</span>}
+          {dues.isLoading ? '…' : months.length ? <span>待缴 <b>{months.length}</b> 个月（{months.map((m, i) => <span key={m} className="wb-month">{m}{i < months.length - 1 ? '、' : ''}</span>)}），合计 <b>¥{total.toFixed(2)}</b></span> : <span>党费已缴清</span>}
         </Link>
       )}
       {studyPage && classesAll.length > 0 && (
@@ -150,7 +150,7 @@ export function FiguresCard() {
   const underway = (moves.data?.kinds ?? []).reduce((s, k) => s + k.underway, 0);
   return (
     <WorkCard title="关键数据" className="wb-figures-card">
-      <div className="wb-figures">
+      <div className="wb-figures wb-figures-wide">
         {members && (
           <Link to={members.path} className="wb-figure" data-figure="members">
             <Statistic title="党员人数" value={memberCount.data ?? 0} loading={memberCount.isLoading} />
@@ -163,7 +163,7 @@ export function FiguresCard() {
         )}
         {transfers && (
           <Link to={transfers.path} className="wb-figure" data-figure="transfers">
-            <Statistic title="组织关系转接办理中" value={underway} loading={moves.isLoading} />
+            <Statistic title="转接办理中" value={underway} loading={moves.isLoading} />
           </Link>
         )}
       </div>
@@ -223,7 +223,7 @@ export function NoticeCard({ extra }: { extra?: ReactNode }) {
           )}
         />
       ) : (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无通知公告" />
+        <div className="wb-empty">暂无通知公告</div>
       )}
       <Modal open={!!open} title={open?.title} footer={null} onCancel={() => setOpen(undefined)}>
         <p className="wb-notice-meta">

@@ -3,6 +3,8 @@
  * in the caller's scope as those APIs answer it.
  */
 import { get, post } from '../../core/request/request';
+import { useMemo } from 'react';
+import type { AppRoute } from '../../../shared/menus';
 import { usePermission } from '../../core/stores/permission';
 
 export interface Todo {
@@ -48,11 +50,15 @@ export const SHORTCUTS = [
   'core:dues-batch', 'module:transfer-internal', 'module:transfer-out', 'core:member-roster', 'module:org', 'core:dues-report', 'core:users', 'core:msginfo',
 ];
 
+/** Every page of a menu tree, depth first (absolute-path pages such as /pschool are not among the registered ones). */
+const pagesOf = (routes: AppRoute[]): AppRoute[] => routes.flatMap((r) => [...(r.component ? [r] : []), ...pagesOf(r.children ?? [])]);
+
 /** The menu page of a component the user may open: its path and title, or undefined. */
 export function usePageOf(): (component: string) => { path: string; title: string } | undefined {
-  const routes = usePermission((s) => s.addRouters);
+  const topbar = usePermission((s) => s.topbarRouters);
+  const pages = useMemo(() => pagesOf(topbar), [topbar]);
   return (component) => {
-    const r = routes.find((x) => x.component === component && !x.meta.hidden) ?? routes.find((x) => x.component === component);
+    const r = pages.find((x) => x.component === component && !x.meta.hidden) ?? pages.find((x) => x.component === component);
     return r && { path: r.path, title: r.meta.title };
   };
 }
