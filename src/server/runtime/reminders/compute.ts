@@ -15,7 +15,7 @@ import type { RuntimeModule } from '../module.js';
 import { idIn } from '../query.js';
 import { todoLink } from '../workflow/links.js';
 import { Directory } from '../workflow/directory.js';
-import { OrgLevels, inScope } from '../workflow/levels.js';
+import { OrgLevels, inScope, levelRecord } from '../workflow/levels.js';
 import type { WorkflowLevel } from '../../../shared/module-schema/workflow.js';
 import type { WorkingCalendar } from '../../../shared/working-days.js';
 import { childDateOf, conditionHolds, ownDateOf, periodOf, remindersOf } from './model.js';
@@ -181,11 +181,11 @@ export class ReminderComputer {
         const u = record[to.field];
         if (typeof u === 'number') out.add(u);
       } else if ('level' in to) {
-        const other = m.workflow?.otherField ? ((record[m.workflow.otherField.name] as number | null) ?? null) : null;
+        // As workflow levels resolve: the registry's resolver reads the record's organisation, unit, other side.
         const level = to.level as WorkflowLevel;
-        const acting = await this.levels.actingOrg(level, orgId, other);
-        const self = m.workflow?.selfField ? record[m.workflow.selfField.name] : undefined;
-        for (const h of await directory.holders(to.permission ?? m.permissions.edit, db)) if (await this.levels.canAct(h, level, acting, self)) out.add(h.userId);
+        const r = levelRecord(m, record);
+        const acting = await this.levels.actingOrg(level, r);
+        for (const h of await directory.holders(to.permission ?? m.permissions.edit, db)) if (await this.levels.canAct(h, level, acting, r)) out.add(h.userId);
       } else {
         for (const h of await directory.holders(to.permission, db)) if (inScope(h, orgId)) out.add(h.userId);
       }

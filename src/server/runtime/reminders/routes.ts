@@ -47,6 +47,11 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
   const { messages } = app.services;
   messages.setRemindSource((userIds) => reminders.startedFor(userIds));
   const stop = reminders.schedule();
+  // Reminders are computed inside write transactions, where (on the embedded database) a reload of the
+  // organisation tree through the pool would wait for the transaction: reload it as soon as it changes.
+  runtime.events.on('write', (e) => {
+    if (e.module === 'org') void runtime.ctx.orgTree.subtreeIds([]).catch(() => undefined);
+  });
   app.addHook('onClose', async () => stop());
   const db = runtime.ctx.db;
 
