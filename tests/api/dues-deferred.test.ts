@@ -106,7 +106,7 @@ describe(`deferred dues and the transfer out (issue 33.1) on ${TEST_DB}`, () => 
     expect(letter.body.duesPaidTo).toBe('2026-12');
   }, 180_000);
 
-  it('[33.1] a month unpaid without a proper reason more than six months back stays the branch\'s case (党章第九条): refused with the reason', async () => {
+  it('[33.1] a month unpaid without a proper reason more than six months back is not paid back (党章第九条); the branch settles it by an approved exemption, recorded (第七条)', async () => {
     const chronic = (await sql<{ id: number; memberId: number; month: string }>`
       SELECT i.id, i.member_id AS "memberId", b.first_month AS month FROM dues_item i JOIN dues_batch b ON b.id = i.batch_id AND b.state = 4
       JOIN dues_deferral d ON d.item_id = i.id AND d.kind = 'no-reason' WHERE i.payment_id IS NULL AND b.first_month <= '2026-04'
@@ -117,6 +117,25 @@ describe(`deferred dues and the transfer out (issue 33.1) on ${TEST_DB}`, () => 
     const res = await call('POST', '/api/dues/payments', { method: 'cash', entries: [{ memberId: chronic.memberId, itemIds: [target.id], backPayItemIds: [chronic.id] }] });
     // The same month was refused before the deferral counted, and still is: no payment was written.
     expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM dues_adjustment WHERE source_item_id = ${chronic.id}`.execute(w.t.database.db)).rows[0].n).toBe(0);
+
+    // The branch settles it by the rules instead: an exemption approved by the committee (第七条), recorded.
+    expect((await duesStatusOf(w.t.database.db, chronic.memberId)).unpaidMonths).toContain(chronic.month);
+    const name = (await sql<{ name: string }>`SELECT name FROM m_member WHERE id = ${chronic.memberId}`.execute(w.t.database.db)).rows[0].name;
+    const onsite = async () => ((await call('GET', `/api/dues/onsite/members?name=${encodeURIComponent(name)}&size=50`)).body.content as { memberId: number; backPay: { itemId: number }[]; overdue: { itemId: number }[] }[]).find((m) => m.memberId === chronic.memberId)!;
+    // 现场缴费 lists it apart: not payable, for an exemption.
+    expect((await onsite()).overdue.map((o) => o.itemId)).toContain(chronic.id);
+    expect((await onsite()).backPay.map((o) => o.itemId)).not.toContain(chronic.id);
+    const body = { itemIds: [chronic.id], reason: '经济确有困难，经支部研究', approval: '经二级党委批准（党委〔2026〕3号）' };
+    const started = await call('POST', `/api/dues/members/${chronic.memberId}/waivers`, { ...body, itemIds: [target.id] });
+    expect(started).toMatchObject({ status: 400, body: { message: '2026年11月党费尚未关闭，本期应交金额请通过调整更正' } });
+    expect((await call('POST', `/api/dues/members/${chronic.memberId}/waivers`, { ...body, approval: '' })).status).toBe(400);
+    const waived = await call('POST', `/api/dues/members/${chronic.memberId}/waivers`, body);
+    expect(waived.body, JSON.stringify(waived.body)).toMatchObject({ waived: 1 });
+    expect((await duesStatusOf(w.t.database.db, chronic.memberId)).unpaidMonths).not.toContain(chronic.month);
+    expect((await onsite()).overdue.map((o) => o.itemId)).not.toContain(chronic.id);
+    expect((await sql<{ approval: string; reason: string }>`SELECT approval, reason FROM dues_waiver WHERE item_id = ${chronic.id}`.execute(w.t.database.db)).rows)
+      .toEqual([{ approval: body.approval, reason: body.reason }]);
+    expect((await call('POST', `/api/dues/members/${chronic.memberId}/waivers`, body)).status).toBe(409);
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/距今已超过6个月，且不是经批准或因生活困难缓交的月份/);
   }, 60_000);

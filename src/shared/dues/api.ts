@@ -229,6 +229,8 @@ export interface OnsiteMember {
   orgName: string;
   open: OpenMonth[];
   backPay: OpenMonth[];
+  /** Closed months unpaid that cannot be paid back (too long, no proper reason): settled by an exemption (免交) if at all. */
+  overdue: OpenMonth[];
   paidUpTo: string | null;
 }
 

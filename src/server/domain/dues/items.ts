@@ -34,6 +34,7 @@ interface ItemRow {
   deferralKind: DeferralKind | null;
   deferralReason: string | null;
   settled: boolean;
+  waived: boolean;
 }
 
 function itemView(r: ItemRow): ItemView {
@@ -54,7 +55,7 @@ function itemView(r: ItemRow): ItemView {
     due: formatCents(r.dueCents),
     paid: formatCents(r.paidCents),
     status,
-    statusLabel: ItemStatusLabel[status],
+    statusLabel: r.waived && r.paymentId === null ? '已免交' : ItemStatusLabel[status],
     paidAt: r.paidAt ? new Date(r.paidAt).toISOString() : null,
     paymentId: r.paymentId,
     receiptNo: r.receiptNo,
@@ -65,7 +66,7 @@ function itemView(r: ItemRow): ItemView {
 const ITEM_SELECT = sql`i.id, i.batch_id AS "batchId", i.member_id AS "memberId", m.name AS "memberName", i.org_id AS "orgId", o.name AS "orgName", i.category,
   i.base_cents AS "baseCents", i.basis_points AS "basisPoints", i.standard_cents AS "standardCents", i.adjust_cents AS "adjustCents", i.due_cents AS "dueCents",
   i.paid_cents AS "paidCents", i.payment_id AS "paymentId", i.paid_at AS "paidAt", p.receipt_no AS "receiptNo", d.kind AS "deferralKind", d.reason AS "deferralReason",
-  ${SETTLED('i')} AS settled`;
+  ${SETTLED('i')} AS settled, EXISTS (SELECT 1 FROM dues_waiver w WHERE w.item_id = i.id) AS waived`;
 const ITEM_FROM = sql`dues_item i JOIN m_member m ON m.id = i.member_id LEFT JOIN m_org o ON o.id = i.org_id
   LEFT JOIN dues_payment p ON p.id = i.payment_id LEFT JOIN dues_deferral d ON d.item_id = i.id`;
 
@@ -127,6 +128,7 @@ export async function onsiteMembers(dues: Dues, caller: Caller, q: { orgId?: num
         WHERE i.member_id = ANY(${ids}::int[]) AND NOT ${SETTLED('i')} ORDER BY b.first_month`.execute(dues.db)).rows
     : [];
   const standing = await duesStatusesOf(dues.db, ids);
+  const backPayable = (i: { firstMonth: string; months: number; justified: boolean }) => !!latest && backPayAllowed(addMonths(i.firstMonth, i.months - 1), latest.first_month, i.justified);
   const content: OnsiteMember[] = members.map((m) => {
     const mine = items.filter((i) => i.memberId === m.id);
     const view = (i: (typeof items)[number]): OpenMonth => ({ itemId: i.id, batchId: i.batchId, title: i.title, months: monthsOf(i.firstMonth, i.months), due: formatCents(i.due), deferred: i.deferred });
@@ -136,7 +138,8 @@ export async function onsiteMembers(dues: Dues, caller: Caller, q: { orgId?: num
       orgId: m.orgId,
       orgName: m.orgName ?? '',
       open: mine.filter((i) => i.state === BatchState.STARTED).map(view),
-      backPay: latest ? mine.filter((i) => i.state === BatchState.CLOSED && backPayAllowed(addMonths(i.firstMonth, i.months - 1), latest.first_month, i.justified)).map(view) : [],
+      backPay: mine.filter((i) => i.state === BatchState.CLOSED && backPayable(i)).map(view),
+      overdue: latest ? mine.filter((i) => i.state === BatchState.CLOSED && !backPayable(i)).map(view) : [],
       paidUpTo: standing.get(m.id)?.paidUpTo ?? null,
     };
   });

@@ -5,6 +5,7 @@ import { addCorrection, listAdjustments, removeAdjustment } from './adjustments.
 import { deferItems, reportBatch, undeferItems } from './batch-reports.js';
 import { batchLog, batchRow, closeBatch, configureBatch, createBatch, deleteBatch, getBatch, listBatches, startBatch } from './batches.js';
 import { callerOf, idParam, pageParams, type Dues } from './context.js';
+import { waiveMonths } from './waivers.js';
 import { listItems } from './items.js';
 import { batchProgress } from './progress.js';
 import { progressWorkbook } from './reports.js';
@@ -97,6 +98,12 @@ export function batchRoutes(app: FastifyInstance, dues: Dues): void {
   app.post('/api/dues/batches/:id/adjustments', { config: perm('dues-batch:adjust') }, async (req, reply) => {
     const id = await addCorrection(dues, await callerOf(req), batchId(req.params), (req.body ?? {}) as never);
     return reply.code(201).send({ id });
+  });
+
+  // 免交: closed months of a member exempted with the committee's approval (中组发〔2008〕3号 第七条).
+  app.post('/api/dues/members/:id/waivers', { config: perm('dues-batch:adjust') }, async (req) => {
+    const waived = await waiveMonths(dues, await callerOf(req), idParam((req.params as { id: string }).id, '党员编号不正确'), (req.body ?? {}) as never);
+    return { status: 200, message: `已登记${waived}个月免交`, waived };
   });
 
   app.delete('/api/dues/adjustments/:id', { config: perm('dues-batch:adjust') }, async (req) => {

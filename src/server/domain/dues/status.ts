@@ -4,7 +4,7 @@
  *
  * - A month is due once its batch has started (state 3) or closed (4).
  * - A month is paid when its item is covered by a payment, or when it was paid back (补缴) through an
- *   adjustment of a later batch that is paid.
+ *   adjustment of a later batch that is paid, or exempted (免交) with the committee's approval.
  * - 自行脱党 candidates (《中国共产党章程》第九条: 没有正当理由, 连续六个月不交纳党费): members whose six
  *   most recent months of closed batches are consecutive calendar months, all unpaid, none with a
  *   deferral for a proper reason (approved, hardship). A month is missed only once its batch has closed.
@@ -18,10 +18,10 @@ import type { DuesStatus, LapseCandidate } from '../../../shared/dues/api.js';
 
 export type { DuesStatus, LapseCandidate };
 
-/** Paid or paid back through a later batch's adjustment that is paid. */
+/** Paid, paid back through a later batch's adjustment that is paid, or exempted (免交, waivers.ts). */
 export const SETTLED = (item: string) =>
   sql<boolean>`(${sql.ref(`${item}.payment_id`)} IS NOT NULL OR EXISTS (SELECT 1 FROM dues_adjustment a JOIN dues_item t ON t.id = a.item_id
-    WHERE a.source_item_id = ${sql.ref(`${item}.id`)} AND t.payment_id IS NOT NULL))`;
+    WHERE a.source_item_id = ${sql.ref(`${item}.id`)} AND t.payment_id IS NOT NULL) OR EXISTS (SELECT 1 FROM dues_waiver w WHERE w.item_id = ${sql.ref(`${item}.id`)}))`;
 
 /** The dues standing of several members (one query). Members with nothing due answer an empty standing. */
 export async function duesStatusesOf(db: Kysely<DB>, memberIds: number[]): Promise<Map<number, DuesStatus>> {

@@ -151,6 +151,16 @@ export interface DuesTables {
     comment: WithDefault<string>;
     at: Stamp;
   };
+  dues_waiver: {
+    item_id: number;
+    member_id: number;
+    org_id: number;
+    reason: string;
+    approval: string;
+    created_by: number | null;
+    created_by_name: WithDefault<string>;
+    created_at: Stamp;
+  };
   dues_order: {
     id: Generated<number>;
     member_id: number;

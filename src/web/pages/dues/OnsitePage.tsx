@@ -15,6 +15,7 @@ import { duesApi, duesKeys, monthText } from './api';
 import { PaymentsTab } from './PaymentsTab';
 import { PaidUpToLabel } from './PaidUpTo';
 import { ReceiptsModal } from './Receipt';
+import { WaiverDialog } from './WaiverDialog';
 import './dues.css';
 
 interface Choice {
@@ -34,6 +35,7 @@ function PayTab() {
   const [payer, setPayer] = useState('');
   const [paying, setPaying] = useState(false);
   const [receipts, setReceipts] = useState<Receipt[]>();
+  const [waiving, setWaiving] = useState<OnsiteMember>();
   const list = useQuery({ queryKey: ['dues', 'onsite', orgId, name, page], queryFn: () => duesApi.onsiteMembers({ orgId, name: name || undefined, page, size: 20 }) });
   const members = useMemo(() => new Map((list.data?.content ?? []).map((m) => [m.memberId, m])), [list.data]);
 
@@ -141,9 +143,18 @@ function PayTab() {
             key: 'open',
             render: (_, m) => {
               const c = choices.get(m.memberId) ?? { items: [], back: [], extra: '' };
-              if (!m.open.length && !m.backPay.length) return <Tag color="success">已缴清</Tag>;
+              const overdue = m.overdue.length > 0 && (
+                <Space size={4} wrap>
+                  <Tag color="red">{`超过6个月未缴：${m.overdue.flatMap((o) => o.months).map(monthText).join('、')}`}</Tag>
+                  <Permission roles={['dues-batch:adjust']}>
+                    <a onClick={() => setWaiving(m)}>登记免交</a>
+                  </Permission>
+                </Space>
+              );
+              if (!m.open.length && !m.backPay.length) return overdue || <Tag color="success">已缴清</Tag>;
               return (
                 <Space orientation="vertical" size={2}>
+                  {overdue}
                   <Checkbox.Group value={c.items} onChange={(v) => choose(m, { ...c, items: v as number[] })}
                     options={m.open.map((o) => ({ value: o.itemId, label: `${o.months.map(monthText).join('、')} ${o.due}元${o.deferred ? '（缓交）' : ''}` }))} />
                   {m.backPay.length > 0 && (
@@ -180,6 +191,15 @@ function PayTab() {
         </Space>
       </div>
       {receipts && <ReceiptsModal receipts={receipts} onClose={() => setReceipts(undefined)} />}
+      {waiving && (
+        <WaiverDialog
+          member={waiving}
+          onClose={(done) => {
+            setWaiving(undefined);
+            if (done) void queryClient.invalidateQueries({ queryKey: duesKeys.all });
+          }}
+        />
+      )}
     </div>
   );
 }

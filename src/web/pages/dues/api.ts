@@ -52,6 +52,7 @@ export const duesApi = {
   pay: (body: { method: string; payer?: string; entries: { memberId: number; itemIds: number[]; backPayItemIds?: number[]; extra?: string }[] }) => post<Receipt[]>('/api/dues/payments', body),
   payments: (q: { orgId?: number; memberId?: number; batchId?: number; page: number; size: number }) => get<Page<Receipt>>('/api/dues/payments', q),
   reverse: (id: number, reason: string) => post<Receipt>(`/api/dues/payments/${id}/reverse`, { reason }),
+  waive: (memberId: number, body: { itemIds: number[]; reason: string; approval: string }) => post<{ message: string }>(`/api/dues/members/${memberId}/waivers`, body),
 
   year: (year: number, orgId?: number) => get<YearReport>('/api/dues/reports/year', { year, orgId }),
   exportYear: (year: number, orgId?: number) => download('/api/dues/reports/year/export', { year, orgId }, `${year}年党费收缴统计.xlsx`),
