@@ -1,6 +1,6 @@
 /**
  * A user-agent string told simply (issue 33.7): the browser with its major version and the system, for
- * the online-users list. Only the common cases; anything else is 未知.
+ * the online-users list. Only the common cases; another client is named by its product token.
  */
 const BROWSERS: [RegExp, string][] = [
   [/MicroMessenger\/(\d+)/, '微信'],
@@ -24,12 +24,14 @@ function systemOf(ua: string): string {
   if (/Mac OS X/.test(ua)) return 'macOS';
   if (/CrOS/.test(ua)) return 'ChromeOS';
   if (/Linux/.test(ua)) return 'Linux';
-  return '未知系统';
+  return '';
 }
 
 export function describeUserAgent(ua: string | null | undefined): string {
   if (!ua) return '-';
-  let browser = '未知浏览器';
+  // Not a browser (a script, a tool): its own product token, as `curl 8` or `node`.
+  const product = ua.match(/^([A-Za-z][\w.-]*)(?:\/(\d+))?/);
+  let browser = product && !/^Mozilla$/.test(product[1]) ? `${product[1]}${product[2] ? ` ${product[2]}` : ''}` : '未知浏览器';
   for (const [pattern, name] of BROWSERS) {
     const m = ua.match(pattern);
     if (m) {
@@ -38,5 +40,6 @@ export function describeUserAgent(ua: string | null | undefined): string {
       break;
     }
   }
-  return `${browser} · ${systemOf(ua)}`;
+  const system = systemOf(ua);
+  return system ? `${browser} · ${system}` : browser;
 }

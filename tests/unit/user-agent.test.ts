@@ -11,7 +11,9 @@ describe('user agents told simply (issue 33.7, 在线用户)', () => {
     ['Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0', 'Firefox 133 · Linux'],
     ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36', 'Chrome（无界面） 140 · Linux'],
     ['Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko', 'IE 11 · Windows 7'],
-    ['curl/8.5.0', '未知浏览器 · 未知系统'],
+    ['curl/8.5.0', 'curl 8'],
+    ['node', 'node'],
+    ['Mozilla/5.0 (compatible)', '未知浏览器'],
   ])('%s → %s', (ua, told) => {
     expect(describeUserAgent(ua)).toBe(told);
   });
