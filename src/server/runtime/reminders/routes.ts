@@ -153,6 +153,9 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
       .execute();
     await reminders.refresh({ modules: [found.m.id], types: [found.decl.type] });
     await reminders.deliver({ modules: [found.m.id] });
+    // The receivers' remind counters changed (spec §4 counts the enabled types only).
+    const receivers = await sql<{ u: number }>`SELECT DISTINCT unnest(receivers) AS u FROM reminders WHERE module = ${found.m.id} AND type = ${found.decl.type} AND state = ${REMINDER_STATE.START}`.execute(db);
+    await messages.notifyCounters(receivers.rows.map((r) => r.u));
     const s = await db.selectFrom('reminder_settings').select(['enabled', 'ahead_days']).where('module', '=', found.m.id).where('type', '=', found.decl.type).executeTakeFirstOrThrow();
     return { module: found.m.id, type: found.decl.type, enabled: s.enabled, ahead: s.ahead_days ?? found.decl.ahead };
   });
