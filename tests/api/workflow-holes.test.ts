@@ -6,6 +6,8 @@
  * addresses for every reader, a record read from the API refused when sent back.
  */
 import fs from 'node:fs';
+import ExcelJS from 'exceljs';
+import { TaskStatus } from '../../src/shared/constants.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orgTreeOf } from '../../src/server/domain/org/index.js';
 import { HttpError } from '../../src/server/errors.js';
@@ -87,6 +89,34 @@ describe(`workflow engine holes on ${TEST_DB}`, () => {
     const trail = (await w.admin('GET', `/api/m/development/${id}/trail`)).body.content as { id: number; type: number }[];
     const change = trail.find((c) => c.type !== 0 && c.type !== 1) ?? trail[0];
     expect((await w.admin('POST', `/api/m/development/${id}/restore/${change.id}`, { version: after.version })).status).toBe(409);
+  });
+
+  it('[24 §3.2] an import does not change a record in flight either: its row is refused with the reason', async () => {
+    const { id } = await newApplicant(w);
+    await walkUntil(w, id, 'talk', history());
+    const exported = await t.app.inject({ url: '/api/m/development/export', headers: bearer(adminToken) });
+    expect(exported.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(exported.rawPayload as never);
+    const sheet = book.worksheets[0];
+    const header = (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+    const row = [...Array(sheet.rowCount - 1).keys()].map((i) => sheet.getRow(i + 2)).find((r) => r.getCell(header.length).value === id)!;
+    row.getCell(header.indexOf('姓名') + 1).value = '导入换人';
+    const boundary = '----holes';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="mode"\r\n\r\npartial\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`),
+      Buffer.from(await book.xlsx.writeBuffer()),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const started = await t.app.inject({ method: 'POST', url: '/api/m/development/import', headers: { ...bearer(adminToken), 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expect(started.statusCode, started.body).toBe(202);
+    let job: { status: number; errors: { message: string }[] } = { status: -1, errors: [] };
+    for (let i = 0; i < 400 && job.status !== TaskStatus.SUCCESS && job.status !== TaskStatus.ERROR; i++) {
+      job = (await t.app.inject({ url: `/api/m/development/import/${started.json().jobId}`, headers: bearer(adminToken) })).json();
+      if (job.status !== TaskStatus.SUCCESS && job.status !== TaskStatus.ERROR) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(job.errors.map((e) => e.message).join()).toContain('只能通过办理步骤变更');
+    expect((await w.admin('GET', `/api/m/development/${id}`)).body.name).not.toBe('导入换人');
   });
 
   it('[25.7] nobody acts at a level on their own record: the applicant\'s account, or the member the record is about', async () => {
