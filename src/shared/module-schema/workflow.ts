@@ -101,6 +101,11 @@ export interface WorkflowTransition {
   droppedGuards?: string[];
   /** Domain hooks run in the step's transaction after the state changed (other modules, derived values). */
   effects?: string[];
+  /**
+   * A date field of the record before which the step cannot be taken (a probation's end): until then the
+   * record waits on the date, listed under 待到期 rather than 待我审批.
+   */
+  notBefore?: string;
   /** For a step without `to`: done once this field has a value; until then it waits for its actors. */
   doneField?: string;
   /**
@@ -293,4 +298,25 @@ export function recordFormSchema(module: ModuleSchema): ModuleSchema {
       },
     }),
   };
+}
+
+/**
+ * The states in which the generic edit and delete may change a record: `editableIn`, by default the
+ * initial state and the states a return leads to (concrete, not final). The server's edit lock and the
+ * renderer's 编辑/删除 buttons read the same answer.
+ */
+export function editableStates(wf: WorkflowSchema): Set<number> {
+  if (wf.editableIn) return new Set(wf.editableIn);
+  const states = new Set([wf.initial]);
+  for (const t of Object.values(wf.transitions)) {
+    if (t && t.result === 'return' && typeof t.to === 'number' && !wf.states[String(t.to)]?.final) states.add(t.to);
+  }
+  return states;
+}
+
+/** Why a record cannot be edited or deleted through the generic form (undefined: it can). */
+export function editLockReason(wf: WorkflowSchema, state: unknown, verb: '修改' | '删除'): string | undefined {
+  if (typeof state !== 'number' || editableStates(wf).has(state)) return undefined;
+  const title = wf.states[String(state)]?.title ?? String(state);
+  return wf.states[String(state)]?.final ? `已办结（${title}），不能${verb}` : `已提交（${title}），只能通过办理步骤变更，不能${verb}`;
 }

@@ -10,6 +10,7 @@ import { Button, Modal, Pagination, Skeleton, Space, Tooltip } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { modulePermissions } from '../../shared/module-schema/fields';
+import { editLockReason } from '../../shared/module-schema/workflow';
 import { Permission, useHasPermission } from '../core/Permission';
 import { useOnceTrue } from '../core/useOnceTrue';
 import { useConfirmRun } from '../core/useConfirmRun';
@@ -58,6 +59,27 @@ function FormDialogFrame({ title, onClose, onShown }: { title: string; onClose: 
     <Modal open title={title} width={700} centered mask={{ closable: false }} keyboard={false} onCancel={onClose} className="rf-dialog rf-dialog-loading" footer={null}>
       <Skeleton active paragraph={{ rows: 8 }} />
     </Modal>
+  );
+}
+
+/**
+ * A row action as a plain button (rows stay light: no tooltip component per cell); a record whose state
+ * does not allow it gets it greyed out with the reason as its title (aria-disabled, not disabled: a
+ * disabled button shows no title on hover).
+ */
+function LockedLink({ reason, danger, onClick, onPointerEnter, children }: { reason?: string | false; danger?: boolean; onClick: () => void; onPointerEnter?: () => void; children: ReactNode }) {
+  const cls = danger ? 'rt-link rt-danger' : 'rt-link';
+  if (reason) {
+    return (
+      <button type="button" className={`${cls} rt-link-locked`} aria-disabled="true" title={reason}>
+        {children}
+      </button>
+    );
+  }
+  return (
+    <button type="button" className={cls} onPointerEnter={onPointerEnter} onClick={onClick}>
+      {children}
+    </button>
   );
 }
 
@@ -160,20 +182,12 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
                 {workflow ? '查看办理' : '查看'}
               </button>
             )}
-            {can.edit && (
-              <button type="button" className="rt-link" onPointerEnter={() => void loadForm()} onClick={() => handlers.current.edit(r)}>
-                编辑
-              </button>
-            )}
-            {can.remove && (
-              <button type="button" className="rt-link rt-danger" onClick={() => handlers.current.remove(r)}>
-                删除
-              </button>
-            )}
+            {can.edit && <LockedLink reason={workflow && editLockReason(workflow, r[workflow.stateField], '修改')} onPointerEnter={() => void loadForm()} onClick={() => handlers.current.edit(r)}>编辑</LockedLink>}
+            {can.remove && <LockedLink danger reason={workflow && editLockReason(workflow, r[workflow.stateField], '删除')} onClick={() => handlers.current.remove(r)}>删除</LockedLink>}
           </span>
         ),
       }),
-    [specs, can.view, can.edit, can.remove],
+    [specs, can.view, can.edit, can.remove, workflow],
   );
 
   const onSortingChange = useCallback((u: Updater<SortingState>) => {
@@ -182,6 +196,8 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
   }, []);
   const onSelectionChange = useCallback((u: Updater<RowSelectionState>) => setSelection((old) => resolve(u, old)), []);
   const selectedRecords = rows.filter((r) => selection[String(r.id)]);
+  // A record in flight is deleted by no one: the batch delete says which selected record holds it back.
+  const deleteLock = workflow && selectedRecords.map((r) => editLockReason(workflow, r[workflow.stateField], '删除')).find(Boolean);
 
   const exportList = async () => {
     setExporting(true);
@@ -240,9 +256,11 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
               </Button>
             </Permission>
             <Permission roles={[perms.delete]}>
-              <Button danger icon={<DeleteOutlined />} disabled={!selectedRecords.length} onClick={() => remove(selectedRecords)}>
-                删除{selectedRecords.length ? `（${selectedRecords.length}）` : ''}
-              </Button>
+              <Tooltip title={deleteLock ? `选中的记录中有${deleteLock}` : undefined}>
+                <Button danger icon={<DeleteOutlined />} disabled={!selectedRecords.length || !!deleteLock} onClick={() => remove(selectedRecords)} className="rt-delete-selected">
+                  删除{selectedRecords.length ? `（${selectedRecords.length}）` : ''}
+                </Button>
+              </Tooltip>
             </Permission>
             <Permission roles={[perms.import]}>
               <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>

@@ -4,11 +4,12 @@
  */
 import { EditOutlined, LinkOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Descriptions, Drawer, Result, Skeleton, Space, Tabs } from 'antd';
+import { Button, Descriptions, Drawer, Result, Skeleton, Space, Tabs, Tooltip } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { modulePermissions, nameFieldOf } from '../../../shared/module-schema/fields';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
+import { editLockReason } from '../../../shared/module-schema/workflow';
 import { Permission } from '../../core/Permission';
 import { moduleApi, moduleKeys, type ModuleRecord } from '../api';
 import { formLayout } from '../form/ui-schema';
@@ -89,6 +90,7 @@ export function DetailDrawer({
   const data = record.data;
   const nameField = nameFieldOf(schema);
   const workflow = schema['x-workflow'];
+  const editLock = workflow && data ? editLockReason(workflow, data[workflow.stateField], '修改') : undefined;
   const name = data && nameField ? String(data[nameField] ?? '') : '';
 
   let content: ReactNode;
@@ -136,9 +138,12 @@ export function DetailDrawer({
                 </Link>
               ))}
             <Permission roles={[perms.edit]}>
-              <Button type={workflow ? 'default' : 'primary'} icon={<EditOutlined />} onClick={() => onEdit(data)}>
-                编辑
-              </Button>
+              {/* A record in flight changes through its steps: 编辑 says so instead of refusing on save. */}
+              <Tooltip title={editLock}>
+                <Button type={workflow ? 'default' : 'primary'} icon={<EditOutlined />} disabled={!!editLock} onClick={() => onEdit(data)} className="rf-detail-edit">
+                  编辑
+                </Button>
+              </Tooltip>
             </Permission>
           </Space>
         )

@@ -5,7 +5,7 @@
  */
 import { ExclamationCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Input, Modal, Space, Typography } from 'antd';
+import { Alert, App, Button, Input, Modal, Space, Tooltip, Typography } from 'antd';
 import type { AxiosError } from 'axios';
 import { useMemo, useRef, useState } from 'react';
 import { stepSchema, type WorkflowSchema } from '../../../shared/module-schema/workflow';
@@ -65,6 +65,10 @@ export function TransitionDialog({
     return values;
   }, [formSchema, record]);
   const commentRequired = step.comment === 'required';
+  // The pre-check (the record as it is) refuses: no dead-end submit until the step's own values differ from it.
+  const [edited, setEdited] = useState(false);
+  const recheck = () => requestAnimationFrame(() => setEdited(form.current?.changed() ?? false));
+  const precheckRefuses = step.blocked.length > 0 && !edited;
   const negative = step.result !== 'pass';
 
   const submit = async () => {
@@ -121,9 +125,11 @@ export function TransitionDialog({
         <Button key="cancel" onClick={cancel}>
           取消
         </Button>,
-        <Button key="ok" type="primary" danger={negative} loading={saving} onClick={() => void submit()} className="wf-submit">
-          {negative ? `确定${step.title}` : '确定办理'}
-        </Button>,
+        <Tooltip key="ok" title={precheckRefuses ? `按目前的信息办理将不被允许：${step.blocked.join('；')}` : undefined}>
+          <Button type="primary" danger={negative} loading={saving} disabled={precheckRefuses} onClick={() => void submit()} className="wf-submit">
+            {negative ? `确定${step.title}` : '确定办理'}
+          </Button>
+        </Tooltip>,
       ]}
     >
       <Space className="wf-step-head" wrap size={4}>
@@ -155,11 +161,26 @@ export function TransitionDialog({
       )}
       {refused && <Alert className="rf-alert wf-refused" type="error" showIcon title="不能办理" description={<ul className="wf-warning-list">{refused.map((r) => <li key={r}>{r}</li>)}</ul>} />}
       {!refused && step.blocked.length > 0 && (
-        <Alert className="rf-alert" type="error" showIcon title="按目前的信息办理将不被允许" description={<ul className="wf-warning-list">{step.blocked.map((r) => <li key={r}>{r}</li>)}</ul>} />
+        <Alert
+          className="rf-alert wf-blocked"
+          type="error"
+          showIcon
+          title="按目前的信息办理将不被允许"
+          description={
+            <>
+              <ul className="wf-warning-list">{step.blocked.map((r) => <li key={r}>{r}</li>)}</ul>
+              {formSchema && <Typography.Text type="secondary">{edited ? '已修改办理信息，可再次提交，由系统重新检查。' : '修改下方的办理信息后可再提交。'}</Typography.Text>}
+            </>
+          }
+        />
       )}
       {step.warnings.length > 0 && <Alert className="rf-alert" type="warning" showIcon title="请注意" description={<ul className="wf-warning-list">{step.warnings.map((r) => <li key={r}>{r}</li>)}</ul>} />}
       {/* No submit on Enter: a step is taken by its button only. */}
-      {formSchema && <RecordForm ref={form} schema={formSchema} initialValues={initial} />}
+      {formSchema && (
+        <div onChangeCapture={recheck} onClickCapture={recheck} onKeyUpCapture={recheck}>
+          <RecordForm ref={form} schema={formSchema} initialValues={initial} />
+        </div>
+      )}
       {step.comment !== 'none' && (
         <div className="wf-comment" data-field="comment">
           <label className={commentRequired ? 'wf-comment-label wf-required' : 'wf-comment-label'} htmlFor="wf-comment">
