@@ -786,6 +786,10 @@ export interface MemberRecord {
    */
   fullDate?: string;
   /**
+   * 预备期: 预备党员入党满一年仍未转正时显示“预备期已满，待转正”
+   */
+  probationStatus?: string;
+  /**
    * 党龄
    */
   partyAge?: number;
@@ -879,6 +883,14 @@ export interface OrgRecord {
    * 办公地址
    */
   address?: string;
+  /**
+   * 传真
+   */
+  fax?: string;
+  /**
+   * 邮政编码
+   */
+  postcode?: string;
   /**
    * 排序
    */

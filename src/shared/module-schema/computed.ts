@@ -3,7 +3,7 @@
  * The server computes them on every read; the web form may call the same function to show the value
  * while the user types. Computed values are never stored, so they cannot be filtered or sorted on.
  */
-import { addDays, isDate } from '../calendar.js';
+import { addDays, addMonths, isDate } from '../calendar.js';
 import { ownValue } from '../own.js';
 
 export interface ComputedFunction {
@@ -47,6 +47,15 @@ export const COMPUTED_FUNCTIONS: Readonly<Record<string, ComputedFunction>> = {
     arity: 1,
     result: 'integer',
     compute: ([joinDate], today) => fullYearsBetween(joinDate, today),
+  },
+  probationStatus: {
+    description: '预备期：预备党员入党一年内为“预备期内”，期满仍未转正为“预备期已满，待转正”',
+    arity: 3,
+    result: 'string',
+    compute: ([memberType, joinDate, fullDate], today) => {
+      if (memberType !== '2' || !isDate(joinDate) || isDate(fullDate)) return null;
+      return addMonths(joinDate, 12) < today ? '预备期已满，待转正' : '预备期内';
+    },
   },
   addDays: {
     description: '日期加天数：如介绍信开具日期加有效天数得到有效期至',

@@ -31,7 +31,7 @@ export interface LetterData {
   issueDate: string;
   expiryDate: string;
   /** Probationary members: the probation dates the receiving organisation continues. */
-  probation: { joinDate: string; probationEnd: string } | null;
+  probation: { joinDate: string; probationEnd: string; /** Ended before the letter's date without a decision on full membership. */ expired?: boolean } | null;
   endDate: string | null;
   memberPhone: string;
   address: string;
@@ -56,7 +56,12 @@ export function letterTexts(d: LetterData): LetterTexts {
   const number = letterNumberText(d.letterNo);
   const dues = d.duesPaidTo ? chineseMonth(d.duesPaidTo) : '　　年　　月';
   const to = d.destination ? `${d.toOrgName}（${d.destination}）` : d.toOrgName;
-  const probation = d.probation ? `预备期自${chineseDate(d.probation.joinDate)}起至${chineseDate(d.probation.probationEnd)}止。` : '';
+  // An expired probation is not printed as current: the receiving side has a decision on full membership to make (issue 33.10).
+  const probation = !d.probation
+    ? ''
+    : d.probation.expired
+      ? `预备期自${chineseDate(d.probation.joinDate)}起，已于${chineseDate(d.probation.probationEnd)}期满，尚未讨论转正（预备期已满、待转正）。`
+      : `预备期自${chineseDate(d.probation.joinDate)}起至${chineseDate(d.probation.probationEnd)}止。`;
   const temporary = d.kind === '临时组织关系' && d.endDate ? `临时组织关系至${chineseDate(d.endDate)}止。` : '';
   return {
     title: '中国共产党党员组织关系介绍信',
@@ -68,11 +73,12 @@ export function letterTexts(d: LetterData): LetterTexts {
         `${blank(d.name)}同志（${blank(d.gender, 1)}），${d.age ?? '　　'}岁，${blank(d.ethnicity, 2)}，系中共${d.memberType}党员，身份证号码${blank(d.idCard, 9)}，由${blank(d.fromOrgName)}去${blank(to)}，请转接组织关系。`,
         `该同志党费已交到${dues}。${probation}${temporary}`,
       ],
+      // A value nobody holds leaves its part out rather than printing a label with nothing after it.
       contact: [
-        `党员联系电话或其他联系方式：${d.memberPhone}`,
-        `党员原所在基层党委通讯地址：${d.address}`,
-        `联系电话：${d.phone}　　传真：${d.fax}　　邮编：${d.postcode}`,
-      ],
+        d.memberPhone && `党员联系电话或其他联系方式：${d.memberPhone}`,
+        d.address && `党员原所在基层党委通讯地址：${d.address}`,
+        [d.phone && `联系电话：${d.phone}`, d.fax && `传真：${d.fax}`, d.postcode && `邮编：${d.postcode}`].filter(Boolean).join('　　'),
+      ].filter(Boolean),
     },
     receipt: {
       title: '中国共产党党员组织关系介绍信回执',

@@ -54,8 +54,18 @@ export async function developmentRoutes(app: FastifyInstance): Promise<void> {
       const stage = ended.includes(r.state) ? null : stageOfState(r.state);
       if (stage) byStage.set(stage, (byStage.get(stage) ?? 0) + r.n);
     }
+    // Each figure names the states it counts, so the list it opens filters on exactly those (issue 33.11):
+    // `count` those at the stage now, `reached` those at it or beyond (the funnel, never widening).
+    const statesOf = (stage: string) => Object.keys(wf.schema.states).map(Number).filter((c) => !ended.includes(c) && stageOfState(c) === stage);
     return {
-      stages: STAGES.map(([value, title]) => ({ value, title, count: byStage.get(value) ?? 0 })),
+      stages: STAGES.map(([value, title], i) => ({
+        value,
+        title,
+        count: byStage.get(value) ?? 0,
+        states: statesOf(value),
+        reached: STAGES.slice(i).reduce((sum, [v]) => sum + (byStage.get(v) ?? 0), 0),
+        reachedStates: STAGES.slice(i).flatMap(([v]) => statesOf(v)),
+      })),
       states: Object.keys(wf.schema.states).map((code) => ({ code: Number(code), title: wf.stateTitle(code), count: rows.rows.find((r) => r.state === Number(code))?.n ?? 0 })),
       ended: rows.rows.filter((r) => ended.includes(r.state)).reduce((s, r) => s + r.n, 0),
       total: rows.rows.reduce((s, r) => s + r.n, 0),

@@ -33,11 +33,12 @@ export async function letterData(src: LetterSources, transfer: Record<string, un
       SELECT gender, ethnicity, birth_date AS "birthDate", id_card AS "idCard", org_id AS "orgId" FROM m_member WHERE id = ${transfer.memberId as number}`.execute(src.db)
   ).rows[0];
   const orgPath = (
-    await sql<{ name: string; depth: number }>`
-      WITH RECURSIVE up AS (SELECT id, parent_id, name, 0 AS depth FROM m_org WHERE id = ${transfer.orgId as number}
-        UNION ALL SELECT o.id, o.parent_id, o.name, up.depth + 1 FROM m_org o JOIN up ON o.id = up.parent_id WHERE up.depth < 20)
-      SELECT name, depth FROM up ORDER BY depth`.execute(src.db)
+    await sql<OrgContact & { name: string; depth: number; type: string | null }>`
+      WITH RECURSIVE up AS (SELECT id, parent_id, name, type, address, contact_phone, fax, postcode, 0 AS depth FROM m_org WHERE id = ${transfer.orgId as number}
+        UNION ALL SELECT o.id, o.parent_id, o.name, o.type, o.address, o.contact_phone, o.fax, o.postcode, up.depth + 1 FROM m_org o JOIN up ON o.id = up.parent_id WHERE up.depth < 20)
+      SELECT name, depth, type, address, contact_phone AS phone, fax, postcode FROM up ORDER BY depth`.execute(src.db)
   ).rows;
+  const contact = await letterContact(src, orgPath);
   const [genders, ethnicities] = [await src.dicts.labels('DJ_COMM_XB'), await src.dicts.labels('DJ_COMM_MZXX')];
   const issueDate = (transfer.issueDate as string | null) ?? letter.issued_on;
   const validDays = (transfer.validDays as number | null) ?? 30;
@@ -61,14 +62,34 @@ export async function letterData(src: LetterSources, transfer: Record<string, un
     validDays,
     issueDate,
     expiryDate: addDays(issueDate, validDays),
-    probation: transfer.memberType === '2' && transfer.joinDate && transfer.probationEnd ? { joinDate: transfer.joinDate as string, probationEnd: transfer.probationEnd as string } : null,
+    probation:
+      transfer.memberType === '2' && transfer.joinDate && transfer.probationEnd
+        ? { joinDate: transfer.joinDate as string, probationEnd: transfer.probationEnd as string, expired: (transfer.probationEnd as string) < issueDate }
+        : null,
     endDate: (transfer.endDate as string | null) ?? null,
     memberPhone: str(transfer.memberPhone),
-    address: await src.config.get('transferLetterAddress'),
-    phone: await src.config.get('transferLetterPhone'),
-    fax: await src.config.get('transferLetterFax'),
-    postcode: await src.config.get('transferLetterPostcode'),
+    ...contact,
   };
+}
+
+interface OrgContact {
+  address: string | null;
+  phone: string | null;
+  fax: string | null;
+  postcode: string | null;
+}
+
+/**
+ * The address, telephone, fax and postcode the letter gives for the member's base committee (党员原所在基层
+ * 党委): the nearest committee above the branch, each value it lacks from the school's settings
+ * (transferLetter*); what neither holds stays empty and the letter leaves its line out (issue 33.10).
+ */
+async function letterContact(src: LetterSources, orgPath: (OrgContact & { type: string | null })[]): Promise<Record<keyof OrgContact, string>> {
+  const committee = orgPath.find((o) => o.type === '1') ?? orgPath[0];
+  const keys = { address: 'transferLetterAddress', phone: 'transferLetterPhone', fax: 'transferLetterFax', postcode: 'transferLetterPostcode' } as const;
+  const out = {} as Record<keyof OrgContact, string>;
+  for (const [field, key] of Object.entries(keys) as [keyof OrgContact, string][]) out[field] = committee?.[field]?.trim() || (await src.config.get(key)) || '';
+  return out;
 }
 
 /** The letter as one A4 sheet: stub, letter and receipt, each boxed, with cut lines between. */

@@ -45,6 +45,8 @@ export async function seedUniversity(database: Database, u: University, school: 
         ...stamp, name: o.name, short_name: o.shortName, code: o.code, type: o.type, parent_id: o.parentKey ? orgIds.get(o.parentKey) : null,
         unit_id: o.unitKey ? unitIds.get(o.unitKey) : null, secretary: o.secretary, founded_on: o.foundedOn, term_start: o.termStart,
         term_end: o.termEnd, contact_phone: o.contactPhone, sort: o.sort,
+        // Committees sign introduction letters, which print their address, fax and postcode (issue 33.10); no random draw, so the rest of the demo stays the same.
+        ...(o.type === '1' && { address: `湖南省长沙市岳麓区麓山南路${o.sort}号 ${o.shortName}办公室`, fax: o.contactPhone, postcode: '410083' }),
         committee: o.type === '3' ? null : `${o.secretary}（书记）`,
       })));
       level.forEach((o, i) => orgIds.set(o.key, ids[i]));

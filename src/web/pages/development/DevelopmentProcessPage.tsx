@@ -24,15 +24,18 @@ const yesterday = () => {
 
 export default function DevelopmentProcessPage({ title }: { title?: string }) {
   const [orgId, setOrgId] = useState<number>();
-  const [stage, setStage] = useState<string>();
+  // A stage picked: its figure (`reached` in the funnel, at the stage now in the figures) lists exactly what it counts.
+  const [pick, setPick] = useState<{ stage: string; reached: boolean }>();
+  const stage = pick?.stage;
   const [overdue, setOverdue] = useState(false);
   const [ranges, setRanges] = useState(false);
   const funnel = useQuery({ queryKey: ['module', 'development', 'funnel', orgId], queryFn: () => developmentApi.funnel(orgId) });
+  const picked = funnel.data?.stages.find((s) => s.value === stage);
   const extraFilter = useMemo(
-    () => ({ ...(orgId && { orgId }), ...(stage && { stage: [stage] }), ...(overdue && { dueDate: [null, yesterday()] }) }),
-    [orgId, stage, overdue],
+    () => ({ ...(orgId && { orgId }), ...(picked && { state: pick?.reached ? picked.reachedStates : picked.states }), ...(overdue && { dueDate: [null, yesterday()] }) }),
+    [orgId, picked, pick?.reached, overdue],
   );
-  const stageTitle = funnel.data?.stages.find((s) => s.value === stage)?.title;
+  const stageTitle = picked && (pick?.reached ? `${picked.title}及以后` : picked.title);
 
   const header = (
     <div className="rt-card dev-overview">
@@ -41,7 +44,7 @@ export default function DevelopmentProcessPage({ title }: { title?: string }) {
           <span>统计与列表范围</span>
           <OrgTreeSelect value={orgId} onChange={setOrgId} width={300} />
           {stage && (
-            <Tag closable onClose={() => setStage(undefined)} color="blue" className="dev-stage-tag">
+            <Tag closable onClose={() => setPick(undefined)} color="blue" className="dev-stage-tag">
               阶段：{stageTitle}
             </Tag>
           )}
@@ -56,21 +59,21 @@ export default function DevelopmentProcessPage({ title }: { title?: string }) {
         </Permission>
       </div>
       <div className="dev-overview-body">
-        <Card size="small" className="dev-funnel-card" title="发展阶段漏斗（点击阶段筛选列表）">
+        <Card size="small" className="dev-funnel-card" title="发展阶段漏斗（在办人数，含已到后续阶段者；点击阶段筛选列表）">
           {funnel.isLoading ? (
             <Spin />
           ) : !funnel.data?.total ? (
             <Empty description="暂无发展党员记录" />
           ) : (
             <Suspense fallback={<div className="dev-funnel" />}>
-              <FunnelChart funnel={funnel.data} onPick={setStage} />
+              <FunnelChart funnel={funnel.data} onPick={(s, reached) => setPick({ stage: s, reached })} />
             </Suspense>
           )}
         </Card>
         <div className="dev-stats">
           <Statistic title="在办申请" value={(funnel.data?.total ?? 0) - (funnel.data?.ended ?? 0)} suffix="人" />
           {funnel.data?.stages.map((s) => (
-            <button key={s.value} type="button" className={`dev-stat${stage === s.value ? ' dev-stat-on' : ''}`} onClick={() => setStage(stage === s.value ? undefined : s.value)} data-stage={s.value}>
+            <button key={s.value} type="button" className={`dev-stat${stage === s.value && !pick?.reached ? ' dev-stat-on' : ''}`} onClick={() => setPick(stage === s.value && !pick?.reached ? undefined : { stage: s.value, reached: false })} data-stage={s.value}>
               <span className="dev-stat-title">{s.title}</span>
               <span className="dev-stat-count">{s.count}</span>
             </button>

@@ -4,7 +4,8 @@ import { get } from '../../core/request/request';
 import type { Approval } from '../../renderer/workflow/api';
 
 export interface Funnel {
-  stages: { value: string; title: string; count: number }[];
+  /** `count` at the stage now (`states`), `reached` at it or beyond (`reachedStates`); ended applications in neither. */
+  stages: { value: string; title: string; count: number; states: number[]; reached: number; reachedStates: number[] }[];
   states: { code: number; title: string; count: number }[];
   ended: number;
   total: number;
