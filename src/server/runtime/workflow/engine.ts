@@ -423,12 +423,14 @@ export class WorkflowEngine {
     const r = levelRecord(m, record);
     const holders = await directory.holders(step.permission, db);
     const out = new Set<number>();
-    const owners = await ownersOf(m, record, db);
+    const atLevel = new Set<number>();
     for (const level of wf.levelsOf(step, record[wf.stateField.name] as number)) {
       const actingOrg = await this.levels.actingOrg(level, r);
-      // Nobody acts at a level on their own record: no to-do for it either.
-      for (const h of holders) if ((level === 'self' || !owners.has(h.userId)) && (await this.levels.canAct(h, level, actingOrg, r))) out.add(h.userId);
+      for (const h of holders) if (await this.levels.canAct(h, level, actingOrg, r)) (level === 'self' ? out : atLevel).add(h.userId);
     }
+    // Nobody acts at a level on their own record: no to-do for it either.
+    const owners = atLevel.size ? await ownersOf(m, record, db) : new Set<number>();
+    for (const id of atLevel) if (!owners.has(id)) out.add(id);
     return [...out];
   }
 
