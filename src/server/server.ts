@@ -25,7 +25,11 @@ export async function startServer(config: AppConfig, extra: Partial<BuildOptions
     if (discarded) app.log.warn('the first start died while seeding the demo data: its partial data was discarded and the first start runs again');
     const initialised = await initialiseDatabase({ database, config, log: app.log, app });
     // Demo data is written around the runtime: give its names their sort keys.
-    if (initialised) await app.runtime.fillSortKeys();
+    if (initialised) {
+      await app.runtime.fillSortKeys();
+      // The demo's records were written around the runtime: their reminders now, not at the first daily run.
+      await app.runtime.reminders.run();
+    }
     await app.listen({ port: config.port, host: config.host });
     database.upkeep?.start(app.log);
     const address = app.server.address();
