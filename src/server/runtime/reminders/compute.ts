@@ -85,11 +85,13 @@ export class ReminderComputer {
       await this.recomputeRows(db, m, rows, decls, settings, { today, directory, link, config, working });
       if (rows.length < PAGE) break;
     }
-    // Records gone (deleted around the runtime): their open reminders end.
-    if (!ids) {
-      await sql`UPDATE reminders r SET state = ${REMINDER_STATE.FINISH}, updated_at = now() WHERE r.module = ${m.id} AND r.state <> ${REMINDER_STATE.FINISH}
-        AND NOT EXISTS (SELECT 1 FROM ${sql.table(m.table)} t WHERE t.id = r.record_id)`.execute(db);
-    }
+    if (!ids) await this.finishGone(db, m);
+  }
+
+  /** Records gone (deleted around the runtime): their open reminders end. */
+  async finishGone(db: Kysely<DB>, m: RuntimeModule): Promise<void> {
+    await sql`UPDATE reminders r SET state = ${REMINDER_STATE.FINISH}, updated_at = now() WHERE r.module = ${m.id} AND r.state <> ${REMINDER_STATE.FINISH}
+      AND NOT EXISTS (SELECT 1 FROM ${sql.table(m.table)} t WHERE t.id = r.record_id)`.execute(db);
   }
 
   /** The reminders of deleted records end. */

@@ -22,6 +22,7 @@ export interface ReminderDeps extends ComputeDeps {
 }
 
 const attached = new WeakMap<RuntimeContext, Reminders>();
+const REFRESH_PAGE = 200;
 
 /** Called by every write path of the runtime, in the write's transaction, after the record is stored. */
 export async function remindersAfterWrite(ctx: RuntimeContext, trx: Kysely<DB>, m: RuntimeModule, ids: number[]): Promise<void> {
@@ -81,13 +82,22 @@ export class Reminders {
   }
 
   /**
-   * Recomputes every reminder of these modules (default all) as of `today`, one transaction per module;
+   * Recomputes every reminder of these modules (default all) as of `today`, a page of records per transaction;
    * answers the reminders calling for attention (START) per module and type.
    */
   async refresh(options: { modules?: string[]; today?: string; types?: string[] } = {}): Promise<Counts> {
     const today = options.today ?? localToday();
     const modules = this.modules().filter((m) => !options.modules || options.modules.includes(m.id));
-    for (const m of modules) await this.db.transaction().execute((trx) => this.computer.recompute(trx, m, null, today, options.types));
+    // A page of records per transaction: on the embedded engine a transaction holds the only connection.
+    for (const m of modules) {
+      for (let after = 0; ; ) {
+        const ids = (await (this.db as Kysely<any>).selectFrom(m.table).select('id').where('id', '>', after).orderBy('id').limit(REFRESH_PAGE).execute()).map((r: { id: number }) => r.id); // eslint-disable-line @typescript-eslint/no-explicit-any
+        if (!ids.length) break;
+        await this.db.transaction().execute((trx) => this.computer.recompute(trx, m, ids, today, options.types));
+        after = ids[ids.length - 1];
+      }
+      await this.computer.finishGone(this.db, m);
+    }
     const counts: Counts = {};
     for (const m of modules) counts[m.id] = Object.fromEntries(remindersOf(m).map((d) => [d.type, 0]));
     if (!modules.length) return counts;
