@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user.js';
+import { editableStates as editableStatesOf } from '../../../shared/module-schema/workflow.js';
 import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import type { Actor } from '../hooks.js';
@@ -16,16 +17,8 @@ import type { Step, Workflow } from './model.js';
 /** The permission that shows approvers' client addresses in the approval log (audits). */
 export const WORKFLOW_AUDIT_PERMISSION = 'workflow:audit';
 
-/**
- * The states in which the generic PUT/DELETE may change a record: `editableIn`, by default the initial
- * state and the states a return leads to (a concrete, not final, state).
- */
-export function editableStates(wf: Workflow): Set<number> {
-  if (wf.schema.editableIn) return new Set(wf.schema.editableIn);
-  const states = new Set([wf.initial]);
-  for (const t of wf.transitions.values()) if (t.result === 'return' && typeof t.to === 'number' && !wf.state(t.to)?.final) states.add(t.to);
-  return states;
-}
+/** The states in which the generic PUT/DELETE may change a record (one reading, shared with the renderer's buttons). */
+export const editableStates = (wf: Workflow): Set<number> => editableStatesOf(wf.schema);
 
 /**
  * Refuses a generic update or delete of workflow records in flight (409): only their steps change them.
