@@ -208,6 +208,31 @@ describe('party dues: a batch configured, started, paid, reported and closed in 
     const refused = await api('POST', '/api/dues/payments', { method: 'cash', entries: [{ memberId: item.memberId, itemIds: [item.id] }] }, tokens.dwzzb);
     expect(refused).toMatchObject({ status: 409, body: { message: `收费批次“${title}”已关闭，不能缴费；更正请计入下一批次的调整` } });
   }, 240_000);
+
+  it('[33.1] 组织部 records an approved exemption (登记免交) for months a member cannot pay back', async () => {
+    type Member = { memberId: number; name: string; overdue: { itemId: number }[] };
+    let member: Member | undefined;
+    for (let p = 0; !member && p < 20; p++) {
+      const list = (await api<{ content: Member[] }>('GET', `/api/dues/onsite/members?size=1000&page=${p}`, undefined, tokens.dwzzb)).body.content;
+      if (!list.length) break;
+      member = list.find((m) => m.overdue.length > 0);
+    }
+    expect(member, 'a demo member unpaid too long without a proper reason').toBeTruthy();
+    const page = await open('dwzzb', 'core:dues-onsite');
+    await page.getByPlaceholder('按姓名查找').fill(member!.name);
+    await page.getByPlaceholder('按姓名查找').press('Enter');
+    const r = row(page, member!.name).first();
+    await r.getByText(/^超过6个月未缴：/).waitFor();
+    await r.getByText('登记免交').click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: `登记免交：${member!.name}` });
+    await dialog.getByLabel('免交原因').fill('经济确有困难，经支部研究');
+    await dialog.getByLabel('上级党委批准情况').fill('经二级党委批准（党委〔2026〕3号）');
+    await dialog.getByRole('button', { name: '登记免交' }).click();
+    await page.locator('.ant-message').getByText(/^已登记\d+个月免交$/).waitFor();
+    await r.getByText(/^超过6个月未缴：/).waitFor({ state: 'detached' });
+    const after = (await api<{ content: Member[] }>('GET', `/api/dues/onsite/members?name=${encodeURIComponent(member!.name)}&size=50`, undefined, tokens.dwzzb)).body.content.find((m) => m.memberId === member!.memberId)!;
+    expect(after.overdue).toEqual([]);
+  }, 120_000);
 });
 
 interface Node {
