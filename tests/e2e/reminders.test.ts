@@ -53,7 +53,7 @@ describe('智能提醒', () => {
       await page.keyboard.press('Escape');
       await pickOption(page, page.locator('.reminders-toolbar .ant-select').first(), '入党谈话期限');
       const rows = page.locator('.reminders-table tbody tr.ant-table-row');
-      await expect.poll(async () => (await rows.count()) > 0 && (await rows.filter({ hasText: '已关闭' }).count()) === (await rows.count())).toBe(true);
+      await expect.poll(async () => (await rows.count()) > 0 && (await rows.filter({ hasText: '停用' }).count()) === (await rows.count())).toBe(true);
 
       await page.getByRole('button', { name: /提醒设置/ }).click();
       await page.getByRole('switch', { name: '发展党员：入党谈话期限' }).click();

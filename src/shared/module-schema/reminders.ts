@@ -5,13 +5,13 @@
  * src/server/runtime/reminders.
  */
 import { addDays, addMonths, daysBetween, isDate } from '../calendar.js';
+import { CadreRemindState } from '../constants.js';
 import { WEEKDAYS_ONLY, addWorkingDays, type WorkingCalendar } from '../working-days.js';
 import type { ModuleSchema } from './types.js';
 
-/** Spec §4 cadre-reminder state. */
-export const REMINDER_STATE = { NO_START: 1, START: 2, FINISH: 3 } as const;
+/** Spec §4 cadre-reminder state (NO_START 1, START 2, FINISH 3). */
+export const REMINDER_STATE = CadreRemindState;
 export type ReminderState = (typeof REMINDER_STATE)[keyof typeof REMINDER_STATE];
-export const REMINDER_STATE_TITLES: Readonly<Record<ReminderState, string>> = { 1: '未开始', 2: '提醒中', 3: '已结束' };
 
 /** A number, or a system configuration value (`{field}` in the key is the record's value) with a default. */
 export type ReminderAmount = number | { config: string; default: number };

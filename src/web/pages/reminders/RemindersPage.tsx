@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Drawer, Popconfirm, Select, Space, Table, Tag, TreeSelect } from 'antd';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { CadreRemindState, RemindEnabled, RemindEnabledLabel } from '../../../shared/constants';
 import { useOrgTree, type OrgTreeNode } from '../../core/org-tree';
 import { useHasPermission } from '../../core/Permission';
 import { usePagedQuery } from '../../core/usePagedQuery';
@@ -103,7 +104,7 @@ export default function RemindersPage() {
             render: (state: number, r) => (
               <Space size={4}>
                 <Tag color={REMINDER_STATES.find((s) => s.value === state)?.color}>{REMINDER_STATES.find((s) => s.value === state)?.label}</Tag>
-                {r.enabled === 0 && <Tag>已关闭</Tag>}
+                {r.enabled === RemindEnabled.OFF && <Tag>{RemindEnabledLabel[RemindEnabled.OFF]}</Tag>}
               </Space>
             ),
           },
@@ -122,7 +123,7 @@ export default function RemindersPage() {
             key: 'actions',
             width: 90,
             render: (_, r) =>
-              r.closable && r.state !== 3 ? (
+              r.closable && r.state !== CadreRemindState.FINISH ? (
                 <Popconfirm title="确定关闭该提醒吗？" onConfirm={() => close(r)}>
                   <a>关闭</a>
                 </Popconfirm>

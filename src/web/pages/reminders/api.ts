@@ -1,11 +1,12 @@
+import { CadreRemindState, CadreRemindStateLabel } from '../../../shared/constants';
 import { get, post, put } from '../../core/request/request';
 import type { Page } from '../../core/usePagedQuery';
 
-/** Spec §4 cadre-reminder state. */
+/** Spec §4 cadre-reminder state, with its labels. */
 export const REMINDER_STATES = [
-  { value: 1, label: '未开始', color: 'default' },
-  { value: 2, label: '提醒中', color: 'orange' },
-  { value: 3, label: '已结束', color: 'success' },
+  { value: CadreRemindState.NO_START, label: CadreRemindStateLabel[CadreRemindState.NO_START], color: 'default' },
+  { value: CadreRemindState.START, label: CadreRemindStateLabel[CadreRemindState.START], color: 'orange' },
+  { value: CadreRemindState.FINISH, label: CadreRemindStateLabel[CadreRemindState.FINISH], color: 'success' },
 ] as const;
 
 export interface Reminder {
