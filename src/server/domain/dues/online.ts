@@ -90,6 +90,8 @@ async function orderView(dues: Dues, id: number, payUrl: string | null = null): 
 
 /** A member's order for their own unpaid months of started batches (and an optional voluntary extra). */
 export async function createOrder(dues: Dues, userId: number, memberId: number, body: { itemIds?: unknown; extra?: unknown }): Promise<OrderView> {
+  const provider = await activeProvider(dues);
+  if (!provider) throw new HttpError(409, '本校未开通在线缴纳党费，请到党支部现场缴纳');
   const itemIds = Array.isArray(body.itemIds) ? [...new Set(body.itemIds.map(Number))] : [];
   if (!itemIds.length || itemIds.some((id) => !Number.isSafeInteger(id) || id <= 0)) throw new HttpError(400, '请选择要缴纳的月份');
   const extra = body.extra === undefined || body.extra === null || body.extra === '' ? 0 : parseYuan(String(body.extra));
@@ -102,8 +104,6 @@ export async function createOrder(dues: Dues, userId: number, memberId: number, 
   if (refused) throw new HttpError(409, refused.paymentId !== null || refused.status === 'settled' ? `${refused.title}已缴纳` : `${refused.title}不在收缴期内，不能在线缴纳`);
   if (items.every((i) => i!.backPay)) throw new HttpError(400, '补缴须与一个进行中批次的党费一起缴纳');
   const amount = items.reduce((s, i) => s + parseYuan(i!.due)!, 0) + extra;
-  const provider = await activeProvider(dues);
-  if (!provider) throw new HttpError(409, '本校未开通在线缴纳党费，请到党支部现场缴纳');
   const { maxCents } = await onlineSettings(dues.services.database.db, dues.school);
   if (amount > maxCents) throw new HttpError(400, `单笔在线缴纳不能超过${formatCents(maxCents)}元，请分次缴纳或到党支部现场缴纳`);
   const { id } = await dues.db.insertInto('dues_order').values({ member_id: memberId, user_id: userId, item_ids: JSON.stringify(itemIds), extra_cents: extra, amount_cents: amount, provider: provider.id }).returning('id').executeTakeFirstOrThrow();
