@@ -321,7 +321,7 @@ export class WorkflowEngine {
     if (t.comment === 'required' && !input.comment) throw new HttpError(400, `请填写${t.title}意见`, { errors: [{ field: 'comment', message: `请填写${t.title}意见` }] });
     if (input.comment.length > COMMENT_MAX) throw new HttpError(400, `意见不能超过${COMMENT_MAX}个字符`, { errors: [{ field: 'comment', message: `意见不能超过${COMMENT_MAX}个字符` }] });
     // Organisations the step would write are checked first: whatever else is wrong, a value outside the scope is the refusal.
-    await assertStepValuesInScope(m, t, input.values, record, actor, (x) => this.deps.records(x));
+    assertStepValuesInScope(t, input.values, record, actor);
     const values = await this.stepValues(m, t, input.values, record);
     const moduleValues = Object.fromEntries(t.fields.filter((f) => f in values).map((f) => [f, values[f]]));
     const dicts = await dictSnapshot(this.ctx, m);
@@ -356,6 +356,7 @@ export class WorkflowEngine {
 
       const changes = await changesOf(this.ctx, trx, m, record, final, dicts);
       await recordChanges(trx, m, [{ recordId: id, type: ChangeRecordType.UPDATE, origin: ChangeRecordOrigin.USER_UPDATE, changes }], actor);
+      await remindersAfterWrite(this.ctx, trx, m, [id]);
       await writeLog(trx, {
         module: m.id,
         recordId: id,
@@ -365,7 +366,6 @@ export class WorkflowEngine {
         to,
         result: t.result,
         level: acting.level,
-      await remindersAfterWrite(this.ctx, trx, m, [id]);
         actingOrgId: acting.orgId,
         actorId: actor.id,
         actorName: p.name,
@@ -441,23 +441,32 @@ export class WorkflowEngine {
 
   // ------------------------------------------------------------------ lists
 
-  /** The list condition of "waiting for me": records in a state whose next step the caller may take. */
-  async waitingCondition(m: RuntimeModule, user: SessionUser): Promise<Condition> {
+  /**
+   * The list condition of "waiting for me": records in a state whose next step the caller may take now;
+   * `later`: those whose step waits on its `notBefore` date (issue 33.11). A draft (a negative initial
+   * state: not yet submitted) is its author's to submit, not anyone's approval.
+   */
+  async waitingCondition(m: RuntimeModule, user: SessionUser, when: 'now' | 'later' = 'now'): Promise<Condition> {
     const wf = m.workflow!;
     const { p } = await this.who(user);
     const stateCol = wf.stateField.column!;
     const clauses: Condition[] = [];
+    const today = localToday();
     for (const t of wf.waitingSteps()) {
       if (!hasAnyPermission(user, [t.permission])) continue;
-      const levels = wf.levelsOf(t, t.from[0]);
+      const from = wf.initial < 0 ? t.from.filter((s) => s !== wf.initial) : t.from;
+      const dateCol = t.notBefore ? m.field(t.notBefore)?.column : undefined;
+      if (!from.length || (when === 'later' && !dateCol)) continue;
+      const levels = wf.levelsOf(t, from[0]);
       for (const level of levels) {
         const org = await this.orgCondition(m, level, p);
         if (org === false) continue;
         const done = t.doneField ? m.field(t.doneField)?.column : undefined;
         clauses.push((eb) =>
           eb.and([
-            eb(stateCol, 'in', t.from),
+            eb(stateCol, 'in', from),
             ...(done ? [eb(done, 'is', null)] : []),
+            ...(dateCol ? [when === 'later' ? eb(dateCol, '>', today) : eb.or([eb(dateCol, 'is', null), eb(dateCol, '<=', today)])] : []),
             ...(org === true ? [] : [org(eb)]),
           ]),
         );

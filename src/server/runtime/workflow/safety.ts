@@ -9,8 +9,8 @@ import { editableStates as editableStatesOf } from '../../../shared/module-schem
 import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import type { Actor } from '../hooks.js';
+import { unitsOf } from '../scope.js';
 import type { RuntimeModule } from '../module.js';
-import type { RecordService } from '../records.js';
 import type { ApprovalDto } from './log.js';
 import type { Step, Workflow } from './model.js';
 
@@ -68,28 +68,22 @@ export function ownRecordRefusal(m: RuntimeModule, t: Step): HttpError {
  * Organisations (and units) a step writes must lie in the actor's data scope, whatever the module's
  * guards say: a value the record already held passes (the step does not change it).
  */
-export async function assertStepValuesInScope(
-  m: RuntimeModule,
+export function assertStepValuesInScope(
   t: Step,
   values: Record<string, unknown>,
   record: Record<string, unknown>,
   actor: Actor,
-  records: (module: string) => RecordService,
-): Promise<void> {
-  if (actor.scope === 'all') return;
+): void {
   for (const f of t.inputs) {
     if (f.ref !== 'org' && f.ref !== 'unit') continue;
     const given = values[f.name];
     if (given === null || given === undefined || JSON.stringify(given) === JSON.stringify(record[f.name] ?? null)) continue;
+    const allowed = f.ref === 'unit' ? unitsOf(actor) : actor.scope;
+    if (allowed === 'all') continue;
     const ids = (Array.isArray(given) ? given : [given]).filter((x): x is number => typeof x === 'number');
-    let inside: boolean;
-    if (f.ref === 'org') inside = ids.every((id) => (actor.scope as number[]).includes(id));
-    else {
-      const service = records('unit');
-      const rows = (await Promise.all(ids.map((id) => service.readRow(id)))).filter((r): r is Record<string, unknown> => !!r);
-      inside = await service.inScope(rows, actor);
+    if (!ids.every((id) => allowed.includes(id))) {
+      throw new HttpError(403, `所选${f.title}不在您的管理范围内，不能办理“${t.title}”`, { errors: [{ field: f.name, message: `所选${f.title}不在您的管理范围内` }] });
     }
-    if (!inside) throw new HttpError(403, `所选${f.title}不在您的管理范围内，不能办理“${t.title}”`, { errors: [{ field: f.name, message: `所选${f.title}不在您的管理范围内` }] });
   }
 }
 
