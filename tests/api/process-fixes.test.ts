@@ -54,6 +54,34 @@ describe(`process fixes of issue 33 on ${TEST_DB}`, () => {
     }
   });
 
+  it('[issue 33.11] 待我审批 lists what the caller can act on now: no drafts, no probation not yet over (those under 待到期)', async () => {
+    for (const user of ['zbsj', 'ejdw']) {
+      const c = clientOf(t.app, await login(t.app, user, DEMO_USER_PASSWORD));
+      const list = async (waiting: unknown) => {
+        const res = await c('POST', '/api/m/development/list?size=1000', { $waiting: waiting });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body.content as { id: number; state: number; probationEnd: string | null }[];
+      };
+      const now = await list(true);
+      expect(now.length, user).toBeGreaterThan(0);
+      expect(now.filter((r) => r.state === -1), `${user}: drafts`).toEqual([]);
+      // The committee's step on a probationary member is 转为正式党员, which waits on the probation's end.
+      if (user === 'ejdw') expect(now.filter((r) => (r.state === 7 || r.state === 8) && r.probationEnd && r.probationEnd > TODAY), 'waiting on a date').toEqual([]);
+      const later = await list('later');
+      for (const r of later) {
+        expect([7, 8]).toContain(r.state);
+        expect(r.probationEnd! > TODAY).toBe(true);
+      }
+      // The committee approves full membership: in the demo some of its probations are not over yet.
+      if (user === 'ejdw') {
+        expect(later.length).toBeGreaterThan(0);
+        const steps = (await c('GET', `/api/m/development/${later[0].id}/transitions`)).body as { id: string; blocked: string[] }[];
+        expect(steps.find((s) => s.id === 'full')?.blocked.length ?? 1).toBeGreaterThan(0);
+      }
+      expect((await c('POST', '/api/m/development/list?size=1', { $waiting: 'soon' })).status).toBe(400);
+    }
+  });
+
   it('[issue 33.10] a probationary member a year after joining shows 预备期已满，待转正 and is reminded of to the branch', async () => {
     const branch = (await sql<{ orgId: number }>`SELECT org_id AS "orgId" FROM users WHERE username = 'zbsj'`.execute(t.database.db)).rows[0].orgId;
     const joined = addMonths(TODAY, -20);

@@ -102,8 +102,8 @@ export interface WorkflowTransition {
   /** Domain hooks run in the step's transaction after the state changed (other modules, derived values). */
   effects?: string[];
   /**
-   * A date field of the record before which the step cannot be taken (a probation's end): until then the
-   * record waits on the date, listed under 待到期 rather than 待我审批.
+   * A date field of the record from which the step is due (a probation's end; its guards refuse it
+   * earlier): until then the record waits on the date, listed under 待到期 rather than 待我审批.
    */
   notBefore?: string;
   /** For a step without `to`: done once this field has a value; until then it waits for its actors. */

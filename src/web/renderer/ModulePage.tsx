@@ -125,7 +125,7 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
   const [exporting, setExporting] = useState(false);
 
   const sort = sortParam(sorting);
-  const body = useMemo(() => ({ ...filter, ...extraFilter, ...(tab === 'waiting' && { $waiting: true }) }), [filter, extraFilter, tab]);
+  const body = useMemo(() => ({ ...filter, ...extraFilter, ...(tab !== 'all' && { $waiting: tab === 'later' ? 'later' : true }) }), [filter, extraFilter, tab]);
   const list = useListQuery(module, body, { page, size, sort });
   // A link to one record (a to-do's `?id=`) opens its detail.
   const linked = Number(params.get('id'));
@@ -236,6 +236,7 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
           <WaitingTabs
             module={module}
             value={tab}
+            later={Object.values(workflow.transitions).some((t) => t?.notBefore)}
             onChange={(t) => {
               setTab(t);
               setPage(0);

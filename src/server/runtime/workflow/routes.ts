@@ -28,7 +28,9 @@ export async function listWaiting(runtime: Runtime, m: RuntimeModule, body: unkn
   if (!body || typeof body !== 'object' || Array.isArray(body) || !(WAITING_KEY in body)) return { filter: body, conditions: [] };
   const { [WAITING_KEY]: waiting, ...filter } = body as Record<string, unknown>;
   if (!m.workflow) throw new HttpError(400, `${m.title}没有审批流程，不能按“待我审批”筛选`, { errors: [{ field: WAITING_KEY, message: '该模块没有审批流程' }] });
-  if (waiting !== true && waiting !== false && waiting !== null) throw new HttpError(400, '“待我审批”的筛选值不正确', { errors: [{ field: WAITING_KEY, message: '应为 true 或 false' }] });
+  if (waiting !== true && waiting !== false && waiting !== null && waiting !== 'later') throw new HttpError(400, '“待我审批”的筛选值不正确', { errors: [{ field: WAITING_KEY, message: '应为 true、false 或 "later"' }] });
+  // `later`: records whose next step for the caller waits on a date (`notBefore`), 待到期.
+  if (waiting === 'later') return { filter, conditions: [await runtime.workflows.waitingCondition(m, user, 'later')] };
   return { filter, conditions: waiting === true ? [await runtime.workflows.waitingCondition(m, user)] : [] };
 }
 

@@ -1,11 +1,14 @@
-/** 全部 | 待我审批 (with the number of records waiting for the caller) above a workflow module's list. */
+/**
+ * 全部 | 待我审批 (with the number of records the caller can act on now) above a workflow module's list, and
+ * 待到期 where a step waits on a date (`notBefore`): records the caller will act on once it has come.
+ */
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Tabs } from 'antd';
 import { workflowApi, workflowKeys } from './api';
 
-export type ListTab = 'all' | 'waiting';
+export type ListTab = 'all' | 'waiting' | 'later';
 
-export function WaitingTabs({ module, value, onChange }: { module: string; value: ListTab; onChange: (tab: ListTab) => void }) {
+export function WaitingTabs({ module, value, onChange, later }: { module: string; value: ListTab; onChange: (tab: ListTab) => void; later?: boolean }) {
   const count = useQuery({ queryKey: workflowKeys.waitingCount(module), queryFn: () => workflowApi.waitingCount(module) });
   return (
     <Tabs
@@ -22,6 +25,7 @@ export function WaitingTabs({ module, value, onChange }: { module: string; value
             </span>
           ),
         },
+        ...(later ? [{ key: 'later', label: <span data-tab="later">待到期</span> }] : []),
       ]}
     />
   );
