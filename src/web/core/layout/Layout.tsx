@@ -1,8 +1,9 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { Layout as AntLayout } from 'antd';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { SIDEBAR_WIDTH } from '../../../shared/constants';
+import { firstVisibleLeaf } from '../../../shared/menus';
 import { useDocumentTitle } from '../NavigationEffects';
 import { useApp } from '../stores/app';
 import { usePermission } from '../stores/permission';
@@ -56,6 +57,7 @@ export default function Layout() {
   const page = pages.resolve(location.pathname);
   const active = useActiveFirstLevel(location.pathname);
   const sidebars = usePermission((s) => s.sidebarRouters);
+  const topbar = usePermission((s) => s.topbarRouters);
   const { sidebar, device, toggleSidebar, closeSidebar } = useApp();
   const { tagsView, fixedHeader, showFooter } = useSettings();
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -66,6 +68,11 @@ export default function Layout() {
     setSettingsOpen(true);
   };
   const collapsed = !sidebar.opened;
+
+  const everySection = useMemo(
+    () => topbar.filter((r) => !r.meta.hidden && firstVisibleLeaf(r)).map((r) => ({ ...r, children: sidebars[r.path] ?? [] })),
+    [topbar, sidebars],
+  );
 
   useResponsive();
   useMessageCounters();
@@ -80,7 +87,8 @@ export default function Layout() {
 
   if (!page) return <Navigate to="/" replace />;
 
-  const routes = active ? (sidebars[active.path] ?? []) : [];
+  // The phone's drawer holds every section (no top tabs fit there), the current one opened (issue 33.15).
+  const routes = mobile ? everySection : active ? (sidebars[active.path] ?? []) : [];
   const panel = <SidebarPanel routes={routes} pathname={location.pathname} collapsed={mobile ? false : collapsed} />;
   const classes = ['app-layout', mobile ? 'is-mobile' : 'is-desktop', collapsed ? 'sidebar-collapsed' : 'sidebar-opened', sidebar.withoutAnimation ? 'without-animation' : '', fixedHeader ? 'has-fixed-header' : ''];
 
@@ -103,7 +111,7 @@ export default function Layout() {
             <button type="button" className="navbar-icon hamburger" aria-label={collapsed ? '展开侧边栏' : '收起侧边栏'} onClick={toggleSidebar}>
               {collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
             </button>
-            <TopTabs active={active} />
+            {mobile ? <div className="navbar-title">{active?.meta.title}</div> : <TopTabs active={active} />}
             <div className="navbar-right">
               <HeaderSearch />
               {!mobile && <FullscreenToggle />}

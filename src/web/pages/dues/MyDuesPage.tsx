@@ -5,12 +5,13 @@
  * months are paid back with the current one.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, Descriptions, Empty, Input, Modal, Result, Row, Space, Table, Tag } from 'antd';
+import { Alert, App, Button, Card, Col, Descriptions, Empty, Grid, Input, Modal, Result, Row, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import type { MemberItem, OrderView, Receipt } from '../../../shared/dues/api';
 import { formatCents, parseYuan } from '../../../shared/dues/money';
 import { duesApi, monthText, timeText } from './api';
 import { PaidUpToLabel } from './PaidUpTo';
+import { MyDuesCards } from './MyDuesCards';
 import { ReceiptsModal } from './Receipt';
 import './dues.css';
 
@@ -81,6 +82,8 @@ export default function MyDuesPage() {
   const [extra, setExtra] = useState('');
   const [order, setOrder] = useState<OrderView>();
   const [printing, setPrinting] = useState<Receipt[]>();
+  // Below md (768 px) the months are cards: a table would hide 收据 and wrap the batch names (issue 33.15).
+  const narrow = !Grid.useBreakpoint().md;
   const d = my.data;
   if (my.isLoading) return <div className="page-container" />;
   if (!d?.member) {
@@ -141,6 +144,9 @@ export default function MyDuesPage() {
         </Col>
       </Row>
       <Card size="small" title="我的党费" style={{ marginTop: 16 }}>
+        {narrow ? (
+          <MyDuesCards items={d.items} receipts={d.receipts} selected={selected} onSelect={setSelected} onReceipt={(r) => setPrinting([r])} statusColor={STATUS_COLOR} />
+        ) : (
         <Table<MemberItem>
           rowKey="id"
           size="small"
@@ -174,6 +180,7 @@ export default function MyDuesPage() {
             },
           ]}
         />
+        )}
         {payable.length > 0 && !d.online.provider && <Alert type="info" showIcon style={{ marginTop: 12 }} title="本校未开通在线缴纳党费，请到党支部现场缴纳。" />}
         {waiting.length > 0 && (
           <Alert
