@@ -285,3 +285,40 @@ describe('party-school administration (desktop)', () => {
     await page.context().close();
   });
 });
+
+describe('the study pages at 1440 × 900 (issue 33.13)', () => {
+  it('[33.13] the video progress grows as it plays (before any report), the player fits the window with its progress and 下一节, and both study pages show progress above the content', { timeout: 120_000 }, async () => {
+    const w = await world('wide');
+    const vp = { name: 'wide', viewport: { width: 1440, height: 900 }, isMobile: false };
+    // Reports every 30 seconds: what the page shows in the first seconds comes from the player alone.
+    await setSysConfig(admin, 'videoRecordTime', '30');
+    let page: Page | undefined;
+    try {
+      page = await signedIn(w.token, vp, `/pschool/video/view?nodeId=${w.videoNode.id}`);
+      const video = page.getByTestId('pschool-video');
+      await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 1);
+      await video.evaluate((v: HTMLVideoElement) => { v.muted = true; return v.play(); });
+      await expect.poll(() => page!.getByTestId('pschool-furthest').textContent(), SLOW).toMatch(/已学到 0:0[3-9] \/ 0:20/);
+      expect(Number((await page.locator('.ps-study-progress').textContent())?.replace('%', ''))).toBeGreaterThanOrEqual(15);
+      expect((await nodeState(w.token, w.videoNode.id)).furthest).toBeLessThan(1);
+      // Everything of the node in view: its progress above the player, the player, 上一节/下一节 below.
+      const status = (await page.locator('.ps-study-bar').boundingBox())!;
+      const player = (await video.boundingBox())!;
+      const next = (await page.locator('.ps-node-frame .ant-card-actions').boundingBox())!;
+      expect(status.y + status.height).toBeLessThanOrEqual(player.y);
+      expect(player.y + player.height).toBeLessThanOrEqual(next.y);
+      expect(next.y + next.height).toBeLessThanOrEqual(900);
+      await video.evaluate((v: HTMLVideoElement) => v.pause());
+      // The document page puts its progress in the same place: above the pages.
+      await page.goto(webUrl(`/pschool/doc/view?nodeId=${w.docNode.id}`));
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="pschool-doc"] canvas').length > 0, null, SLOW);
+      const docStatus = (await page.locator('.ps-study-bar').boundingBox())!;
+      const pages = (await page.getByTestId('pschool-doc').boundingBox())!;
+      expect(docStatus.y + docStatus.height).toBeLessThanOrEqual(pages.y);
+      expect(await page.locator('.ps-study-bar').getByTestId('pschool-read').count()).toBe(1);
+    } finally {
+      await setSysConfig(admin, 'videoRecordTime', '2');
+      await page?.context().close();
+    }
+  });
+});

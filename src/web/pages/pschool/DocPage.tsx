@@ -3,14 +3,13 @@
  * the page is in view. Every `videoRecordTime` seconds the seconds read go to the server, which credits
  * them against the document's minimum reading time as it does a video's position.
  */
-import { CheckCircleFilled } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Empty, Progress, Skeleton, Space, Tag } from 'antd';
+import { Alert, App, Button, Empty, Skeleton } from 'antd';
 import type { AxiosError } from 'axios';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PschoolNav, clock, nodeLink } from './PschoolNav';
-import { NodeFrame, useStudyNode } from './NodeFrame';
+import { NodeFrame, StudyStatus, useStudyNode } from './NodeFrame';
 import { pschoolApi, type StudyNode } from './api';
 
 const PdfPages = lazy(() => import('./PdfPages'));
@@ -62,17 +61,11 @@ function Reader({ node }: { node: StudyNode }) {
   }, [node.id]);
 
   const left = Math.max(0, node.length - state.read);
+  const status = <StudyStatus testId="pschool-read" completed={state.completed} going="阅读中" text={state.completed ? `已阅读 ${clock(state.read)}` : `还需阅读 ${clock(left)}`} percent={(state.read * 100) / node.length} />;
   return (
-    <>
-      <Space wrap style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
-        <span data-testid="pschool-read">
-          {state.completed ? <Tag icon={<CheckCircleFilled />} color="success">已完成</Tag> : <Tag color="processing">阅读中</Tag>}
-          <span className="ps-muted">{state.completed ? `已阅读 ${clock(state.read)}` : `还需阅读 ${clock(left)}`}</span>
-        </span>
-        <Progress style={{ width: 200 }} percent={Math.min(100, Math.round((state.read * 100) / node.length))} size="small" status={state.completed ? 'success' : 'active'} />
-      </Space>
+    <NodeFrame node={node} status={status}>
       {bytes.isError ? <Alert type="error" showIcon message="文档下载失败" /> : bytes.data ? <Suspense fallback={<Skeleton active />}><PdfPages data={bytes.data} /></Suspense> : <Skeleton active />}
-    </>
+    </NodeFrame>
   );
 }
 
@@ -90,9 +83,7 @@ export default function DocPage() {
       ) : node.data.kind !== 'doc' ? (
         <Alert type="info" showIcon message="这一节是视频" action={<Link to={nodeLink(node.data)}>去观看</Link>} />
       ) : (
-        <NodeFrame node={node.data}>
-          <Reader key={node.data.id} node={node.data} />
-        </NodeFrame>
+        <Reader key={node.data.id} node={node.data} />
       )}
     </div>
   );

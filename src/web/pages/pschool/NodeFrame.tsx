@@ -1,15 +1,19 @@
-/** The frame of the video and document pages: the node's title, course, hours and neighbours. */
-import { ArrowLeftOutlined } from '@ant-design/icons';
+/**
+ * The frame of the video and document pages: the node's title, course, hours and neighbours, with the
+ * learner's progress on the line above the content on both pages (issue 33.13).
+ */
+import { ArrowLeftOutlined, CheckCircleFilled } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Card } from 'antd';
+import { Card, Progress, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { clock, nodeLink } from './PschoolNav';
 import { pschoolApi, type StudyNode } from './api';
 
-export function NodeFrame({ node, children }: { node: StudyNode; children: ReactNode }) {
+export function NodeFrame({ node, status, children }: { node: StudyNode; status?: ReactNode; children: ReactNode }) {
   return (
     <Card
+      className="ps-node-frame"
       title={node.title}
       extra={<Link to={`/pschool?course=${node.courseId}`}><ArrowLeftOutlined /> {node.courseTitle}</Link>}
       actions={[
@@ -17,9 +21,25 @@ export function NodeFrame({ node, children }: { node: StudyNode; children: React
         node.next ? <Link key="next" to={nodeLink(node.next)}>下一节</Link> : <span key="next" className="ps-muted">已是最后一节</span>,
       ]}
     >
-      <div className="ps-muted" style={{ marginBottom: 8 }}>本节 {node.hours} 学时{node.kind === 'doc' ? `，至少阅读 ${clock(node.length)}` : ''}</div>
+      <div className="ps-study-bar">
+        <span className="ps-muted">本节 {node.hours} 学时{node.kind === 'doc' ? `，至少阅读 ${clock(node.length)}` : ''}</span>
+        {status}
+      </div>
       {children}
     </Card>
+  );
+}
+
+/** The learner's progress on a node: a tag (done or under way), what the text says, and a bar. */
+export function StudyStatus({ testId, completed, going, text, percent }: { testId: string; completed: boolean; going: string; text: string; percent: number }) {
+  return (
+    <span className="ps-study-status">
+      <span data-testid={testId}>
+        {completed ? <Tag icon={<CheckCircleFilled />} color="success">已完成</Tag> : <Tag color="processing">{going}</Tag>}
+        <span className="ps-muted">{text}</span>
+      </span>
+      <Progress className="ps-study-progress" percent={Math.min(100, Math.max(0, Math.round(percent)))} size="small" status={completed ? 'success' : 'active'} />
+    </span>
   );
 }
 
@@ -29,4 +49,3 @@ export function useStudyNode() {
   const node = useQuery({ queryKey: ['pschool', 'node', nodeId], queryFn: () => pschoolApi.node(nodeId), enabled: nodeId > 0, gcTime: 0 });
   return { nodeId, node };
 }
-

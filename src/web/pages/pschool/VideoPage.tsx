@@ -1,16 +1,16 @@
 /**
  * 视频播放 (`/pschool/video/view?nodeId=`): plays a course node's video from where the learner left it
- * and reports the position every `videoRecordTime` seconds while it plays (and on pause and end). The
+ * and reports the position every `videoRecordTime` seconds while it plays (and on pause and end); the
+ * progress shown grows with the player (timeupdate), the server's credit catches up at each report. The
  * player refuses seeking past the furthest point watched; the server refuses it too (409), and then the
  * player seeks back to what the server credited.
  */
-import { CheckCircleFilled } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Empty, Progress, Skeleton, Space, Tag } from 'antd';
+import { Alert, App, Button, Empty, Skeleton } from 'antd';
 import type { AxiosError } from 'axios';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { NodeFrame, useStudyNode } from './NodeFrame';
+import { NodeFrame, StudyStatus, useStudyNode } from './NodeFrame';
 import { PschoolNav, clock, nodeLink } from './PschoolNav';
 import { pschoolApi, type StudyNode } from './api';
 
@@ -24,19 +24,28 @@ function Player({ node }: { node: StudyNode }) {
   /** The furthest point the server credited, and the furthest this visit has played through. */
   const credited = useRef(node.furthest);
   const watched = useRef(node.furthest);
-  const [state, setState] = useState({ furthest: node.furthest, completed: node.completed, position: node.position });
+  const [state, setState] = useState({ furthest: node.furthest, completed: node.completed });
+  /** What the player has played through, shown as it grows (the server credits it at each report). */
+  const [played, setPlayed] = useState(node.furthest);
+  const done = useRef(node.completed);
   const sending = useRef(false);
+  /** A report asked for while one was on its way (the one at the end must not be lost). */
+  const queued = useRef<number | null>(null);
 
   const report = (position: number) => {
-    if (sending.current) return;
+    if (sending.current) {
+      queued.current = position;
+      return;
+    }
     sending.current = true;
     pschoolApi
       .progress(node.id, Math.round(position * 100) / 100)
       .then((a) => {
         credited.current = a.furthest;
         watched.current = Math.max(watched.current, a.furthest);
-        setState({ furthest: a.furthest, completed: a.completed, position: a.position });
-        if (a.completed && !state.completed) {
+        setState({ furthest: a.furthest, completed: a.completed });
+        if (a.completed && !done.current) {
+          done.current = true;
           message.success(`本节已完成，获得${a.hours}学时`);
           void queryClient.invalidateQueries({ queryKey: ['pschool'] });
         }
@@ -46,14 +55,20 @@ function Player({ node }: { node: StudyNode }) {
         if (error.response?.status === 409 && typeof furthest === 'number' && video.current) {
           credited.current = furthest;
           watched.current = furthest;
+          setPlayed(furthest);
           video.current.currentTime = furthest;
           message.warning(error.response.data?.message ?? '不能跳过未学习的内容');
         }
       })
-      .finally(() => (sending.current = false));
+      .finally(() => {
+        sending.current = false;
+        const next = queued.current;
+        queued.current = null;
+        if (next !== null) report(next);
+      });
   };
 
-  // While playing: a report every recordInterval seconds.
+  // While playing: a report every recordInterval seconds, and one on pause and at the end.
   useEffect(() => {
     const v = video.current!;
     let timer: ReturnType<typeof setInterval> | undefined;
@@ -79,46 +94,45 @@ function Player({ node }: { node: StudyNode }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [node.id]);
 
+  const shown = state.completed ? node.length : Math.min(node.length, Math.max(state.furthest, played));
+  const status = <StudyStatus testId="pschool-furthest" completed={state.completed} going="学习中" text={`已学到 ${clock(shown)} / ${clock(node.length)}`} percent={(shown * 100) / node.length} />;
   return (
-    <div className="ps-player">
-      <video
-        ref={video}
-        src={node.mediaUrl ?? undefined}
-        controls
-        controlsList="nodownload noplaybackrate"
-        disablePictureInPicture
-        playsInline
-        preload="metadata"
-        data-testid="pschool-video"
-        onLoadedMetadata={(e) => {
-          // Resume where the learner was (a finished video starts again from the beginning).
-          const v = e.currentTarget;
-          if (node.position > 0 && node.position < (v.duration || node.length) - 1) v.currentTime = node.position;
-        }}
-        onTimeUpdate={(e) => {
-          const v = e.currentTarget;
-          if (!v.seeking && v.currentTime <= watched.current + SEEK_SLACK + 1) watched.current = Math.max(watched.current, v.currentTime);
-        }}
-        onSeeking={(e) => {
-          const v = e.currentTarget;
-          const allowed = Math.max(watched.current, credited.current) + SEEK_SLACK;
-          if (v.currentTime > allowed) {
-            v.currentTime = Math.max(watched.current, credited.current);
-            message.warning('不能跳过未学习的内容');
-          }
-        }}
-        onRateChange={(e) => {
-          if (e.currentTarget.playbackRate !== 1) e.currentTarget.playbackRate = 1;
-        }}
-      />
-      <Space wrap style={{ marginTop: 12, width: '100%', justifyContent: 'space-between' }}>
-        <span>
-          {state.completed ? <Tag icon={<CheckCircleFilled />} color="success">已完成</Tag> : <Tag color="processing">学习中</Tag>}
-          <span className="ps-muted" data-testid="pschool-furthest">已学到 {clock(state.furthest)} / {clock(node.length)}</span>
-        </span>
-        <Progress style={{ width: 200 }} percent={Math.min(100, Math.round((state.furthest * 100) / node.length))} size="small" status={state.completed ? 'success' : 'active'} />
-      </Space>
-    </div>
+    <NodeFrame node={node} status={status}>
+      <div className="ps-player">
+        <video
+          ref={video}
+          src={node.mediaUrl ?? undefined}
+          controls
+          controlsList="nodownload noplaybackrate"
+          disablePictureInPicture
+          playsInline
+          preload="metadata"
+          data-testid="pschool-video"
+          onLoadedMetadata={(e) => {
+            // Resume where the learner was (a finished video starts again from the beginning).
+            const v = e.currentTarget;
+            if (node.position > 0 && node.position < (v.duration || node.length) - 1) v.currentTime = node.position;
+          }}
+          onTimeUpdate={(e) => {
+            const v = e.currentTarget;
+            if (!v.seeking && v.currentTime <= watched.current + SEEK_SLACK + 1) watched.current = Math.max(watched.current, v.currentTime);
+            const through = watched.current;
+            setPlayed((p) => (through > p ? through : p));
+          }}
+          onSeeking={(e) => {
+            const v = e.currentTarget;
+            const allowed = Math.max(watched.current, credited.current) + SEEK_SLACK;
+            if (v.currentTime > allowed) {
+              v.currentTime = Math.max(watched.current, credited.current);
+              message.warning('不能跳过未学习的内容');
+            }
+          }}
+          onRateChange={(e) => {
+            if (e.currentTarget.playbackRate !== 1) e.currentTarget.playbackRate = 1;
+          }}
+        />
+      </div>
+    </NodeFrame>
   );
 }
 
@@ -136,9 +150,7 @@ export default function VideoPage() {
       ) : node.data.kind !== 'video' ? (
         <Alert type="info" showIcon message="这一节是文档" action={<Link to={nodeLink(node.data)}>去阅读</Link>} />
       ) : (
-        <NodeFrame node={node.data}>
-          <Player key={node.data.id} node={node.data} />
-        </NodeFrame>
+        <Player key={node.data.id} node={node.data} />
       )}
     </div>
   );
