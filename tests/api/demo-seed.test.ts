@@ -80,7 +80,7 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
       .where('r.code', '<>', 'pschool_learner') // the party school's demo learners xy01.. (tests/api/pschool-demo.test.ts)
       .orderBy('u.username')
       .execute();
-    expect(grants).toEqual([{ username: 'admin', code: 'admin' }, { username: 'dwzzb', code: 'dwzzb' }, { username: 'dy', code: 'dy' }, { username: 'ejdw', code: 'ejdw' }, { username: 'zbsj', code: 'zbsj' }]);
+    expect(grants).toEqual([{ username: 'admin', code: 'admin' }, { username: 'dwzzb', code: 'dwzzb' }, { username: 'dy', code: 'dy' }, { username: 'ejdw', code: 'ejdw' }, { username: 'jszb', code: 'zbsj' }, { username: 'zbsj', code: 'zbsj' }]);
   });
 
   it('the 支部书记 cannot reach user administration; 组织部 neither, the administrator can', async () => {

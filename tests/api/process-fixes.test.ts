@@ -82,6 +82,18 @@ describe(`process fixes of issue 33 on ${TEST_DB}`, () => {
     }
   });
 
+  it('[issue 33.9] the demo has a receiving branch secretary (jszb) beside zbsj under ejdw\'s committee', async () => {
+    const orgs = (await sql<{ username: string; orgId: number; parentId: number; type: string }>`
+      SELECT u.username, u.org_id AS "orgId", o.parent_id AS "parentId", o.type FROM users u JOIN m_org o ON o.id = u.org_id WHERE u.username IN ('zbsj', 'jszb', 'ejdw')`.execute(t.database.db)).rows;
+    const by = Object.fromEntries(orgs.map((o) => [o.username, o]));
+    expect(by.jszb.type).toBe('3');
+    expect(by.jszb.orgId).not.toBe(by.zbsj.orgId);
+    expect(by.jszb.parentId).toBe(by.ejdw.orgId);
+    expect(by.zbsj.parentId).toBe(by.ejdw.orgId);
+    const jszb = clientOf(t.app, await login(t.app, 'jszb', DEMO_USER_PASSWORD));
+    expect((await jszb('POST', '/api/m/transfer-internal/list?size=1', { $waiting: true })).status).toBe(200);
+  });
+
   it('[issue 33.10] a probationary member a year after joining shows 预备期已满，待转正 and is reminded of to the branch', async () => {
     const branch = (await sql<{ orgId: number }>`SELECT org_id AS "orgId" FROM users WHERE username = 'zbsj'`.execute(t.database.db)).rows[0].orgId;
     const joined = addMonths(TODAY, -20);

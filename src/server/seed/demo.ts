@@ -26,6 +26,8 @@ export const DEMO_ACCOUNTS = [
   { username: 'zbsj', nickName: '支部书记（演示）', role: 'zbsj' },
   { username: 'dy', nickName: '党员（演示）', role: 'dy' },
   { username: 'ejdw', nickName: '二级党委组织员（演示）', role: 'ejdw' },
+  // A branch beside zbsj's under the same committee: the receiving side of a transfer within the school (issue 33.9).
+  { username: 'jszb', nickName: '接收支部书记（演示）', role: 'zbsj' },
 ] as const;
 
 /** System administration stays with the superuser (both the API's and the menu file's spellings). */
@@ -153,7 +155,8 @@ export const demoSeeders: DemoSeeder[] = [
       const { counts, orgIds } = await seedUniversity(database, university, config.school);
       log.info(counts, 'demo university seeded');
       const branch = university.orgs.find((o) => o.kind === 'teacher' && o.type === '3')!;
-      const placement: Record<string, string> = { dwzzb: 'org-root', zbsj: branch.key, dy: branch.key, ejdw: branch.parentKey! };
+      const sibling = university.orgs.find((o) => o.type === '3' && o.parentKey === branch.parentKey && o.key !== branch.key) ?? branch;
+      const placement: Record<string, string> = { dwzzb: 'org-root', zbsj: branch.key, dy: branch.key, ejdw: branch.parentKey!, jszb: sibling.key };
       for (const [username, orgKey] of Object.entries(placement)) {
         await database.db.updateTable('users').set({ org_id: orgIds.get(orgKey) ?? null }).where('username', '=', username).execute();
       }

@@ -139,6 +139,11 @@ export interface WorkflowSchema {
    * a return leads to); in any other state only its steps change it (409).
    */
   editableIn?: number[];
+  /**
+   * Keep both of two consecutive steps the same organisation acts at (default: the second is taken with
+   * the first and logged as such, e.g. 转入党委审批 after 转出党委审批 by one committee).
+   */
+  repeatSameActor?: boolean;
   /** Settings the guards read (a school override may change them). */
   params?: Record<string, unknown>;
   /** Domain hooks run after every step, after the step's own effects. */

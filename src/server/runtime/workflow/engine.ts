@@ -354,9 +354,6 @@ export class WorkflowEngine {
       }
       if (Object.keys(derived).length) await (trx as Kysely<any>).updateTable(m.table).set(service.toColumns(derived)).where('id', '=', id).execute();
 
-      const changes = await changesOf(this.ctx, trx, m, record, final, dicts);
-      await recordChanges(trx, m, [{ recordId: id, type: ChangeRecordType.UPDATE, origin: ChangeRecordOrigin.USER_UPDATE, changes }], actor);
-      await remindersAfterWrite(this.ctx, trx, m, [id]);
       await writeLog(trx, {
         module: m.id,
         recordId: id,
@@ -375,15 +372,79 @@ export class WorkflowEngine {
         warnings,
         ip,
       });
+      const followed = await this.followOn(m, t, id, final, acting, actor, p, trx, ip);
+      if (followed) warnings.push(...followed.warnings);
+
+      const changes = await changesOf(this.ctx, trx, m, record, final, dicts);
+      await recordChanges(trx, m, [{ recordId: id, type: ChangeRecordType.UPDATE, origin: ChangeRecordOrigin.USER_UPDATE, changes }], actor);
+      await remindersAfterWrite(this.ctx, trx, m, [id]);
       if (messages) {
         todos = messages.inTransaction(trx);
         await this.updateTodos(todos, m, t, id, from, final, actor, directory, link);
       }
-      return { warnings, to, version: (record.version as number) + 1 };
+      return { warnings, to: final[wf.stateField.name] as number, version: (record.version as number) + 1 };
     });
     await todos?.flush();
     this.deps.emit({ module: m.id, action: 'update', ids: [id], origin: ChangeRecordOrigin.USER_UPDATE });
     return outcome;
+  }
+
+  /**
+   * Consecutive steps by the same acting organisation are taken once (issue 33.9): when the step just
+   * taken leads to the same step id (permission) at the next level and the organisation acting there is
+   * the one that acted (a transfer between two branches of one committee: 转出党委审批, then 转入党委审批),
+   * the next step follows in the same transaction with its own guards, effects and log entry, marked as
+   * taken with the first. `x-workflow.repeatSameActor` keeps both. `record` is updated in place.
+   */
+  private async followOn(m: RuntimeModule, t: Step, id: number, record: Record<string, unknown>, acting: Acting, actor: Actor, p: Participant, trx: Kysely<DB>, ip: string | null): Promise<{ warnings: string[] } | undefined> {
+    const wf = m.workflow!;
+    const state = record[wf.stateField.name] as number;
+    if (wf.schema.repeatSameActor || t.result !== 'pass' || acting.level === 'self' || acting.orgId === null) return;
+    const next = wf.waitingSteps().find(
+      (n) => n.key !== t.key && n.permission === t.permission && n.from.includes(state) && typeof n.to === 'number' && n.to !== state && !n.required.length && n.comment !== 'required' && !n.doneField,
+    );
+    if (!next) return;
+    const r = levelRecord(m, record);
+    let level: WorkflowLevel | undefined;
+    for (const l of wf.levelsOf(next, state)) {
+      if (l === 'self' || (await this.levels.actingOrg(l, r)) !== acting.orgId) continue;
+      if (await this.levels.canAct(p, l, acting.orgId, r)) level = l;
+      if (level) break;
+    }
+    if (!level) return;
+    const nextActing: Acting = { level, orgId: acting.orgId };
+    const ctx = this.stepContext(m, next, record, {}, actor, nextActing, trx);
+    const { problems, warnings } = await this.runGuards(next, { ...ctx, preview: false });
+    // Refused now: the step waits for its actors as usual.
+    if (problems.length) return;
+    const to = next.to as number;
+    await (trx as Kysely<any>).updateTable(m.table).set({ [wf.stateField.column!]: to }).where('id', '=', id).where(wf.stateField.column!, '=', state).execute();
+    record[wf.stateField.name] = to;
+    const derived: Record<string, unknown> = {};
+    for (const name of [...next.effects, ...wf.effects]) {
+      const out = await effectNamed(name)({ ...ctx, next: { ...record }, to, from: state, id });
+      if (out) Object.assign(derived, out), Object.assign(record, out);
+    }
+    if (Object.keys(derived).length) await (trx as Kysely<any>).updateTable(m.table).set(this.deps.records(m.id).toColumns(derived)).where('id', '=', id).execute();
+    await writeLog(trx, {
+      module: m.id,
+      recordId: id,
+      transition: next.id,
+      transitionTitle: next.title,
+      from: state,
+      to,
+      result: next.result,
+      level,
+      actingOrgId: acting.orgId,
+      actorId: actor.id,
+      actorName: p.name,
+      comment: `与“${t.title}”一并办理：同一党组织依次办理的步骤只办理一次`,
+      values: {},
+      valueTexts: [],
+      warnings,
+      ip,
+    });
+    return { warnings };
   }
 
   /**
