@@ -106,5 +106,22 @@ describe('[issue 33.8] workflow records offer only what their state allows', () 
     await input.press('Enter');
     await expect.poll(() => dialog.locator('.wf-submit').isEnabled()).toBe(true);
     await dialog.locator('.wf-blocked').getByText('已修改办理信息').waitFor();
+    await dialog.getByRole('button', { name: /取\s*消/ }).click();
+    const discard = page.locator('.ant-modal-confirm').filter({ hasText: '放弃修改' });
+    if (await discard.count()) await discard.getByRole('button', { name: /放\s*弃/ }).click();
+  });
+
+  it('[issue 33.11] 待到期 lists the probations not over yet, apart from 待我审批', async () => {
+    await page.goto(page.url().replace(/\/web\/.*$/, '/web/development/process'));
+    const view = await visibleView(page, '/development/process');
+    const later = (await api<{ totalElements: number }>('POST', '/api/m/development/list?size=1', { $waiting: 'later' }, admin)).body.totalElements;
+    expect(later).toBeGreaterThan(0);
+    await view.locator('[data-tab="later"]').click();
+    // The tab's own list has come (its total), and it is done loading.
+    await view.locator('.rt-pagination').getByText(`共 ${later} 条`).waitFor();
+    await page.waitForLoadState('networkidle');
+    const states = await view.locator('tr.rt-row .rt-state').allInnerTexts();
+    expect(states.length).toBeGreaterThan(0);
+    for (const s of states) expect(['预备党员', '延长预备期']).toContain(s.trim());
   });
 });
