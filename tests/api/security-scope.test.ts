@@ -56,7 +56,11 @@ describe(`[issue 12] data scope on ${TEST_DB}`, () => {
     await userWithRole(t.app, admin, { username: 'scopelister', permissions: ['member:list'], password: PASS });
     secretary = await login(t.app, 'scopesec', PASS);
     lister = await login(t.app, 'scopelister', PASS);
-    const first = async (orgId: number) => (await call('POST', '/api/m/member/list?fields=all&size=1', { orgId, partyStatus: '1' })).json().content[0] as Member;
+    // Lists mask identity numbers; the detail gives the administrator the whole number.
+    const first = async (orgId: number) => {
+      const listed = (await call('POST', '/api/m/member/list?fields=all&size=1', { orgId, partyStatus: '1' })).json().content[0] as Member;
+      return (await call('GET', `/api/m/member/${listed.id}`)).json() as Member;
+    };
     inA = await first(branchA);
     inB = await first(branchB);
   });
