@@ -24,6 +24,15 @@ export class RuntimeContext {
     return this.orgTreeOf();
   }
 
+  /**
+   * Loads the caches that work inside a transaction reads (the organisation tree: levels, scopes, reminder
+   * receivers) before the transaction opens: on the embedded database a cache loading through the pool
+   * from inside a transaction waits for that transaction forever (an import of members hung so).
+   */
+  async beforeTransaction(): Promise<void> {
+    await this.orgTree.subtreeIds([]);
+  }
+
   /** Work to run once a transaction opened with `transaction` commits (nothing runs when it rolls back). */
   private readonly commitQueues = new WeakMap<object, (() => void)[]>();
 
@@ -32,6 +41,7 @@ export class RuntimeContext {
    * writes made through its handle queue them with `afterCommit`.
    */
   async transaction<R>(fn: (trx: Kysely<DB>) => Promise<R>): Promise<R> {
+    await this.beforeTransaction();
     const queue: (() => void)[] = [];
     const result = await this.db.transaction().execute((trx) => {
       this.commitQueues.set(trx, queue);

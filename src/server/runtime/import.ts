@@ -355,6 +355,7 @@ export class ImportJobs {
         const batch = await this.prepare(run, rows, actor, this.ctx.db);
         const good = batch.good();
         if (good.length) {
+          await this.ctx.beforeTransaction();
           try {
             await this.ctx.db.transaction().execute((trx) => plan.service.writeMany(trx, good.map(batch.writeOf), actor, plan.dicts!));
             result.imported += good.length;
@@ -395,6 +396,7 @@ export class ImportJobs {
 
     const second = new PassResult();
     try {
+      await this.ctx.beforeTransaction();
       await this.ctx.db.transaction().execute(async (trx) => {
         for (const plan of plans) {
           const run = await this.open(plan, upload);

@@ -93,6 +93,7 @@ export class Reminders {
       for (let after = 0; ; ) {
         const ids = (await (this.db as Kysely<any>).selectFrom(m.table).select('id').where('id', '>', after).orderBy('id').limit(REFRESH_PAGE).execute()).map((r: { id: number }) => r.id); // eslint-disable-line @typescript-eslint/no-explicit-any
         if (!ids.length) break;
+        await this.deps.ctx.beforeTransaction();
         await this.db.transaction().execute((trx) => this.computer.recompute(trx, m, ids, today, options.types));
         after = ids[ids.length - 1];
       }
