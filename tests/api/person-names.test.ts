@@ -51,6 +51,15 @@ describe(`one name per person on ${TEST_DB}`, () => {
     expect((await get('/api/pschool/home', plain.token)).json().name).toBe(`学员${plain.username}`);
   });
 
+  it('[33.6] the linked account itself goes by the member\'s name (the top bar reads it from the users API)', async () => {
+    const [linked, plain] = await learners(t.app, 2, 'pnaccount');
+    await linkUserToMember(t.database.db, linked.id, await member('陈账号'));
+    const found = await t.app.inject({ method: 'POST', url: '/api/users/list?size=100', headers: bearer(admin), payload: { blurry: 'pnaccount' } });
+    const rows = found.json().content as { id: number; nickName: string }[];
+    const nick = new Map(rows.map((u) => [u.id, u.nickName]));
+    expect([nick.get(linked.id), nick.get(plain.id)]).toEqual(['陈账号', `学员${plain.username}`]);
+  });
+
   it('[33.6] marking, results (and their name search) and seating name the member, not the account nickname', async () => {
     const [linked, plain] = await learners(t.app, 2, 'pnexam');
     await linkUserToMember(t.database.db, linked.id, await member('赵考生'));

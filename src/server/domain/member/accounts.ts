@@ -28,10 +28,11 @@ export async function personNameOf(db: Kysely<DB>, userId: number): Promise<stri
 }
 
 /**
- * Links an account to a member record (one account per member). Records that copied the account's name
- * (party-school students) take the member's name, so the person is named one way everywhere.
+ * Links an account to a member record (one account per member). The account and the records that copied its
+ * name (party-school students) take the member's name, so the person is named one way everywhere.
  */
 export async function linkUserToMember(db: Kysely<DB>, userId: number, memberId: number | null): Promise<void> {
-  await sql`UPDATE users SET member_id = ${memberId} WHERE id = ${userId}`.execute(db);
+  // The account goes by the member's name from then on (the top bar, messages); its owner may still change it in 个人中心.
+  await sql`UPDATE users SET member_id = ${memberId}, nick_name = COALESCE((SELECT m.name FROM m_member m WHERE m.id = ${memberId}), nick_name) WHERE id = ${userId}`.execute(db);
   if (memberId !== null) await sql`UPDATE m_pschool_student s SET name = m.name FROM m_member m WHERE m.id = ${memberId} AND s.user_id = ${userId} AND s.name <> m.name`.execute(db);
 }
