@@ -18,26 +18,11 @@ import { HttpError } from '../../errors.js';
 import type { Runtime } from '../index.js';
 import { todoLink } from '../workflow/links.js';
 import { remindersOf } from './model.js';
+import type { ReminderDto } from '../../../shared/reminders.js';
 
 export const REMINDER_LIST = 'msg-remind:list';
 export const REMINDER_MANAGE = 'msg-remind:manage';
 
-export interface ReminderDto {
-  id: number;
-  module: string;
-  recordId: number;
-  type: string;
-  title: string;
-  dueDate: string;
-  state: number;
-  enabled: number;
-  moduleTitle: string;
-  recordName: string;
-  orgId: number | null;
-  orgName: string;
-  link: string | null;
-  closable: boolean;
-}
 
 const intOf = (v: unknown) => (v === undefined || v === '' ? undefined : Number(v));
 
@@ -113,8 +98,8 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
       type: r.type,
       title: r.title,
       dueDate: r.due_date,
-      state: r.state,
-      enabled: r.enabled,
+      state: r.state as ReminderDto['state'],
+      enabled: r.enabled as ReminderDto['enabled'],
       moduleTitle: runtime.module(r.module)?.title ?? r.module,
       recordName: names.get(r.module)?.get(r.record_id) ?? '',
       orgId: r.org_id,

@@ -9,22 +9,9 @@ export const REMINDER_STATES = [
   { value: CadreRemindState.FINISH, label: CadreRemindStateLabel[CadreRemindState.FINISH], color: 'success' },
 ] as const;
 
-export interface Reminder {
-  id: number;
-  module: string;
-  recordId: number;
-  type: string;
-  title: string;
-  dueDate: string;
-  state: 1 | 2 | 3;
-  enabled: 0 | 1;
-  moduleTitle: string;
-  recordName: string;
-  orgId: number | null;
-  orgName: string;
-  link: string | null;
-  closable: boolean;
-}
+import type { ReminderDto as Reminder } from '../../../shared/reminders';
+
+export type { Reminder };
 
 export interface ReminderType {
   module: string;

@@ -1,0 +1,17 @@
+/** A reminder as `GET /api/reminders` answers it (spec §4 states 1/2/3, enabled switch 0/1). */
+export interface ReminderDto {
+  id: number;
+  module: string;
+  recordId: number;
+  type: string;
+  title: string;
+  dueDate: string;
+  state: 1 | 2 | 3;
+  enabled: 0 | 1;
+  moduleTitle: string;
+  recordName: string;
+  orgId: number | null;
+  orgName: string;
+  link: string | null;
+  closable: boolean;
+}
