@@ -1,0 +1,215 @@
+/**
+ * Counting ballots: a pure function for every vote the product holds, so the rules live in one place.
+ *
+ * Two kinds of ballot are counted here:
+ *
+ * 1. Elections (两委换届选举, 党代表选举, the congress's committee): `tallyElection`. Each ballot carries the
+ *    candidates it marks in favour (`marks`). Rules of 中国共产党基层组织选举工作条例 (2020):
+ *    - 第十二条 candidates exceed the seats by at least 20% (差额): `minimumCandidates(seats)` = ceil(seats × 1.2);
+ *    - 第二十六条 the election is valid only when the ballots returned do not exceed the ballots issued; a ballot
+ *      that marks more candidates than there are seats is void (fewer or none is valid, it abstains);
+ *    - 第二十七条 a candidate is elected with votes in favour from MORE than half of the voters ENTITLED
+ *      (应到会有选举权的人数, not those present): `passesMajority(votes, entitled)`;
+ *    - 第二十八条 more passing than seats: the most votes win; a tie at the last seat goes to a further round
+ *      between the tied; fewer passing than seats: a further round for the seats left, its candidates taken by
+ *      votes in the first round, again at least ceil(left × 1.2) of them (ties at that cut are all taken).
+ *    An assembly that elects needs more than 4/5 of those entitled present (第二十二条): `hasQuorum`.
+ *
+ * 2. Grade votes (民主评议党员: 优秀/合格/基本合格/不合格 per member, used by organisation life): `tallyGrades`.
+ *    Each ballot chooses at most one grade per subject (`choices: { [subjectId]: grade }`). A choice that is
+ *    not one of the grades voids that entry only; a ballot that gives a grade to more subjects than its limit
+ *    (e.g. at most N 优秀) is void as a whole. The answer counts per subject and grade; what the counts mean
+ *    (e.g. 不合格 by more than half) is the caller's rule, helped by `passesMajority`.
+ *
+ * Both answer `valid: false` when returned > issued; the counts are still given (so they can be shown), but
+ * an invalid election elects nobody and sends nobody to a further round: it is held again.
+ */
+
+export type BallotId = string | number;
+
+/** ceil(seats × 1.2) in integers (5 × 1.2 is not exactly 6 in floating point for every seat count). */
+export function minimumCandidates(seats: number): number {
+  return Math.floor((seats * 6 + 4) / 5);
+}
+
+/** The 差额 rule: candidates ≥ ceil(seats × 1.2). */
+export function checkCandidates(seats: number, candidates: number): { ok: boolean; minimum: number } {
+  const minimum = minimumCandidates(seats);
+  return { ok: seats > 0 && candidates >= minimum, minimum };
+}
+
+/** Votes from MORE than half of those entitled (exactly half does not pass). */
+export function passesMajority(votes: number, entitled: number): boolean {
+  return votes * 2 > entitled;
+}
+
+/** The least number present for a quorum of MORE than 4/5 of those entitled. */
+export function quorumMinimum(entitled: number): number {
+  return Math.floor((entitled * 4) / 5) + 1;
+}
+
+/** More than four fifths of those entitled present (exactly 4/5 is not enough). */
+export function hasQuorum(present: number, entitled: number): boolean {
+  return entitled > 0 && present * 5 > entitled * 4;
+}
+
+export interface ElectionBallot<Id extends BallotId = BallotId> {
+  marks: readonly Id[];
+}
+
+export interface ElectionTallyInput<Id extends BallotId = BallotId> {
+  seats: number;
+  /** Voters entitled (the full members on the roll), the base of the majority. */
+  entitled: number;
+  ballotsIssued: number;
+  ballots: readonly ElectionBallot<Id>[];
+  /** The candidate list, so a candidate without votes is listed; marks of anyone else void the ballot. */
+  candidates?: readonly Id[];
+}
+
+export interface CandidateVotes<Id extends BallotId = BallotId> {
+  candidateId: Id;
+  votes: number;
+  elected: boolean;
+}
+
+export interface ElectionTally<Id extends BallotId = BallotId> {
+  valid: boolean;
+  ballotsReturned: number;
+  ballotsValid: number;
+  ballotsVoid: number;
+  /** By votes, most first; equal votes keep the candidate list's (or first-seen) order. */
+  votes: CandidateVotes<Id>[];
+  /** Candidates of the further round (另行选举), empty when every seat is filled or the election is invalid. */
+  furtherRound: Id[];
+  /** Seats the further round fills. */
+  seatsLeft: number;
+}
+
+/** Whether a ballot counts: not more marks than seats, no mark twice, only listed candidates (when listed). */
+function ballotIsValid<Id extends BallotId>(marks: readonly Id[], seats: number, listed: Set<Id> | null): boolean {
+  if (marks.length > seats) return false;
+  if (new Set(marks).size !== marks.length) return false;
+  return listed === null || marks.every((m) => listed.has(m));
+}
+
+export function tallyElection<Id extends BallotId>(input: ElectionTallyInput<Id>): ElectionTally<Id> {
+  const { seats, entitled, ballotsIssued, ballots } = input;
+  if (!Number.isInteger(seats) || seats < 1) throw new RangeError('seats must be a positive integer');
+  const listed = input.candidates ? new Set(input.candidates) : null;
+  const counts = new Map<Id, number>();
+  for (const c of input.candidates ?? []) counts.set(c, 0);
+  let ballotsValid = 0;
+  for (const b of ballots) {
+    if (!ballotIsValid(b.marks, seats, listed)) continue;
+    ballotsValid++;
+    for (const m of b.marks) counts.set(m, (counts.get(m) ?? 0) + 1);
+  }
+  const ballotsReturned = ballots.length;
+  const valid = ballotsReturned <= ballotsIssued;
+  // A stable sort keeps the list order among equal votes.
+  const ranked = [...counts].map(([candidateId, votes]) => ({ candidateId, votes, elected: false })).sort((a, b) => b.votes - a.votes);
+  const result: ElectionTally<Id> = { valid, ballotsReturned, ballotsValid, ballotsVoid: ballotsReturned - ballotsValid, votes: ranked, furtherRound: [], seatsLeft: 0 };
+  if (!valid) return result;
+
+  const passing = ranked.filter((r) => passesMajority(r.votes, entitled));
+  if (passing.length > seats) {
+    const lastVotes = passing[seats - 1]!.votes;
+    if (passing[seats]!.votes === lastVotes) {
+      // Tie at the last seat: those above it are elected, the tied go to a further round.
+      for (const r of passing) if (r.votes > lastVotes) r.elected = true;
+      const tied = passing.filter((r) => r.votes === lastVotes);
+      result.furtherRound = tied.map((r) => r.candidateId);
+      result.seatsLeft = seats - passing.filter((r) => r.elected).length;
+    } else {
+      for (const r of passing.slice(0, seats)) r.elected = true;
+    }
+    return result;
+  }
+  for (const r of passing) r.elected = true;
+  const left = seats - passing.length;
+  if (left > 0) {
+    const rest = ranked.filter((r) => !r.elected);
+    const wanted = minimumCandidates(left);
+    const cut = rest.length > wanted ? rest[wanted - 1]!.votes : -1;
+    result.furtherRound = rest.filter((r, i) => i < wanted || r.votes === cut).map((r) => r.candidateId);
+    result.seatsLeft = left;
+  }
+  return result;
+}
+
+export interface GradeBallot<Grade extends string = string, Subject extends BallotId = BallotId> {
+  /** The grade chosen for each subject; a subject left out is an abstention for it. */
+  choices: Readonly<Partial<Record<Subject, Grade>>>;
+}
+
+export interface GradeTallyInput<Grade extends string = string, Subject extends BallotId = BallotId> {
+  /** The grades in order, e.g. ['优秀', '合格', '基本合格', '不合格']. */
+  grades: readonly Grade[];
+  /** The subjects, so a subject without choices is listed. */
+  subjects?: readonly Subject[];
+  ballotsIssued: number;
+  ballots: readonly GradeBallot<Grade, Subject>[];
+  /** At most this many subjects with a grade on one ballot (e.g. { 优秀: 3 }); more voids the ballot. */
+  limits?: Readonly<Partial<Record<Grade, number>>>;
+}
+
+export interface SubjectGrades<Grade extends string = string, Subject extends BallotId = BallotId> {
+  subjectId: Subject;
+  /** Every grade with its count (0 included). */
+  counts: Record<Grade, number>;
+  /** Entries on valid ballots naming something that is not a grade. */
+  void: number;
+  /** Valid ballots without a choice for this subject. */
+  abstained: number;
+  /** The grade chosen most; null when none or tied at the top. */
+  top: Grade | null;
+}
+
+export interface GradeTally<Grade extends string = string, Subject extends BallotId = BallotId> {
+  valid: boolean;
+  ballotsReturned: number;
+  ballotsValid: number;
+  ballotsVoid: number;
+  subjects: SubjectGrades<Grade, Subject>[];
+}
+
+export function tallyGrades<Grade extends string, Subject extends BallotId>(input: GradeTallyInput<Grade, Subject>): GradeTally<Grade, Subject> {
+  const grades = new Set<string>(input.grades);
+  const rows = new Map<string, SubjectGrades<Grade, Subject>>();
+  const row = (subjectId: Subject): SubjectGrades<Grade, Subject> => {
+    const key = String(subjectId);
+    let r = rows.get(key);
+    if (!r) {
+      const counts = {} as Record<Grade, number>;
+      for (const g of input.grades) counts[g] = 0;
+      r = { subjectId, counts, void: 0, abstained: 0, top: null };
+      rows.set(key, r);
+    }
+    return r;
+  };
+  for (const s of input.subjects ?? []) row(s);
+  const limits = Object.entries(input.limits ?? {}) as [Grade, number][];
+  let ballotsValid = 0;
+  const entriesOf = (b: GradeBallot<Grade, Subject>) => Object.entries(b.choices).filter(([, g]) => g !== undefined && g !== null && g !== '') as [string, string][];
+  for (const b of input.ballots) {
+    const entries = entriesOf(b);
+    if (limits.some(([grade, max]) => entries.filter(([, g]) => g === grade).length > max)) continue;
+    ballotsValid++;
+    for (const [subject, grade] of entries) {
+      const r = rows.get(subject) ?? (input.subjects ? null : row(subject as Subject));
+      if (!r) continue; // not a subject of this vote: ignored
+      if (grades.has(grade)) r.counts[grade as Grade]++;
+      else r.void++;
+    }
+  }
+  for (const r of rows.values()) {
+    const chosen = input.grades.reduce((n, g) => n + r.counts[g], 0);
+    r.abstained = ballotsValid - chosen - r.void;
+    const best = Math.max(0, ...input.grades.map((g) => r.counts[g]));
+    const atTop = input.grades.filter((g) => r.counts[g] === best);
+    r.top = best > 0 && atTop.length === 1 ? atTop[0]! : null;
+  }
+  const ballotsReturned = input.ballots.length;
+  return { valid: ballotsReturned <= input.ballotsIssued, ballotsReturned, ballotsValid, ballotsVoid: ballotsReturned - ballotsValid, subjects: [...rows.values()] };
+}
