@@ -5,6 +5,7 @@
  */
 import { addDays, addMonths, isDate } from '../calendar.js';
 import { ownValue } from '../own.js';
+import { quorumOf } from '../meetings/rules.js';
 
 export interface ComputedFunction {
   /** Chinese description for docs and tooling. */
@@ -56,6 +57,12 @@ export const COMPUTED_FUNCTIONS: Readonly<Record<string, ComputedFunction>> = {
       if (memberType !== '2' || !isDate(joinDate) || isDate(fullDate)) return null;
       return addMonths(joinDate, 12) < today ? '预备期已满，待转正' : '预备期内';
     },
+  },
+  meetingQuorum: {
+    description: '会议到会情况：支委会到会须超过委员半数，表决的支部党员大会到会须超过应到会有表决权人数的半数（src/shared/meetings/rules.ts）',
+    arity: 5,
+    result: 'string',
+    compute: ([type, attendeeIds, committeeSize, entitled, votes]) => quorumOf({ type, attendeeIds, committeeSize, entitled, votes }).text || null,
   },
   addDays: {
     description: '日期加天数：如介绍信开具日期加有效天数得到有效期至',
