@@ -4,6 +4,8 @@ export interface ReminderDto {
   module: string;
   recordId: number;
   type: string;
+  /** The spec's numeric code of the type, where it has one (the cadre reminders' RemindType 1-6). */
+  code: number | null;
   title: string;
   dueDate: string;
   state: 1 | 2 | 3;

@@ -60,6 +60,8 @@ export interface ReminderMessage {
 export interface ReminderDeclaration {
   /** The type code (unique in the module): the switches and the API name it. */
   type: string;
+  /** A numeric code the spec gives the type (the cadre reminders' RemindType 1-6): `GET /api/reminders?type=` accepts it. */
+  code?: number;
   /** The type's title (智能提醒 lists and switches). */
   title: string;
   date: ReminderDate;

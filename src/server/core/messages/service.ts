@@ -42,7 +42,8 @@ export interface NewTodo {
 
 /** What a websocket client receives about a change (besides the fresh counters that follow). */
 export interface PushEvent {
-  type: 'message' | 'todo' | 'upload';
+  /** `gb_base_refresh`: the cadre base changed (spec §9; open cadre pages reload). */
+  type: 'message' | 'todo' | 'upload' | 'gb_base_refresh';
   action?: 'created' | 'updated' | 'deleted';
   [key: string]: unknown;
 }

@@ -14,7 +14,7 @@ const PAGING_KEYS = new Set(['page', 'size', 'sort', 'count']);
  * The spec's common lookups (`/api/common/*`): a module's list through the runtime (filters, data scope,
  * paging), with the query string as the filter. Only the module's declared filters are accepted.
  */
-async function lookup(req: FastifyRequest, moduleId: string, extra: Record<string, unknown> = {}) {
+export async function lookup(req: FastifyRequest, moduleId: string, extra: Record<string, unknown> = {}) {
   const { runtime } = req.server;
   const m = runtime.module(moduleId);
   if (!m) throw new HttpError(404, `模块“${moduleId}”不存在`);
@@ -41,8 +41,7 @@ function memberLookup(req: FastifyRequest, extra: Record<string, unknown> = {}) 
 
 export async function memberLookupRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/common/dyjbxx', { config: perm('member:list') }, (req) => memberLookup(req));
-  // Cadres: members in party and government posts until the cadre module arrives.
-  app.get('/api/common/gbjbxx', { config: perm('member:list') }, (req) => memberLookup(req, { jobPost: '1' }));
+  // The cadre lookups (gbjbxx, ldbzxx) are the cadre area's: domain/cadre/routes.ts.
   // Units and their leaders (names, phones) are for those who may list units, not for any account.
   app.get('/api/common/getDwInfo', { config: perm('unit:list') }, (req) => lookup(req, 'unit'));
   app.get('/api/common/getBjInfo', { config: perm('class:list', 'student:list') }, (req) => lookup(req, 'class'));
@@ -64,12 +63,5 @@ export async function memberLookupRoutes(app: FastifyInstance): Promise<void> {
     const total = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${union}) t`.execute(db);
     const rows = await sql`SELECT * FROM (${union}) t ORDER BY name, kind, id LIMIT ${size} OFFSET ${page * size}`.execute(db);
     return { content: rows.rows, totalElements: total.rows[0].n };
-  });
-
-  // Leadership teams: each unit with its leader, until the cadre module brings real teams.
-  app.get('/api/common/ldbzxx', { config: perm('unit:list') }, async (req) => {
-    const q = req.query as { name?: string };
-    const rows = await sql`SELECT id, name AS "unitName", leader, phone FROM m_unit WHERE ${containsText('name', q.name ?? '')} ORDER BY sort NULLS LAST, id`.execute(app.services.database.db);
-    return { content: rows.rows, totalElements: rows.rows.length };
   });
 }

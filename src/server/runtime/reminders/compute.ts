@@ -15,7 +15,7 @@ import type { RuntimeModule } from '../module.js';
 import { idIn } from '../query.js';
 import { todoLink } from '../workflow/links.js';
 import { Directory } from '../workflow/directory.js';
-import { OrgLevels, inScope, levelRecord } from '../workflow/levels.js';
+import { OrgLevels, inScope, inUnits, levelRecord } from '../workflow/levels.js';
 import type { WorkflowLevel } from '../../../shared/module-schema/workflow.js';
 import type { WorkingCalendar } from '../../../shared/working-days.js';
 import { childDateOf, conditionHolds, ownDateOf, periodOf, remindersOf } from './model.js';
@@ -46,6 +46,7 @@ interface Stored {
   state: number;
   receivers: number[];
   org_id: number | null;
+  unit_id: number | null;
   title: string;
   announced_due: string | null;
   closed_due: string | null;
@@ -111,11 +112,12 @@ export class ReminderComputer {
     const ids = rows.map((r) => r.id as number);
     const stored = await db
       .selectFrom('reminders')
-      .select(['id', 'record_id', 'type', 'due_date', 'state', 'receivers', 'org_id', 'title', 'announced_due', 'closed_due'])
+      .select(['id', 'record_id', 'type', 'due_date', 'state', 'receivers', 'org_id', 'unit_id', 'title', 'announced_due', 'closed_due'])
       .where('module', '=', m.id)
       .where('record_id', 'in', ids)
       .execute();
     const existing = new Map(stored.map((s) => [`${s.record_id}:${s.type}`, s as Stored]));
+    const owners = await this.ownersOf(db, m, rows);
     for (const decl of decls) {
       const childDates = await this.childDates(db, m, decl, ids);
       const setting = settings.get(decl.type)!;
@@ -131,9 +133,9 @@ export class ReminderComputer {
         const due = dueDateOf(base, await periodOf(decl, record, run.config), run.working);
         let state: number = reminderStateOn(due, run.today, setting.ahead, decl.overdue ?? true);
         if (old?.closed_due === due) state = REMINDER_STATE.FINISH;
-        const receivers = state === REMINDER_STATE.FINISH && old ? old.receivers : await this.receiversOf(db, m, decl, record, run.directory);
-        const orgId = m.scopeField ? ((record[m.scopeField.name] as number | null) ?? null) : null;
-        const values = { title: decl.title, due_date: due, state, receivers, org_id: orgId };
+        const owner = owners.get(id) ?? NO_OWNER;
+        const receivers = state === REMINDER_STATE.FINISH && old ? old.receivers : await this.receiversOf(db, m, decl, record, run.directory, owner);
+        const values = { title: decl.title, due_date: due, state, receivers, org_id: owner.orgId, unit_id: owner.unitId };
         const announce = state === REMINDER_STATE.START && setting.enabled && old?.announced_due !== due;
         let reminderId = old?.id;
         if (!old) {
@@ -174,9 +176,8 @@ export class ReminderComputer {
   }
 
   /** Who receives a reminder of this record (see ReminderReceiver). */
-  private async receiversOf(db: Kysely<DB>, m: RuntimeModule, decl: ReminderDeclaration, record: Record<string, unknown>, directory: Directory): Promise<number[]> {
+  private async receiversOf(db: Kysely<DB>, m: RuntimeModule, decl: ReminderDeclaration, record: Record<string, unknown>, directory: Directory, owner: Owner): Promise<number[]> {
     const out = new Set<number>();
-    const orgId = m.scopeField ? ((record[m.scopeField.name] as number | null) ?? null) : null;
     for (const to of decl.receivers) {
       if ('step' in to) for (const u of await this.deps.actorsOf(m, to.step, record, directory, db)) out.add(u);
       else if ('field' in to) {
@@ -189,10 +190,33 @@ export class ReminderComputer {
         const acting = await this.levels.actingOrg(level, r);
         for (const h of await directory.holders(to.permission ?? m.permissions.edit, db)) if (await this.levels.canAct(h, level, acting, r)) out.add(h.userId);
       } else {
-        for (const h of await directory.holders(to.permission, db)) if (inScope(h, orgId)) out.add(h.userId);
+        for (const h of await directory.holders(to.permission, db)) if (inScope(h, owner.orgId) || inUnits(h, owner.unitId)) out.add(h.userId);
       }
     }
     return [...out].sort((a, b) => a - b);
+  }
+
+  /**
+   * The organisation or unit each record belongs to for the data scope: its x-scope field (a unit field
+   * gives the unit), or for a child module scoped through its parent, the parent record's.
+   */
+  private async ownersOf(db: Kysely<DB>, m: RuntimeModule, rows: Record<string, unknown>[]): Promise<Map<number, Owner>> {
+    const out = new Map<number, Owner>();
+    const ownerOf = (mod: RuntimeModule, r: Record<string, unknown>): Owner => {
+      const v = (r[mod.scopeField!.name] as number | null | undefined) ?? null;
+      return mod.scopeField!.ref === 'unit' ? { orgId: null, unitId: v } : { orgId: v, unitId: null };
+    };
+    if (m.scopeField) for (const r of rows) out.set(r.id as number, ownerOf(m, r));
+    else if (m.scopeVia?.parent.scopeField) {
+      const { foreignKey, parent } = m.scopeVia;
+      const parentIds = [...new Set(rows.map((r) => r[foreignKey.name]).filter((v): v is number => typeof v === 'number'))];
+      const parents = parentIds.length
+        ? ((await (db as Kysely<any>).selectFrom(parent.table).select(['id', `${parent.scopeField!.column} as ${parent.scopeField!.name}`]).where(idIn(parentIds)).execute()) as Record<string, unknown>[])
+        : [];
+      const byId = new Map(parents.map((p) => [p.id as number, ownerOf(parent, p)]));
+      for (const r of rows) out.set(r.id as number, byId.get(r[foreignKey.name] as number) ?? NO_OWNER);
+    }
+    return out;
   }
 
   /** Which of these modules' records reference these child rows (a child date changed). */
@@ -210,8 +234,15 @@ export class ReminderComputer {
   }
 }
 
-function changed(old: Stored, next: { title: string; due_date: string; state: number; receivers: number[]; org_id: number | null }): boolean {
-  return old.title !== next.title || old.due_date !== next.due_date || old.state !== next.state || old.org_id !== next.org_id || old.receivers.join(',') !== next.receivers.join(',');
+/** The organisation or unit a reminder belongs to (the data scope filters on it). */
+interface Owner {
+  orgId: number | null;
+  unitId: number | null;
+}
+const NO_OWNER: Owner = { orgId: null, unitId: null };
+
+function changed(old: Stored, next: { title: string; due_date: string; state: number; receivers: number[]; org_id: number | null; unit_id: number | null }): boolean {
+  return old.title !== next.title || old.due_date !== next.due_date || old.state !== next.state || old.org_id !== next.org_id || old.unit_id !== next.unit_id || old.receivers.join(',') !== next.receivers.join(',');
 }
 
 /** System configuration values, read once per computation through its handle. */

@@ -5,8 +5,10 @@
  * - `PUT  /api/reminders/types`                       `{ module, type, enabled: 0|1, ahead? }` (administrators)
  * - `POST /api/reminders/refresh`                     recompute everything now → `{ counts: { module: { type: n } } }`
  * - `POST /api/reminders/{id}/close`                  close by hand where the type allows
- * A caller sees the reminders they receive, and those of organisations in their data scope in modules they
- * may list; superusers see all.
+ * A caller sees the reminders they receive, and those of organisations (or, for unit-scoped modules,
+ * units) in their data scope in modules they may list; superusers see all. `module` names a module with
+ * its child modules (x-children: `module=cadre` lists the reminders of a cadre's posts too); `type` is a
+ * type code, or the numeric `code` a declaration gives its type (`type=1`: every type declared with code 1).
  */
 import type { FastifyInstance } from 'fastify';
 import { sql, type Expression, type SqlBool } from 'kysely';
@@ -52,9 +54,23 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
     const mine = sql<SqlBool>`r.receivers @> ARRAY[${user.id}]::int[]`;
     const listed = reminders.modules().filter((m) => hasAnyPermission(user, [m.permissions.list])).map((m) => m.id);
     if (!listed.length) return mine;
-    const { scope } = await runtime.actorOf(user);
-    const inScope = scope === 'all' ? sql`true` : sql`r.org_id = ANY(${scope}::int[])`;
-    return sql<SqlBool>`(${mine} OR (r.module = ANY(${listed}::text[]) AND ${inScope}))`;
+    const actor = await runtime.actorOf(user);
+    const units = actor.units ?? (actor.scope === 'all' ? 'all' : []);
+    const inScope =
+      actor.scope === 'all' || units === 'all'
+        ? sql`${actor.scope === 'all' ? sql`r.unit_id IS NULL` : sql`r.org_id = ANY(${actor.scope}::int[])`} OR ${units === 'all' ? sql`r.unit_id IS NOT NULL` : sql`r.unit_id = ANY(${units}::int[])`}`
+        : sql`r.org_id = ANY(${actor.scope}::int[]) OR r.unit_id = ANY(${units}::int[])`;
+    return sql<SqlBool>`(${mine} OR (r.module = ANY(${listed}::text[]) AND (${inScope})))`;
+  }
+
+  /** A module and its child modules (x-children): their reminders are listed under the module. */
+  const familyOf = (module: string) => [module, ...(runtime.module(module)?.children.map((c) => c.module) ?? [])];
+
+  /** `type` as given: a type code, or a declaration's numeric code (every module and type declared with it). */
+  function typeCondition(type: string): Expression<SqlBool> {
+    if (!/^\d+$/.test(type)) return sql<SqlBool>`r.type = ${type}`;
+    const pairs = reminders.modules().flatMap((m) => remindersOf(m).filter((d) => d.code === Number(type)).map((d) => sql`(${m.id}::text, ${d.type}::text)`));
+    return pairs.length ? sql<SqlBool>`(r.module, r.type) IN (${sql.join(pairs)})` : sql<SqlBool>`false`;
   }
 
   app.get('/api/reminders', { config: perm(REMINDER_LIST) }, async (req) => {
@@ -65,8 +81,8 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
     const orgId = intOf(q.orgId);
     if (state !== undefined && ![1, 2, 3].includes(state)) throw new HttpError(400, '提醒状态不正确');
     const where = [await visible(user)];
-    if (q.module) where.push(sql<SqlBool>`r.module = ${q.module}`);
-    if (q.type) where.push(sql<SqlBool>`r.type = ${q.type}`);
+    if (q.module) where.push(sql<SqlBool>`r.module = ANY(${familyOf(q.module)}::text[])`);
+    if (q.type) where.push(typeCondition(q.type));
     if (state !== undefined) where.push(sql<SqlBool>`r.state = ${state}`);
     if (orgId !== undefined) {
       if (!Number.isSafeInteger(orgId)) throw new HttpError(400, '组织不正确');
@@ -96,6 +112,7 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
       module: r.module,
       recordId: r.record_id,
       type: r.type,
+      code: declOf(r.module, r.type)?.decl.code ?? null,
       title: r.title,
       dueDate: r.due_date,
       state: r.state as ReminderDto['state'],
@@ -116,7 +133,7 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
     return reminders.modules().flatMap((m) =>
       remindersOf(m).map((d) => {
         const s = byKey.get(`${m.id}:${d.type}`);
-        return { module: m.id, moduleTitle: m.title, type: d.type, title: d.title, enabled: s?.enabled ?? 1, ahead: s?.ahead_days ?? d.ahead, defaultAhead: d.ahead, closable: !!d.closable };
+        return { module: m.id, moduleTitle: m.title, type: d.type, code: d.code ?? null, title: d.title, enabled: s?.enabled ?? 1, ahead: s?.ahead_days ?? d.ahead, defaultAhead: d.ahead, closable: !!d.closable };
       }),
     );
   });

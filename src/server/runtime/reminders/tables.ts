@@ -14,6 +14,8 @@ export interface ReminderTables {
     state: number;
     receivers: ColumnType<number[], number[] | undefined, number[]>;
     org_id: number | null;
+    /** The record's unit, for modules scoped by units (migration 0210). */
+    unit_id: ColumnType<number | null, number | null | undefined, number | null>;
     announced_due: string | null;
     closed_due: string | null;
     closed_by: number | null;

@@ -1,0 +1,92 @@
+/**
+ * The cadre base's rules as pure functions (docs/cadres.md): the work record's continuity, the retirement
+ * age by rank and gender, a term's end, and a unit's staffing against its approved posts. The hooks of
+ * base.ts, resume.ts and staffing.ts and the reminder dates call them; tests/unit/cadre-rules.test.ts
+ * holds them at their boundaries.
+ */
+import { addMonths, isDate } from '../../../shared/calendar.js';
+
+/** 干部人事档案工作条例 (2018) 第十六条 and 干部履历 practice: the work record is continuous from first employment. */
+export const RULE_RESUME = '干部简历应从参加工作起连续记载，全职经历之间不得断档或重叠（《干部人事档案工作条例》）';
+/** 党政领导干部选拔任用工作条例 (2019) 第五十二条. */
+export const RULE_STAFFING = '不得超职数配备干部（《党政领导干部选拔任用工作条例》第五十二条）；确需超出核定职数的，须说明理由';
+
+export interface ResumeEntry {
+  id?: number;
+  startDate: string;
+  endDate?: string | null;
+  text?: string;
+  fullTime?: boolean | null;
+}
+
+/** Months are what a résumé counts in (1998.07—2002.06): an index of a date's month. */
+const monthIndex = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+const ym = (date: string) => `${date.slice(0, 4)}.${date.slice(5, 7)}`;
+
+/**
+ * What breaks the work record's continuity, in the order of the entries: an end before its start; two
+ * full-time entries overlapping (the next starting in a month before the previous one ended; the month
+ * one ends may be the month the next starts); a gap between consecutive full-time entries longer than
+ * `gapMonths` whole months (0: the next starts in the month after the previous ended, at the latest);
+ * an open entry (至今) followed by another. Part-time entries (兼任, 挂职) may overlap anything.
+ */
+export function resumeProblems(entries: ResumeEntry[], gapMonths = 0): string[] {
+  const problems: string[] = [];
+  for (const e of entries) if (e.endDate && e.endDate < e.startDate) problems.push(`经历“${e.text ?? ''}”的结束日期（${e.endDate}）早于开始日期（${e.startDate}）`);
+  const full = entries.filter((e) => e.fullTime !== false && isDate(e.startDate)).sort((a, b) => a.startDate.localeCompare(b.startDate) || (a.id ?? 0) - (b.id ?? 0));
+  for (let i = 1; i < full.length; i++) {
+    const prev = full[i - 1];
+    const next = full[i];
+    if (!prev.endDate) {
+      problems.push(`经历“${prev.text ?? ''}”（${ym(prev.startDate)}至今）之后还有经历“${next.text ?? ''}”（${ym(next.startDate)}起）：至今的经历应为最后一段。${RULE_RESUME}`);
+      continue;
+    }
+    const gap = monthIndex(next.startDate) - monthIndex(prev.endDate) - 1;
+    if (gap < -1) problems.push(`经历“${next.text ?? ''}”（${ym(next.startDate)}起）与“${prev.text ?? ''}”（至${ym(prev.endDate)}）重叠。${RULE_RESUME}`);
+    else if (gap > gapMonths) problems.push(`经历“${prev.text ?? ''}”（至${ym(prev.endDate)}）与“${next.text ?? ''}”（${ym(next.startDate)}起）之间断档${gap}个月${gapMonths ? `，超过允许的${gapMonths}个月` : ''}。${RULE_RESUME}`);
+  }
+  return problems;
+}
+
+/** Retirement ages (years) a school sets; the defaults are the national ones. */
+export interface RetireAges {
+  male: number;
+  /** Women at 处级 and below. */
+  female: number;
+  /** Women above 处级 (厅级 and up). */
+  femaleSenior: number;
+}
+export const DEFAULT_RETIRE_AGES: RetireAges = { male: 60, female: 55, femaleSenior: 60 };
+/** GB_JBXX_XZJB codes above 处级: 正部 01 … 副厅 04. */
+const SENIOR_RANKS = new Set(['01', '02', '03', '04']);
+
+/** The age a cadre retires at: 60 for men; for women 55 at 处级 and below, 60 above (school settings). */
+export function retireAgeOf(gender: unknown, rank: unknown, ages: RetireAges = DEFAULT_RETIRE_AGES): number {
+  if (gender === '2') return typeof rank === 'string' && SENIOR_RANKS.has(rank) ? ages.femaleSenior : ages.female;
+  return ages.male;
+}
+
+/** The day the cadre reaches that age (a 02-29 birthday: 02-28 in a common year). */
+export function retirementDateOf(birthDate: unknown, gender: unknown, rank: unknown, ages: RetireAges = DEFAULT_RETIRE_AGES): string | null {
+  if (!isDate(birthDate)) return null;
+  return addMonths(birthDate, 12 * retireAgeOf(gender, rank, ages));
+}
+
+/** A term's end: `years` after the post's start (5 by default, a setting per post). */
+export function termEndOf(startDate: unknown, years: unknown, defaultYears = 5): string | null {
+  if (!isDate(startDate)) return null;
+  const y = typeof years === 'number' && years > 0 ? years : defaultYears;
+  return addMonths(startDate, 12 * y);
+}
+
+export type StaffingStatus = '空缺' | '满编' | '超编';
+
+/** A unit's posts of one rank against the approved number. */
+export function staffingFigures(approved: number, occupied: number): { occupied: number; vacant: number; excess: number; status: StaffingStatus } {
+  return {
+    occupied,
+    vacant: Math.max(0, approved - occupied),
+    excess: Math.max(0, occupied - approved),
+    status: occupied < approved ? '空缺' : occupied === approved ? '满编' : '超编',
+  };
+}

@@ -1,0 +1,275 @@
+// engines: both — the résumé guard and the staffing counts read and write inside the write's transaction, and the reminders table is recomputed there
+/**
+ * The cadre base (干部信息管理, docs/cadres.md): the nine kinds of records of one cadre and its show types,
+ * the change records (module code 1), the résumé continuity guard and the staffing warning at their
+ * boundaries, the leadership team's counts and structure, the lookups gbjbxx / ldbzxx in the caller's unit
+ * scope, and the six reminders through `GET /api/reminders?module=cadre&type=N` with their due dates and
+ * the day their announcement starts.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, addMonths } from '../../src/shared/calendar.js';
+import { localToday } from '../../src/shared/module-schema/computed.js';
+import { login } from '../support/auth.js';
+import { clientOf, type Client } from '../support/development.js';
+import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
+
+const TODAY = localToday();
+const PASS = 'Cadre@2026pass';
+
+interface Reminder {
+  module: string;
+  recordId: number;
+  type: string;
+  code: number | null;
+  dueDate: string;
+  state: number;
+}
+
+describe(`cadre base on ${TEST_DB}`, () => {
+  let t: TestApp;
+  let admin: Client;
+  let unitA: number;
+  let unitB: number;
+  let n = 0;
+
+  const created = async (who: Client, url: string, body: Record<string, unknown>) => {
+    const res = await who('POST', url, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body as Record<string, unknown> & { id: number; version: number };
+  };
+  const newCadre = (extra: Record<string, unknown> = {}) =>
+    created(admin, '/api/m/cadre', { name: `干部${++n}`, gender: '1', birthDate: '1975-03-10', unitId: unitA, category: '2', rank: '05', ...extra });
+  const setting = (key: string, value: string) => sql`UPDATE sys_config SET config_value = ${value} WHERE config_key = ${key}`.execute(t.database.db);
+  const reminders = async (query: string, who = admin) => ((await who('GET', `/api/reminders?${query}&size=200`)).body as { content: Reminder[] }).content;
+  /** The reminder of one record of a module as of `today` (recomputed for that day). */
+  const reminderOn = async (module: string, type: string, recordId: number, today: string) => {
+    await t.app.runtime.reminders.refresh({ modules: [module], types: [type], today });
+    return (await sql<{ due_date: string; state: number }>`SELECT due_date::text, state FROM reminders WHERE module = ${module} AND type = ${type} AND record_id = ${recordId}`.execute(t.database.db)).rows[0];
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = clientOf(t.app, await login(t.app));
+    unitA = (await created(admin, '/api/m/unit', { name: '干部测试学院', type: '1', code: 'CADRE-A' })).id;
+    unitB = (await created(admin, '/api/m/unit', { name: '干部测试处', type: '2', code: 'CADRE-B' })).id;
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await t?.database.close();
+  });
+
+  it('[S1.F3a] a cadre holds the nine kinds of records; the show types give the full file or the short views; changes are recorded under module 1', async () => {
+    const c = await newCadre();
+    const id = c.id;
+    await created(admin, '/api/m/cadre-archive', { cadreId: id, fileNo: 'DA-001', keptAt: '党委组织部', reviewDate: '2024-05-01', result: '审核无误' });
+    await created(admin, '/api/m/cadre-post', { cadreId: id, kind: '职务', unitId: unitA, post: '10', rank: '05', startDate: '2022-01-01', appointDocNo: '校党任〔2022〕1号' });
+    await created(admin, '/api/m/cadre-education', { cadreId: id, kind: '全日制教育', institution: '湖南大学', major: '计算机科学', education: '21', degree: '4', startDate: '1993-09-01', endDate: '1997-07-01' });
+    await created(admin, '/api/m/cadre-family', { cadreId: id, relation: '1', name: '王某', workplace: '某中学教师' });
+    await created(admin, '/api/m/cadre-training', { cadreId: id, name: '中青年干部培训班', organizer: '省委党校', startDate: '2021-03-01', endDate: '2021-04-30', hours: 120 });
+    await created(admin, '/api/m/cadre-basic-assessment', { cadreId: id, kind: '奖励', date: '2020-09-10', content: '优秀教师' });
+    await created(admin, '/api/m/cadre-assessment', { cadreId: id, year: 2024, result: '优秀', unitId: unitA });
+    await created(admin, '/api/m/cadre-resume', { cadreId: id, startDate: '1997-07-01', endDate: '2021-12-31', text: '湖南大学教师' });
+    await created(admin, '/api/m/cadre-resume', { cadreId: id, startDate: '2022-01-01', text: '干部测试学院院长' });
+
+    const full = (await admin('GET', `/api/cadre/${id}/profile`)).body;
+    expect(full.showType).toBe('full');
+    for (const m of ['cadre-archive', 'cadre-post', 'cadre-education', 'cadre-family', 'cadre-training', 'cadre-basic-assessment', 'cadre-assessment', 'cadre-resume']) expect(full.sections[m], m).toHaveLength(m === 'cadre-resume' ? 2 : 1);
+    const resume = (await admin('GET', `/api/cadre/${id}/profile?showType=resume`)).body;
+    expect(Object.keys(resume.sections)).toEqual(['cadre-resume']);
+    expect(Object.keys((await admin('GET', `/api/cadre/${id}/profile?showType=basic`)).body.sections)).toEqual([]);
+    expect((await admin('GET', `/api/cadre/${id}/profile?showType=posts`)).body.sections['cadre-post'][0].appointDocNo).toBe('校党任〔2022〕1号');
+    expect((await admin('GET', `/api/cadre/${id}/profile?showType=nope`)).status).toBe(400);
+
+    const upd = await admin('PUT', '/api/m/cadre', { id, version: c.version, phone: '13800001111' });
+    expect(upd.status, JSON.stringify(upd.body)).toBe(200);
+    const trail = (await admin('GET', `/api/m/cadre/${id}/trail`)).body;
+    expect(trail.content[0]).toMatchObject({ moduleCode: 1, type: 2 });
+    // The unit register's changes are the managing department's (module 50).
+    expect((await admin('GET', `/api/m/unit/${unitA}/trail`)).body.content[0].moduleCode).toBe(50);
+  });
+
+  it('[S1.F3a] the work record stays continuous: the next full-time entry starts in the month after the last ended at the latest, never before it ended', async () => {
+    const { id } = await newCadre();
+    await created(admin, '/api/m/cadre-resume', { cadreId: id, startDate: '2000-07-01', endDate: '2010-06-30', text: '教师' });
+    // The month after: continuous. Two months after: a gap of one month, refused (setting 0).
+    const gap = await admin('POST', '/api/m/cadre-resume', { cadreId: id, startDate: '2010-08-01', endDate: '2015-12-31', text: '副教授' });
+    expect(gap.status).toBe(400);
+    expect(gap.body.message).toContain('断档1个月');
+    expect(gap.body.message).toContain('干部人事档案工作条例');
+    // The month before the previous one ended: overlapping, refused; the month it ended: allowed.
+    const overlap = await admin('POST', '/api/m/cadre-resume', { cadreId: id, startDate: '2010-05-15', endDate: '2015-12-31', text: '副教授' });
+    expect(overlap.status).toBe(400);
+    expect(overlap.body.message).toContain('重叠');
+    const second = await created(admin, '/api/m/cadre-resume', { cadreId: id, startDate: '2010-06-30', endDate: '2015-12-31', text: '副教授' });
+    await created(admin, '/api/m/cadre-resume', { cadreId: id, startDate: '2016-01-01', text: '教授' });
+    // A part-time entry may overlap.
+    await created(admin, '/api/m/cadre-resume', { cadreId: id, startDate: '2012-01-01', endDate: '2013-01-01', text: '兼任系主任', fullTime: false });
+    // Removing the middle would open a gap.
+    const del = await admin('DELETE', '/api/m/cadre-resume', { ids: [second.id] });
+    expect(del.status).toBe(400);
+    expect(del.body.message).toContain('删除后简历不连续');
+    // A school allowing two months: a two-month gap passes, three do not.
+    await setting('cadreResumeGapMonths', '2');
+    try {
+      const other = await newCadre();
+      await created(admin, '/api/m/cadre-resume', { cadreId: other.id, startDate: '2000-01-01', endDate: '2000-12-31', text: '甲' });
+      expect((await admin('POST', '/api/m/cadre-resume', { cadreId: other.id, startDate: '2001-04-01', endDate: '2001-12-31', text: '乙' })).status).toBe(400);
+      await created(admin, '/api/m/cadre-resume', { cadreId: other.id, startDate: '2001-03-01', endDate: '2001-12-31', text: '乙' });
+    } finally {
+      await setting('cadreResumeGapMonths', '0');
+    }
+  });
+
+  it('[S1.F14h] staffing: up to the approved number a post is taken, one beyond needs a reason; occupied, vacant and over follow the posts', async () => {
+    const unit = (await created(admin, '/api/m/unit', { name: '编制测试学院', type: '1', code: 'CADRE-S' })).id;
+    const row = await created(admin, '/api/m/staffing', { unitId: unit, rank: '06', approved: 2 });
+    expect(row).toMatchObject({ occupied: 0, vacant: 2, excess: 0, status: '空缺' });
+    const post = async (extra: Record<string, unknown> = {}) => admin('POST', '/api/m/cadre-post', { cadreId: (await newCadre({ unitId: unit })).id, kind: '职务', unitId: unit, post: '11', rank: '06', startDate: '2024-01-01', ...extra });
+    expect((await post()).status).toBe(201);
+    const second = await post();
+    expect(second.status).toBe(201); // the second of two: 满编
+    expect((await admin('GET', `/api/m/staffing/${row.id}`)).body).toMatchObject({ occupied: 2, vacant: 0, excess: 0, status: '满编' });
+    const third = await post();
+    expect(third.status).toBe(400);
+    expect(third.body.errors[0].field).toBe('overReason');
+    expect(third.body.message).toContain('核定职数2名，已配备2名');
+    // A part-time post does not count; with a reason the third is appointed and the row shows 超编.
+    expect((await post({ fullTime: false })).status).toBe(201);
+    expect((await post({ overReason: '学科建设急需，经党委常委会研究同意' })).status).toBe(201);
+    expect((await admin('GET', `/api/m/staffing/${row.id}`)).body).toMatchObject({ occupied: 3, vacant: 0, excess: 1, status: '超编' });
+    // Ending a post frees its place.
+    const p = (await admin('GET', `/api/m/cadre-post/${second.body.id}`)).body;
+    expect((await admin('PUT', '/api/m/cadre-post', { id: p.id, version: p.version, endDate: addDays(TODAY, -1), removeDocNo: '校党任〔2026〕9号' })).status).toBe(200);
+    expect((await admin('GET', `/api/m/staffing/${row.id}`)).body).toMatchObject({ occupied: 2, status: '满编' });
+
+    // The unit's team: its plan is the approved posts, its members the current full-time posts.
+    const team = await created(admin, '/api/m/leader-team', { unitId: unit, name: '编制测试学院领导班子', teamType: '2', termStart: '2024-01-01', termYears: 5 });
+    expect(team).toMatchObject({ termEnd: '2029-01-01', planSize: 2, memberCount: 2 });
+    const detail = (await admin('GET', `/api/cadre/teams/${team.id}`)).body;
+    expect(detail.members).toHaveLength(2);
+    expect(detail.plan).toEqual([expect.objectContaining({ rank: '06', approved: 2, actual: 2 })]);
+    expect(detail.structure.gender).toEqual([{ label: '男', count: 2 }]);
+  });
+
+  it('[S7.F3b][S7.F3h][S1.F3c] gbjbxx and ldbzxx answer real cadres and teams, paged, in the caller\'s unit scope', async () => {
+    await newCadre({ unitId: unitB, name: '范围外干部' });
+    await created(admin, '/api/m/leader-team', { unitId: unitA, name: '干部测试学院领导班子', teamType: '2' });
+    const all = (await admin('GET', '/api/common/gbjbxx?page=0&size=2')).body;
+    expect(all.content).toHaveLength(2);
+    expect(all.totalElements).toBeGreaterThan(2);
+    const role = await admin('POST', '/api/roles', { name: '干部科A', code: 'r_cadre_a', permissions: ['cadre-info:list', 'cadre-leadership:list', 'msg-remind:list'], dataScope: 'own', unitScope: 'custom', scopeUnitIds: [unitA] });
+    expect(role.status, JSON.stringify(role.body)).toBe(201);
+    const user = await admin('POST', '/api/users', { username: 'cadre_a', nickName: '干部科A', roles: [role.body.id] });
+    expect(user.status).toBe(201);
+    const { hashPassword } = await import('../../src/server/core/passwords.js');
+    await t.database.db.updateTable('users').set({ password_hash: await hashPassword(PASS), password_weak: false }).where('id', '=', user.body.id).execute();
+    const scoped = clientOf(t.app, await login(t.app, 'cadre_a', PASS));
+    const mine = (await scoped('GET', '/api/common/gbjbxx?size=1000')).body;
+    expect(mine.totalElements).toBeGreaterThan(0);
+    expect(mine.content.every((c: { unitId: number }) => c.unitId === unitA)).toBe(true);
+    const teams = (await scoped('GET', '/api/common/ldbzxx?size=100')).body;
+    expect(teams.content.map((x: { name: string }) => x.name)).toEqual(['干部测试学院领导班子']);
+    expect(Array.isArray(teams.content[0].members)).toBe(true);
+    // The scoped user's reminders keep to unit A (the cadres' and, through the cadre, their posts').
+    await t.app.runtime.reminders.refresh({ today: TODAY });
+    const seen = await reminders('module=cadre', scoped);
+    const everything = await reminders('module=cadre');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.length).toBeLessThan(everything.length);
+    for (const r of seen) {
+      const table = r.module.replaceAll('-', '_');
+      const unit = r.module === 'cadre'
+        ? (await sql<{ u: number }>`SELECT unit_id AS u FROM m_cadre WHERE id = ${r.recordId}`.execute(t.database.db)).rows[0].u
+        : (await sql<{ u: number }>`SELECT c.unit_id AS u FROM ${sql.table(`m_${table}`)} x JOIN m_cadre c ON c.id = x.cadre_id WHERE x.id = ${r.recordId}`.execute(t.database.db)).rows[0].u;
+      expect(unit).toBe(unitA);
+    }
+  });
+
+  it('[S1.F3a] reminder 1 (term) is due at the post\'s start + its term, announced 180 days ahead: not the day before, from the day of', async () => {
+    const { id: cadreId } = await newCadre();
+    const start = addMonths(addDays(TODAY, 100), -12 * 4); // the term ends in 100 days
+    const post = await created(admin, '/api/m/cadre-post', { cadreId, kind: '职务', unitId: unitB, post: '17', rank: '05', startDate: start, termYears: 4 });
+    const due = addMonths(start, 48);
+    const list = await reminders('module=cadre&type=1');
+    expect(list.find((r) => r.recordId === post.id)).toMatchObject({ module: 'cadre-post', type: 'term-expiry', code: 1, dueDate: due, state: 2 });
+    expect(await reminderOn('cadre-post', 'term-expiry', post.id, addDays(due, -181))).toEqual({ due_date: due, state: 1 });
+    expect(await reminderOn('cadre-post', 'term-expiry', post.id, addDays(due, -180))).toEqual({ due_date: due, state: 2 });
+    // Removed from the post: the reminder ends.
+    const p = (await admin('GET', `/api/m/cadre-post/${post.id}`)).body;
+    await admin('PUT', '/api/m/cadre-post', { id: p.id, version: p.version, endDate: TODAY });
+    expect((await reminders('module=cadre&type=1')).find((r) => r.recordId === post.id)?.state).toBe(3);
+  });
+
+  it('[S1.F3a] reminder 2 (age) is due at the retirement age by rank and gender: 60 for men, 55 for women at 处级 and below, 60 above', async () => {
+    const man = await newCadre({ gender: '1', birthDate: '1966-08-31', rank: '05' });
+    const woman = await newCadre({ gender: '2', birthDate: '1971-02-28', rank: '06' });
+    const senior = await newCadre({ gender: '2', birthDate: '1970-01-15', rank: '04' });
+    const list = await reminders('module=cadre&type=2');
+    expect(list.find((r) => r.recordId === man.id)).toMatchObject({ type: 'age-expiry', dueDate: '2026-08-31' });
+    expect(list.find((r) => r.recordId === woman.id)).toMatchObject({ dueDate: '2026-02-28' });
+    expect(list.find((r) => r.recordId === senior.id)).toMatchObject({ dueDate: '2030-01-15' });
+    expect(await reminderOn('cadre', 'age-expiry', man.id, '2026-03-03')).toEqual({ due_date: '2026-08-31', state: 1 });
+    expect(await reminderOn('cadre', 'age-expiry', man.id, '2026-03-04')).toEqual({ due_date: '2026-08-31', state: 2 });
+    // The school's setting moves it.
+    await setting('cadreRetireAge.female', '58');
+    try {
+      expect(await reminderOn('cadre', 'age-expiry', woman.id, TODAY)).toMatchObject({ due_date: '2029-02-28' });
+    } finally {
+      await setting('cadreRetireAge.female', '55');
+      await t.app.runtime.reminders.refresh({ modules: ['cadre'], today: TODAY });
+    }
+  });
+
+  it('[S1.F3a] reminder 3 (probation) is due on probationEnd, announced 30 days ahead, and ends with the confirmation', async () => {
+    const { id: cadreId } = await newCadre();
+    const end = addDays(TODAY, 20);
+    const post = await created(admin, '/api/m/cadre-post', { cadreId, kind: '职务', unitId: unitB, post: '18', rank: '06', startDate: addMonths(end, -12), probationEnd: end });
+    expect((await reminders('module=cadre&type=3')).find((r) => r.recordId === post.id)).toMatchObject({ type: 'probation-expiry', dueDate: end, state: 2 });
+    expect(await reminderOn('cadre-post', 'probation-expiry', post.id, addDays(end, -31))).toEqual({ due_date: end, state: 1 });
+    expect(await reminderOn('cadre-post', 'probation-expiry', post.id, addDays(end, -30))).toEqual({ due_date: end, state: 2 });
+    const p = (await admin('GET', `/api/m/cadre-post/${post.id}`)).body;
+    await admin('PUT', '/api/m/cadre-post', { id: p.id, version: p.version, confirmDate: TODAY });
+    expect((await reminders('module=cadre&type=3')).find((r) => r.recordId === post.id)?.state).toBe(3);
+  });
+
+  it('[S1.F3a] reminder 4 (secondment) is due on its end date and ends the day after it', async () => {
+    const { id: cadreId } = await newCadre();
+    const end = addDays(TODAY, 10);
+    const s = await created(admin, '/api/m/cadre-secondment', { cadreId, place: '某县人民政府', post: '副县长', startDate: addMonths(end, -24), endDate: end });
+    expect((await reminders('module=cadre&type=4')).find((r) => r.recordId === s.id)).toMatchObject({ module: 'cadre-secondment', dueDate: end, state: 2 });
+    expect(await reminderOn('cadre-secondment', 'secondment-expiry', s.id, addDays(end, -31))).toEqual({ due_date: end, state: 1 });
+    expect(await reminderOn('cadre-secondment', 'secondment-expiry', s.id, end)).toEqual({ due_date: end, state: 2 });
+    expect(await reminderOn('cadre-secondment', 'secondment-expiry', s.id, addDays(end, 1))).toEqual({ due_date: end, state: 3 });
+  });
+
+  it('[S1.F3a] reminder 5 (retirement) is due on the approved retirement date and ends once the cadre has retired', async () => {
+    const retireDate = addDays(TODAY, 15);
+    const c = await newCadre({ retireDate });
+    expect((await reminders('module=cadre&type=5')).find((r) => r.recordId === c.id)).toMatchObject({ type: 'retirement', dueDate: retireDate, state: 2 });
+    expect(await reminderOn('cadre', 'retirement', c.id, addDays(retireDate, -31))).toEqual({ due_date: retireDate, state: 1 });
+    expect(await reminderOn('cadre', 'retirement', c.id, addDays(retireDate, -30))).toEqual({ due_date: retireDate, state: 2 });
+    const cur = (await admin('GET', `/api/m/cadre/${c.id}`)).body;
+    await admin('PUT', '/api/m/cadre', { id: c.id, version: cur.version, tenureStatus: '6' });
+    expect((await reminders('module=cadre&type=5')).find((r) => r.recordId === c.id)?.state).toBe(3);
+  });
+
+  it('[S1.F3a] reminder 6 (certificate) is due the setting\'s days after the trip while the document is not returned', async () => {
+    const { id: cadreId } = await newCadre();
+    const tripEnd = addDays(TODAY, -5);
+    const cert = await created(admin, '/api/m/cadre-certificate', { cadreId, kind: '普通护照', certNo: 'E12345678', lendDate: addDays(TODAY, -20), tripEndDate: tripEnd });
+    const due = addDays(tripEnd, 10);
+    expect((await reminders('module=cadre&type=6')).find((r) => r.recordId === cert.id)).toMatchObject({ module: 'cadre-certificate', type: 'certificate-return', dueDate: due, state: 1 });
+    expect(await reminderOn('cadre-certificate', 'certificate-return', cert.id, addDays(due, -1))).toEqual({ due_date: due, state: 1 });
+    expect(await reminderOn('cadre-certificate', 'certificate-return', cert.id, due)).toEqual({ due_date: due, state: 2 });
+    await setting('cadreCertificateReturnDays', '7');
+    try {
+      expect(await reminderOn('cadre-certificate', 'certificate-return', cert.id, TODAY)).toMatchObject({ due_date: addDays(tripEnd, 7) });
+    } finally {
+      await setting('cadreCertificateReturnDays', '10');
+    }
+    const c = (await admin('GET', `/api/m/cadre-certificate/${cert.id}`)).body;
+    await admin('PUT', '/api/m/cadre-certificate', { id: c.id, version: c.version, returnDate: TODAY });
+    expect((await reminders('module=cadre&type=6')).find((r) => r.recordId === cert.id)?.state).toBe(3);
+  });
+});
