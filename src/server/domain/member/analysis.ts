@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
-import ExcelJS from 'exceljs';
+import { analysisWorkbook, bandCase, type Band } from '../../core/analysis.js';
 import { perm } from '../../core/auth/guard.js';
 import { sendXlsx } from '../../core/xlsx.js';
 import { memberCondition, memberStatusOf, requestedOrgIds } from './members.js';
@@ -8,10 +8,10 @@ import { memberCondition, memberStatusOf, requestedOrgIds } from './members.js';
 import type { Analysis } from '../../../shared/member-analysis.js';
 
 /** Age and party-age bands: [key, label, lower bound inclusive, upper bound exclusive]. */
-export const AGE_BANDS: [string, string, number, number][] = [
+export const AGE_BANDS: Band[] = [
   ['0-25', '25岁及以下', 0, 26], ['26-35', '26-35岁', 26, 36], ['36-45', '36-45岁', 36, 46], ['46-55', '46-55岁', 46, 56], ['56-60', '56-60岁', 56, 61], ['61+', '61岁及以上', 61, 200],
 ];
-export const PARTY_AGE_BANDS: [string, string, number, number][] = [
+export const PARTY_AGE_BANDS: Band[] = [
   ['0-5', '5年及以下', 0, 6], ['6-10', '6-10年', 6, 11], ['11-20', '11-20年', 11, 21], ['21-30', '21-30年', 21, 31], ['31-50', '31-50年', 31, 51], ['51+', '50年以上', 51, 200],
 ];
 
@@ -22,14 +22,6 @@ const DICT_DIMENSIONS: [string, string, string, string][] = [
   ['category', '人员类别', 'category', 'DJ_DY_RYLBXX'],
   ['partyStatus', '党籍状态', 'party_status', 'DJ_DY_DJZTXX'],
 ];
-
-const yearsSince = (column: string) => sql`date_part('year', age(current_date, ${sql.ref(column)}))::int`;
-
-function bandCase(column: string, bands: [string, string, number, number][]): RawBuilder<string> {
-  const years = yearsSince(column);
-  const whens = bands.map(([key, , lo, hi]) => sql`WHEN ${years} >= ${lo} AND ${years} < ${hi} THEN ${key}`);
-  return sql<string>`CASE WHEN ${sql.ref(column)} IS NULL THEN 'unknown' ${sql.join(whens, sql` `)} END`;
-}
 
 /** The members a caller analyses: the organisation's members (members.ts) within their scope; `partyStatus` widens it. */
 async function analysedMembers(req: FastifyRequest): Promise<RawBuilder<boolean>> {
@@ -67,15 +59,6 @@ export async function memberAnalysisRoutes(app: FastifyInstance): Promise<void> 
 
   app.get('/api/member/analysis/export', { config: perm('member:list', 'member:export') }, async (req, reply) => {
     const analysis = await analyseMembers(app, await analysedMembers(req));
-    const book = new ExcelJS.Workbook();
-    const sheet = book.addWorksheet('党员数据分析');
-    sheet.addRow([`党员总数：${analysis.total}`]).font = { bold: true };
-    for (const d of analysis.dimensions) {
-      sheet.addRow([]);
-      sheet.addRow([d.title, '人数', '占比']).font = { bold: true };
-      for (const s of d.slices) sheet.addRow([s.label, s.count, analysis.total ? `${((s.count / analysis.total) * 100).toFixed(1)}%` : '0%']);
-    }
-    sheet.columns.forEach((c) => (c.width = 22));
-    return sendXlsx(reply, book, '党员数据分析.xlsx');
+    return sendXlsx(reply, analysisWorkbook('党员数据分析', '党员总数', analysis), '党员数据分析.xlsx');
   });
 }

@@ -1,0 +1,113 @@
+/**
+ * Selection and appointment (选拔任用, module `appointment`): the guards, effects and hook its x-workflow
+ * and x-hooks name. The rules themselves are the pure functions of appointment-rules.ts; the staffing
+ * check is the cadre base's (staffing.ts). Importing this file registers them.
+ */
+import { sql } from 'kysely';
+import { addDays, isDate } from '../../../shared/calendar.js';
+import { HttpError } from '../../errors.js';
+import { registerEffect, registerGuard, registerHook, type EffectContext, type GuardContext, type GuardResult } from '../../runtime/index.js';
+import { workingCalendar } from '../../runtime/working-calendar.js';
+import { dateProblems, decideFromOf, probationEndOf, probationProblem, publicityProblem } from './appointment-rules.js';
+import { RULE_STAFFING } from './rules.js';
+import { staffingCheck } from './staffing.js';
+
+export const PROMOTION = '提拔任职';
+
+const param = (ctx: GuardContext | EffectContext, key: string, fallback: number) => (typeof ctx.params[key] === 'number' ? (ctx.params[key] as number) : fallback);
+/** A date of the step: the value given, else (previewing the open steps) today. */
+const stepDate = (ctx: GuardContext, field: string) => (isDate(ctx.values[field]) ? (ctx.values[field] as string) : isDate(ctx.next[field]) ? (ctx.next[field] as string) : ctx.today);
+const refuse = (field: string, message: string | undefined): GuardResult => (message ? { problems: [{ field, message }] } : undefined);
+
+/** The cadre's name on the record (the list and the to-dos name the appointment by it). */
+registerHook('appointment.fromCadre', async (ctx) => {
+  if (ctx.action === 'delete') return;
+  const cadreId = ctx.record.cadreId;
+  if (typeof cadreId !== 'number') return;
+  const cadre = (await sql<{ name: string }>`SELECT name FROM m_cadre WHERE id = ${cadreId}`.execute(ctx.trx)).rows[0];
+  if (!cadre) throw new HttpError(400, '所选干部不存在', { errors: [{ field: 'cadreId', message: '所选干部不存在' }] });
+  ctx.record.name = cadre.name;
+});
+
+/** Every dated step: not in the future (the publicity aside), not before the step before it. */
+registerGuard('appointment.dates', (ctx) => {
+  if (ctx.preview) return;
+  const given = Object.keys(ctx.values).filter((f) => isDate(ctx.values[f]));
+  const problems = dateProblems(ctx.next, given, ctx.today);
+  return problems.length ? { problems } : undefined;
+});
+
+/** 任前公示 (《条例》第四十二条): five working days by the holiday calendar; the decision after it. */
+registerGuard('appointment.publicity', async (ctx) => {
+  const [start, end] = [ctx.next.publicityStart, ctx.next.publicityEnd];
+  const deciding = ctx.transition.id === 'decide';
+  const calendar = isDate(start) && isDate(end) && start <= end ? await workingCalendar(ctx.trx, start, end) : undefined;
+  return refuse(deciding ? 'decisionDate' : 'publicityEnd', publicityProblem(start, end, deciding ? stepDate(ctx, 'decisionDate') : undefined, param(ctx, 'publicityWorkdays', 5), calendar));
+});
+
+/** 任职 with probation only for a promotion (《条例》第四十五条); other kinds take 任职 without it. */
+registerGuard('appointment.kind', (ctx) => {
+  const promotion = ctx.next.kind === PROMOTION;
+  if (ctx.transition.id === 'appoint' && !promotion) return refuse('kind', `“${String(ctx.next.kind ?? '')}”不设试用期，请办理“任职”`);
+  if (ctx.transition.id === 'appointDirect' && promotion) return refuse('kind', '提拔任职的须实行一年试用期，请办理“任职（试用期一年）”');
+});
+
+/** Staffing (职数): over the approved number the step warns, and without a reason it refuses. */
+registerGuard('appointment.staffing', async (ctx) => {
+  const r = ctx.next;
+  if (typeof r.unitId !== 'number' || typeof r.rank !== 'string') return;
+  // The cadre's own current post of the same unit and rank is the one this appointment replaces.
+  const own = (await sql<{ id: number }>`
+    SELECT id FROM m_cadre_post WHERE cadre_id = ${r.cadreId as number} AND unit_id = ${r.unitId} AND rank = ${r.rank} AND end_date IS NULL LIMIT 1`.execute(ctx.trx)).rows[0];
+  const check = await staffingCheck(ctx.trx, { unitId: r.unitId, rank: r.rank, excludePostId: own?.id, today: stepDate(ctx, 'appointDate') });
+  if (!check.over) return;
+  const warning = check.message ?? RULE_STAFFING;
+  const reason = typeof ctx.next.overReason === 'string' ? ctx.next.overReason.trim() : '';
+  if (!reason && !ctx.preview) return { problems: [{ field: 'overReason', message: `${warning}；请填写超职数任用理由` }] };
+  return { warnings: [reason ? `${warning}（理由：${reason}）` : warning] };
+});
+
+registerGuard('appointment.probationEnded', (ctx) => refuse('confirmDate', probationProblem(ctx.next.probationEnd, stepDate(ctx, 'confirmDate'))));
+
+registerEffect('appointment.decideFrom', (ctx) => (isDate(ctx.next.publicityEnd) ? { decideFrom: decideFromOf(ctx.next.publicityEnd) } : undefined));
+
+/**
+ * 任职: the cadre's current posts end the day before, the new post starts (with its term and, for a
+ * promotion, the one-year probation) — in the step's transaction, through the cadre-post module (validated,
+ * trailed with the appointment as the source, reminders recomputed).
+ */
+registerEffect('appointment.writePost', async (ctx) => {
+  const r = ctx.next;
+  const appointDate = r.appointDate as string;
+  const posts = ctx.records('cadre-post');
+  const open = (await sql<{ id: number; version: number }>`
+    SELECT id, version FROM m_cadre_post WHERE cadre_id = ${r.cadreId as number} AND end_date IS NULL AND (start_date IS NULL OR start_date < ${appointDate})`.execute(ctx.trx)).rows;
+  for (const p of open) await posts.update({ id: p.id, version: p.version, endDate: addDays(appointDate, -1) }, ctx.actor, { trx: ctx.trx, source: ctx.source });
+  const probationEnd = r.kind === PROMOTION ? probationEndOf(appointDate, param(ctx, 'probationYears', 1)) : null;
+  const post = await posts.create(
+    { cadreId: r.cadreId, unitId: r.unitId, post: r.post, rank: r.rank, startDate: appointDate, termYears: r.termYears ?? undefined, probationEnd: probationEnd ?? undefined, ...postExtras(r) },
+    ctx.actor,
+    { trx: ctx.trx, source: ctx.source },
+  );
+  return { postId: post.id, probationEnd };
+});
+
+/** What the post records of the appointment besides the contract's fields: a full-time leading post, its document and the staffing reason. */
+function postExtras(r: Record<string, unknown>): Record<string, unknown> {
+  return { kind: '职务', fullTime: true, appointDocNo: r.decisionDocNo ?? undefined, overReason: r.overReason ?? undefined };
+}
+
+/** Writes one field of the appointment's post (the post the appointment created). */
+async function updatePost(ctx: EffectContext, values: Record<string, unknown>): Promise<void> {
+  const postId = ctx.next.postId;
+  if (typeof postId !== 'number') return;
+  const posts = ctx.records('cadre-post');
+  const post = await posts.readRow(postId, ctx.trx);
+  if (post) await posts.update({ id: postId, version: post.version, ...values }, ctx.actor, { trx: ctx.trx, source: ctx.source });
+}
+
+/** 试用期满转正: the post records the confirmation (its probation reminder ends with it). */
+registerEffect('appointment.confirmPost', (ctx) => updatePost(ctx, { confirmDate: ctx.next.confirmDate ?? ctx.today }));
+
+/** 试用期不合格: the post on probation ends on the day of the decision (免去试用职务). */
+registerEffect('appointment.endPost', (ctx) => updatePost(ctx, { endDate: ctx.next.confirmDate ?? ctx.today }));

@@ -1,0 +1,175 @@
+// engines: both — the appointment workflow writes the cadre's posts in the step's transaction and counts working days from the calendar table
+/**
+ * 选拔任用 (module `appointment`, docs/cadres.md): the procedure walked 动议 → 民主推荐 → 考察 → 任前公示 →
+ * 讨论决定 → 任职 by the role that owns its steps (党委组织部), the 任前公示 of five working days at its
+ * boundaries (over a holiday of the calendar), the post written and the previous one ended in the step's
+ * transaction, the staffing warning with its required reason, and the probation's confirmation.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, addMonths } from '../../src/shared/calendar.js';
+import { localToday } from '../../src/shared/module-schema/computed.js';
+import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
+import { login } from '../support/auth.js';
+import { clientOf, type Client } from '../support/development.js';
+import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
+
+const BASE = '/api/m/appointment';
+const TODAY = localToday();
+const weekday = (d: string) => new Date(`${d}T00:00:00Z`).getUTCDay();
+/** The Monday on or before a date. */
+const mondayOf = (d: string) => addDays(d, -((weekday(d) + 6) % 7));
+
+describe(`选拔任用 on ${TEST_DB}`, () => {
+  let t: TestApp;
+  let admin: Client;
+  let dwzzb: Client;
+  let ejdw: Client;
+  let zbsj: Client;
+  let unitId: number;
+  let otherUnitId: number;
+  /** Mondays of quiet weeks (no holiday or make-up day within three weeks), about 14 and 16 months ago. */
+  let quiet: string[];
+  let n = 0;
+
+  const cadre = async (rank: string, post: Record<string, unknown> | null, unit = unitId) => {
+    n++;
+    const c = await admin('POST', '/api/m/cadre', { name: `任用测试${n}`, gender: n % 2 ? '1' : '2', birthDate: '1978-05-06', unitId: unit, category: '3', rank });
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    const id = (c.body as { id: number }).id;
+    if (post) {
+      const p = await admin('POST', '/api/m/cadre-post', { cadreId: id, kind: '职务', unitId: unit, post: '11', rank, fullTime: true, ...post });
+      expect(p.status, JSON.stringify(p.body)).toBe(201);
+    }
+    return id;
+  };
+  const record = async (id: number) => (await admin('GET', `${BASE}/${id}`)).body as Record<string, unknown>;
+  const step = async (who: Client, id: number, transition: string, values: Record<string, unknown> = {}, comment = '') =>
+    who('POST', `${BASE}/${id}/transitions/${transition}`, { version: (await record(id)).version, comment, values });
+  const ok = async (who: Client, id: number, transition: string, values: Record<string, unknown> = {}) => {
+    const res = await step(who, id, transition, values);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as Record<string, unknown> & { warnings?: string[] };
+  };
+  /** An appointment brought to 已考察 (state 2) with the procedure's dates in the week of `monday`. */
+  const inspected = async (cadreId: number, monday: string, values: Record<string, unknown> = {}) => {
+    const created = await dwzzb('POST', BASE, { cadreId, unitId, post: '10', rank: '05', kind: '提拔任职', ...values });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = (created.body as { id: number }).id;
+    await ok(dwzzb, id, 'propose', { proposeDate: addDays(monday, -21), proposeReason: '学院院长岗位空缺' });
+    await ok(dwzzb, id, 'recommend', { recommendDate: addDays(monday, -14), recommendMethod: '会议推荐和谈话调研推荐', recommendParticipants: 45, recommendVotes: 38 });
+    await ok(dwzzb, id, 'inspect', { inspectDate: addDays(monday, -7), inspectTeam: '组织部考察组', inspectOpinion: '政治素质好，工作实绩突出' });
+    return id;
+  };
+
+  beforeAll(async () => {
+    t = await createDemoTestApp();
+    admin = clientOf(t.app, await login(t.app));
+    dwzzb = clientOf(t.app, await login(t.app, 'dwzzb', DEMO_USER_PASSWORD));
+    ejdw = clientOf(t.app, await login(t.app, 'ejdw', DEMO_USER_PASSWORD));
+    zbsj = clientOf(t.app, await login(t.app, 'zbsj', DEMO_USER_PASSWORD));
+    const units = (await admin('POST', '/api/m/unit/list?size=2', {})).body as { content: { id: number }[] };
+    [unitId, otherUnitId] = units.content.map((u) => u.id);
+    // 正处级 (05) in the unit: one approved place, so a second appointment is over the number.
+    await sql`DELETE FROM m_staffing WHERE unit_id = ${unitId} AND rank = '05'`.execute(t.database.db);
+    expect((await admin('POST', '/api/m/staffing', { unitId, rank: '05', approved: 1 })).status).toBe(201);
+    const periods = (await sql<{ start_date: string; end_date: string }>`SELECT start_date::text, end_date::text FROM m_holiday_calendar`.execute(t.database.db)).rows;
+    const busy = (monday: string) => periods.some((p) => p.start_date <= addDays(monday, 20) && p.end_date >= addDays(monday, -21));
+    quiet = [];
+    for (let m = mondayOf(addMonths(TODAY, -14)); quiet.length < 3; m = addDays(m, -7)) if (!busy(m)) quiet.push(m);
+  }, 300_000);
+  afterAll(() => t?.app.close());
+
+  it('[S1.F14g] walks 动议 → 任职 by 党委组织部, the roles without the steps refused; the post is written, the previous one ended, the probation started, in the step', async () => {
+    const previousStart = addDays(quiet[0], -400);
+    const cadreId = await cadre('06', { startDate: previousStart });
+    const created = await dwzzb('POST', BASE, { cadreId, unitId, post: '10', rank: '05', kind: '提拔任职' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = (created.body as { id: number }).id;
+    expect(created.body).toMatchObject({ name: `任用测试${n}`, state: -1, stateLabel: '待动议', termYears: 5 });
+
+    const monday = quiet[0];
+    // The step belongs to the organisation department: a college's 组织员 and a branch secretary may not take it.
+    expect([403, 404]).toContain((await step(ejdw, id, 'propose', { proposeDate: addDays(monday, -21), proposeReason: '岗位空缺' })).status);
+    expect([403, 404]).toContain((await step(zbsj, id, 'propose', { proposeDate: addDays(monday, -21), proposeReason: '岗位空缺' })).status);
+    // The procedure's order: no 民主推荐 before the 动议.
+    await ok(dwzzb, id, 'propose', { proposeDate: addDays(monday, -21), proposeReason: '学院院长岗位空缺' });
+    const early = await step(dwzzb, id, 'recommend', { recommendDate: addDays(monday, -22), recommendMethod: '会议推荐' });
+    expect(early.status).toBe(400);
+    expect(JSON.stringify(early.body)).toContain('不能早于动议日期');
+    await ok(dwzzb, id, 'recommend', { recommendDate: addDays(monday, -14), recommendMethod: '会议推荐', recommendParticipants: 45, recommendVotes: 38, recommendNote: '得票过半' });
+    await ok(dwzzb, id, 'inspect', { inspectDate: addDays(monday, -7), inspectTeam: '组织部考察组', inspectOpinion: '政治素质好，工作实绩突出' });
+    const published = await ok(dwzzb, id, 'publicize', { publicityStart: monday, publicityEnd: addDays(monday, 4) });
+    expect(published).toMatchObject({ state: 3, decideFrom: addDays(monday, 5) });
+    await ok(dwzzb, id, 'decide', { decisionDate: addDays(monday, 7), decisionMeeting: '党委常委会第12次会议', decisionDocNo: '校党干〔2025〕12号' });
+
+    // The place of 正处级 is taken by another cadre: the step warns, and refuses without a reason.
+    await cadre('05', { startDate: addDays(monday, -500) });
+    const appointDate = addDays(monday, 10);
+    const noReason = await step(dwzzb, id, 'appoint', { appointDate });
+    expect(noReason.status).toBe(400);
+    expect(JSON.stringify(noReason.body)).toContain('超出核定职数');
+    const appointed = await ok(dwzzb, id, 'appoint', { appointDate, overReason: '学科建设急需，经党委常委会研究同意' });
+    expect(appointed).toMatchObject({ state: 5, stateLabel: '试用期', probationEnd: addMonths(appointDate, 12) });
+    expect(appointed.warnings?.join()).toContain('超出核定职数');
+
+    const posts = (await admin('POST', '/api/m/cadre-post/list?size=10&sort=startDate,asc', { cadreId })).body as { content: Record<string, unknown>[] };
+    expect(posts.content).toHaveLength(2);
+    expect(posts.content[0]).toMatchObject({ startDate: previousStart, endDate: addDays(appointDate, -1) });
+    expect(posts.content[1].id).toBe(appointed.postId);
+    expect((await admin('GET', `/api/m/cadre-post/${appointed.postId}`)).body).toMatchObject({
+      unitId, post: '10', rank: '05', startDate: appointDate, endDate: null, termYears: 5,
+      probationEnd: addMonths(appointDate, 12), appointDocNo: '校党干〔2025〕12号', overReason: '学科建设急需，经党委常委会研究同意',
+    });
+    // The approval log holds the steps with their values, the warning of the staffing check among them.
+    const log = (await admin('GET', `${BASE}/${id}/approvals`)).body as { transition: string; warnings: string[] }[];
+    expect(log.map((l) => l.transition)).toEqual(['propose', 'recommend', 'inspect', 'publicize', 'decide', 'appoint']);
+    expect(log.at(-1)!.warnings.join()).toContain('超出核定职数');
+
+    // 试用期满: the confirmation is its own step, from the probation's end (the day before refused, the day of passes).
+    const end = appointed.probationEnd as string;
+    const before = await step(dwzzb, id, 'confirm', { confirmDate: addDays(end, -1), confirmOpinion: '胜任' });
+    expect(before.status).toBe(400);
+    expect(JSON.stringify(before.body)).toContain('尚未期满');
+    if (end <= TODAY) {
+      const confirmed = await ok(dwzzb, id, 'confirm', { confirmDate: end, confirmOpinion: '试用期考核胜任，正式任职' });
+      expect(confirmed).toMatchObject({ state: 6, stateLabel: '已正式任职' });
+      expect((await admin('GET', `/api/m/cadre-post/${appointed.postId}`)).body).toMatchObject({ confirmDate: end });
+    }
+  });
+
+  it('任前公示 of five working days (《条例》第四十二条): four refused, five pass; a holiday of the calendar does not count; the decision only after the last day', async () => {
+    const [, monday, holidayWeek] = quiet;
+    const id = await inspected(await cadre('06', null), monday);
+    const short = await step(dwzzb, id, 'publicize', { publicityStart: monday, publicityEnd: addDays(monday, 3) });
+    expect(short.status).toBe(400);
+    expect((short.body as { message: string }).message).toContain('共4个工作日，不足5个工作日');
+    await ok(dwzzb, id, 'publicize', { publicityStart: monday, publicityEnd: addDays(monday, 4) });
+    // The day the publicity ends is too early for the decision; the day after is the first day it may be taken.
+    const onEnd = await step(dwzzb, id, 'decide', { decisionDate: addDays(monday, 4), decisionMeeting: '党委常委会', decisionDocNo: '校党干〔2025〕20号' });
+    expect(onEnd.status).toBe(400);
+    expect((onEnd.body as { message: string }).message).toContain('须在任前公示期满');
+    await ok(dwzzb, id, 'decide', { decisionDate: addDays(monday, 5), decisionMeeting: '党委常委会', decisionDocNo: '校党干〔2025〕20号' });
+
+    // Over a holiday (the Wednesday off by the calendar): Monday to Friday is four working days, to the next Monday five.
+    const holiday = await admin('POST', '/api/m/holiday-calendar', { year: Number(holidayWeek.slice(0, 4)), name: '测试假日', kind: 'holiday', startDate: addDays(holidayWeek, 2), endDate: addDays(holidayWeek, 2) });
+    expect(holiday.status, JSON.stringify(holiday.body)).toBe(201);
+    const other = await inspected(await cadre('06', null), holidayWeek);
+    expect((await step(dwzzb, other, 'publicize', { publicityStart: holidayWeek, publicityEnd: addDays(holidayWeek, 4) })).status).toBe(400);
+    await ok(dwzzb, other, 'publicize', { publicityStart: holidayWeek, publicityEnd: addDays(holidayWeek, 7) });
+  });
+
+  it('a transfer at the same rank is appointed without probation, and cannot take the step of a promotion', async () => {
+    const monday = quiet[1];
+    const id = await inspected(await cadre('05', { startDate: addDays(monday, -900) }, otherUnitId), monday, { kind: '平级转任', rank: '06' });
+    await ok(dwzzb, id, 'publicize', { publicityStart: monday, publicityEnd: addDays(monday, 4) });
+    await ok(dwzzb, id, 'decide', { decisionDate: addDays(monday, 7), decisionMeeting: '党委常委会', decisionDocNo: '校党干〔2025〕30号' });
+    const wrong = await step(dwzzb, id, 'appoint', { appointDate: addDays(monday, 8) });
+    expect(wrong.status).toBe(400);
+    expect((wrong.body as { message: string }).message).toContain('不设试用期');
+    const done = await ok(dwzzb, id, 'appointDirect', { appointDate: addDays(monday, 8) });
+    expect(done).toMatchObject({ state: 6, probationEnd: null });
+    const post = (await admin('GET', `/api/m/cadre-post/${done.postId}`)).body;
+    expect(post).toMatchObject({ unitId, rank: '06', probationEnd: null, startDate: addDays(monday, 8) });
+  });
+});
