@@ -17,6 +17,7 @@ import { pschoolRoutes } from './domain/pschool/index.js';
 import { transferArea } from './domain/transfer/index.js';
 import { developmentArea } from './domain/development/index.js';
 import { calendarArea } from './domain/calendar/index.js';
+import { electionArea } from './domain/elections/index.js';
 import { cadreArea } from './domain/cadre/index.js';
 import { meetingsArea } from './domain/meetings/index.js';
 import { sysConfigRoutes } from './core/sysconfig/routes.js';
@@ -47,6 +48,7 @@ export const routePlugins: FastifyPluginAsync[] = [
   pschoolRoutes,
   transferArea,
   developmentArea,
+  electionArea,
   cadreArea,
   meetingsArea,
 ];

@@ -5,15 +5,15 @@
  *
  * 1. Elections (两委换届选举, 党代表选举, the congress's committee): `tallyElection`. Each ballot carries the
  *    candidates it marks in favour (`marks`). Rules of 中国共产党基层组织选举工作条例 (2020):
- *    - 第十二条 candidates exceed the seats by at least 20% (差额): `minimumCandidates(seats)` = ceil(seats × 1.2);
- *    - 第二十六条 the election is valid only when the ballots returned do not exceed the ballots issued; a ballot
+ *    - candidates exceed the seats by at least 20% (差额): `minimumCandidates(seats)` = ceil(seats × 1.2);
+ *    - the election is valid only when the ballots returned do not exceed the ballots issued; a ballot
  *      that marks more candidates than there are seats is void (fewer or none is valid, it abstains);
- *    - 第二十七条 a candidate is elected with votes in favour from MORE than half of the voters ENTITLED
+ *    - a candidate is elected with votes in favour from MORE than half of the voters ENTITLED
  *      (应到会有选举权的人数, not those present): `passesMajority(votes, entitled)`;
- *    - 第二十八条 more passing than seats: the most votes win; a tie at the last seat goes to a further round
+ *    - more passing than seats: the most votes win; a tie at the last seat goes to a further round
  *      between the tied; fewer passing than seats: a further round for the seats left, its candidates taken by
  *      votes in the first round, again at least ceil(left × 1.2) of them (ties at that cut are all taken).
- *    An assembly that elects needs more than 4/5 of those entitled present (第二十二条): `hasQuorum`.
+ *    An assembly that elects needs more than 4/5 of those entitled present: `hasQuorum`.
  *
  * 2. Grade votes (民主评议党员: 优秀/合格/基本合格/不合格 per member, used by organisation life): `tallyGrades`.
  *    Each ballot chooses at most one grade per subject (`choices: { [subjectId]: grade }`). A choice that is

@@ -9,6 +9,7 @@ import { seedPschool } from './pschool/seed.js';
 import { seedDevelopment, seedWorkflowTodos } from './development.js';
 import { seedDemoNotices } from './notices.js';
 import { seedTransfers } from './transfers.js';
+import { seedElections } from './elections.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
 import { MenuService } from '../core/menus/service.js';
@@ -82,6 +83,8 @@ export const DEMO_ROLES: DemoRole[] = [
     code: 'zbsj', name: '支部书记', description: '本支部党员、发展党员、组织关系转接、组织生活、党费收缴、党校学习与消息', level: 3, dataScope: 'own',
     permissions: (tree) => withViews([
       'member:list', 'member:view', 'member:edit', 'member:export', 'org:list',
+      // Elections (issue 28): the branch's own steps; the steps of the level above check the level.
+      ...permissionsUnder(tree, 'org-election'),
       ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'pschool-study', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)),
       // Dues: the branch's standards (confirm), its batch (report, deferrals), on-site payment and reports.
       'dues:list', 'dues:edit', 'dues:export', 'dues:confirm', 'dues-batch:list', 'dues-batch:report', 'dues-batch:defer',
@@ -91,7 +94,7 @@ export const DEMO_ROLES: DemoRole[] = [
   {
     // The level between branch and organisation department: the college's committee (workflow level "committee").
     code: 'ejdw', name: '二级党委组织员', description: '本院党委（党总支）所属支部的党员、发展党员与组织关系转接审批、消息', level: 3, dataScope: 'own',
-    permissions: (tree) => withViews(['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'development', 'transfer', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p))]),
+    permissions: (tree) => withViews(['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'org-election'), ...permissionsUnder(tree, 'development', 'transfer', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p))]),
   },
   {
     code: 'dy', name: '党员', description: '党校学习、我的党费、消息与规章制度', level: 4, dataScope: 'own',
@@ -200,6 +203,15 @@ export const demoSeeders: DemoSeeder[] = [
         for (const module of ['transfer-internal', 'transfer-out', 'transfer-in', 'floating']) todos += await seedWorkflowTodos(app, module);
         log.info({ todos }, 'demo transfer to-dos seeded');
       }
+    },
+  },
+  {
+    // Terms of every organisation, a finished branch election with its ballots, one in progress (issue 28).
+    name: 'demo-elections',
+    async run({ database, config, log }) {
+      const users = await database.db.selectFrom('users').select(['username', 'org_id']).where('username', 'in', ['zbsj', 'ejdw']).execute();
+      const orgOf = (u: string) => users.find((x) => x.username === u)?.org_id ?? null;
+      log.info(await seedElections(database, { school: config.school, focusBranchId: orgOf('zbsj'), focusCommitteeId: orgOf('ejdw') }), 'demo elections seeded');
     },
   },
   // Party dues of the last 12 months, last: every member the other areas added (预备党员, transfers in)

@@ -1,0 +1,77 @@
+/**
+ * One round of voting of an election record: who stands, for how many seats, the ballots counted by
+ * src/shared/ballot.ts, and what the record keeps (the elected so far, the further round, the summary).
+ * The guard shows the summary (it goes into the approval log with the ballots); the effect writes it.
+ */
+import type { Kysely } from 'kysely';
+import { tallyElection, type ElectionTally } from '../../../shared/ballot.js';
+import { parseBallotLines } from '../../../shared/ballot-sheet.js';
+import type { DB } from '../../db/types.js';
+import { idList, membersOf } from './facts.js';
+
+export interface RoundSetup {
+  round: number;
+  candidates: number[];
+  seats: number;
+  elected: number[];
+}
+
+/** The round the record is at: the first (the approved list, every seat) or a further one (另行选举). */
+export function roundOf(record: Record<string, unknown>): RoundSetup {
+  const done = typeof record.round === 'number' ? record.round : 0;
+  if (done === 0) return { round: 1, candidates: idList(record.candidateIds), seats: Number(record.seats) || 0, elected: [] };
+  return { round: done + 1, candidates: idList(record.furtherRoundIds), seats: Number(record.seatsLeft) || 0, elected: idList(record.electedIds) };
+}
+
+export interface RoundResult {
+  tally: ElectionTally<number>;
+  summary: string;
+  /** What the count step writes on the record. */
+  values: Record<string, unknown>;
+}
+
+export type RoundOutcome = { problem: string } | RoundResult;
+
+export async function countRound(db: Kysely<DB>, record: Record<string, unknown>, ballotsIssued: number, ballotsText: string): Promise<RoundOutcome> {
+  const setup = roundOf(record);
+  if (setup.seats < 1 || !setup.candidates.length) return { problem: '应选名额已全部选出，无需再投票' };
+  const entitled = idList(record.voterIds).length;
+  const { ballots, errors } = parseBallotLines(ballotsText, setup.candidates);
+  if (errors.length) return { problem: `第${errors[0]!.line}行“${errors[0]!.text}”不是候选人序号，请按选票上的序号录入（空白票填0）` };
+  const tally = tallyElection({ seats: setup.seats, entitled, ballotsIssued, ballots, candidates: setup.candidates });
+  const names = await membersOf(db, setup.candidates, null);
+  const name = (id: number) => names.get(id)?.name ?? String(id);
+  const elected = [...setup.elected, ...tally.votes.filter((v) => v.elected).map((v) => v.candidateId)];
+  const lines = [
+    `第${setup.round}轮投票（应选${setup.seats}名，应到会有选举权${entitled}人）：发出选票${ballotsIssued}张，收回${tally.ballotsReturned}张，有效${tally.ballotsValid}张，无效${tally.ballotsVoid}张。`,
+    tally.votes.map((v) => `${name(v.candidateId)}${v.votes}票${v.elected ? '（当选）' : ''}`).join('；') + '。',
+  ];
+  let further = tally.furtherRound;
+  let seatsLeft = tally.seatsLeft;
+  if (!tally.valid) {
+    lines.push('收回选票多于发出选票，本轮选举无效，应重新投票。');
+    further = setup.candidates;
+    seatsLeft = setup.seats;
+  } else if (seatsLeft > 0) {
+    lines.push(`尚有${seatsLeft}个名额未选出，另行选举，候选人：${further.map(name).join('、')}。`);
+  } else {
+    lines.push('应选名额已全部选出。');
+  }
+  const summary = lines.join('\n');
+  const previous = typeof record.voteSummary === 'string' && record.voteSummary ? `${record.voteSummary}\n` : '';
+  return {
+    tally,
+    summary,
+    values: {
+      round: setup.round,
+      ballotsIssued,
+      ballotsReturned: tally.ballotsReturned,
+      ballotsValid: tally.ballotsValid,
+      ballotsVoid: tally.ballotsVoid,
+      electedIds: elected,
+      furtherRoundIds: further,
+      seatsLeft,
+      voteSummary: (previous + summary).slice(-4000),
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Endpoints of the election area beyond the module API (docs/elections.md):
+ * - `GET /api/elections/check?seats=N&candidates=M`  the 20% rule: `{ ok, minimum }`
+ * - `POST /api/elections/tally`                      counts ballots (nothing stored)
+ * - `GET /api/elections/terms?due=6`                 organisations whose term ends within `due` months or has ended
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { checkCandidates, tallyElection } from '../../../shared/ballot.js';
+import { localToday } from '../../../shared/module-schema/computed.js';
+import { currentUser, perm } from '../../core/auth/guard.js';
+import { HttpError } from '../../errors.js';
+import { termDue } from './rules.js';
+import { addMonths } from '../../../shared/calendar.js';
+
+/** Whoever works with elections: the three pages of the area. */
+const AREA = perm('org-two-committee:list', 'org-delegate:list', 'org-congress:list');
+const MAX_BALLOTS = 100_000;
+
+function count(value: unknown, title: string, min: number, max: number): number {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) throw new HttpError(400, `${title}应为${min}至${max}之间的整数`, { errors: [{ field: title, message: `${title}应为${min}至${max}之间的整数` }] });
+  return n;
+}
+
+export async function electionRoutes(app: FastifyInstance): Promise<void> {
+  const db = app.services.database.db;
+
+  app.get('/api/elections/check', { config: AREA }, async (req) => {
+    const q = req.query as Record<string, unknown>;
+    return checkCandidates(count(q.seats, '应选名额', 1, 1000), count(q.candidates, '候选人数', 0, 10_000));
+  });
+
+  app.post('/api/elections/tally', { config: AREA, bodyLimit: 16 * 1024 * 1024 }, async (req) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const seats = count(body.seats, '应选名额', 1, 1000);
+    const entitled = count(body.entitled, '应到会有选举权人数', 1, 1_000_000);
+    const ballotsIssued = count(body.ballotsIssued, '发出选票数', 0, 1_000_000);
+    if (!Array.isArray(body.ballots) || body.ballots.length > MAX_BALLOTS) throw new HttpError(400, `选票应为数组，至多${MAX_BALLOTS}张`);
+    const ballots = body.ballots.map((b: unknown, i: number) => {
+      const marks = (b as { marks?: unknown } | null)?.marks;
+      if (!Array.isArray(marks) || marks.length > 1000 || !marks.every((m) => Number.isSafeInteger(m) || (typeof m === 'string' && m.length <= 50))) {
+        throw new HttpError(400, `第${i + 1}张选票格式不正确：marks 应为候选人编号数组`);
+      }
+      return { marks: marks as (number | string)[] };
+    });
+    const candidates = Array.isArray(body.candidates) ? (body.candidates as (number | string)[]) : undefined;
+    const t = tallyElection({ seats, entitled, ballotsIssued, ballots, candidates });
+    return { valid: t.valid, ballotsReturned: t.ballotsReturned, ballotsValid: t.ballotsValid, ballotsVoid: t.ballotsVoid, votes: t.votes, furtherRound: t.furtherRound, seatsLeft: t.seatsLeft };
+  });
+
+  app.get('/api/elections/terms', { config: AREA }, async (req) => {
+    const q = req.query as Record<string, unknown>;
+    const months = q.due === undefined || q.due === '' ? 6 : count(q.due, '月数', 0, 120);
+    const today = localToday();
+    const actor = await app.runtime.actorOf(currentUser(req));
+    const scope = actor.scope === 'all' ? sql`true` : actor.scope.length ? sql`id = ANY(${actor.scope}::int[])` : sql`false`;
+    const rows = await sql<{ orgId: number; name: string; type: string | null; termStart: string | null; termEnd: string }>`
+      SELECT id AS "orgId", name, type, term_start AS "termStart", term_end AS "termEnd" FROM m_org
+      WHERE term_end IS NOT NULL AND term_end <= ${addMonths(today, months)}::date AND ${scope}
+      ORDER BY term_end, id`.execute(db);
+    return rows.rows.map((r) => ({ orgId: r.orgId, name: r.name, termStart: r.termStart, termEnd: r.termEnd, overdue: termDue(r.termEnd, today, months).overdue }));
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * Demo elections (docs/elections.md): a current and a past term for every organisation (some ending within
+ * six months, some overdue), one branch election finished with its ballots counted and the new term written,
+ * one 党总支 (or college committee) election in progress. Bulk inserts; the approval log as the steps wrote it.
+ */
+import { sql, type Kysely } from 'kysely';
+import { minimumCandidates } from '../../shared/ballot.js';
+import { ballotLines } from '../../shared/ballot-sheet.js';
+import { addDays, addMonths } from '../../shared/calendar.js';
+import { localToday } from '../../shared/module-schema/computed.js';
+import type { Database } from '../db/database.js';
+import type { DB } from '../db/types.js';
+import { countRound } from '../domain/elections/count.js';
+import { bodyOf, defaultTermYears, newTermOf } from '../domain/elections/rules.js';
+
+interface OrgRow {
+  id: number;
+  name: string;
+  type: string | null;
+  parent_id: number | null;
+}
+
+const CHUNK = 500;
+
+/** Where an organisation's term ends, spread by id: about 1 in 7 overdue, 1 in 7 within six months, the rest later. */
+export function demoTermEnd(id: number, today: string): string {
+  const bucket = id % 7;
+  if (bucket === 0) return addDays(today, -(20 + (id % 200)));
+  if (bucket === 1) return addDays(today, 10 + (id % 160));
+  return addDays(today, 200 + ((id * 37) % 700));
+}
+
+export async function seedElections(database: Database, options: { school: string; focusBranchId?: number | null; focusCommitteeId?: number | null; today?: string }) {
+  const db = database.db as Kysely<DB>;
+  const today = options.today ?? localToday();
+  const orgs = (await sql<OrgRow>`SELECT id, name, type, parent_id FROM m_org ORDER BY id`.execute(db)).rows;
+  const terms: Record<string, unknown>[] = [];
+  const ends = new Map<number, { start: string; end: string }>();
+  for (const o of orgs) {
+    const years = defaultTermYears(o.type);
+    const end = demoTermEnd(o.id, today);
+    const start = addDays(addMonths(end, -12 * years), 1);
+    ends.set(o.id, { start, end });
+    const prevStart = addMonths(start, -12 * years);
+    const base = { school: options.school, org_id: o.id, version: 1 };
+    terms.push({ ...base, term_no: 1, name: `${o.name}第1届（${prevStart}至${addDays(start, -1)}）`, term_start: prevStart, term_end: addDays(start, -1), current: false });
+    terms.push({ ...base, term_no: 2, name: `${o.name}第2届（${start}至${end}）`, term_start: start, term_end: end, current: true });
+  }
+  for (let i = 0; i < terms.length; i += CHUNK) await db.insertInto('m_org_term' as never).values(terms.slice(i, i + CHUNK) as never).execute();
+  if (orgs.length) {
+    const values = sql.join(orgs.map((o) => sql`(${o.id}::int, ${ends.get(o.id)!.start}::date, ${ends.get(o.id)!.end}::date)`));
+    await sql`UPDATE m_org o SET term_start = v.s, term_end = v.e FROM (VALUES ${values}) AS v(id, s, e) WHERE o.id = v.id`.execute(db);
+  }
+
+  const finished = await finishedBranchElection(db, options.school, orgs, options.focusBranchId ?? null, today);
+  const inProgress = await electionInProgress(db, options.school, orgs, options.focusCommitteeId ?? null, today);
+  return { terms: terms.length, elections: [finished, inProgress].filter(Boolean).length };
+}
+
+async function fullMembersOf(db: Kysely<DB>, orgIds: number[]): Promise<{ id: number; name: string }[]> {
+  if (!orgIds.length) return [];
+  return (await sql<{ id: number; name: string }>`SELECT id, name FROM m_member WHERE org_id = ANY(${orgIds}::int[]) AND member_type = '1' AND party_status = '1' ORDER BY id`.execute(db)).rows;
+}
+
+/** The branch to show a finished election in: the demo branch when it has enough full members, else the largest. */
+async function pickBranch(db: Kysely<DB>, focus: number | null): Promise<number | null> {
+  const rows = (
+    await sql<{ id: number; n: number }>`SELECT o.id, count(m.id)::int AS n FROM m_org o JOIN m_member m ON m.org_id = o.id AND m.member_type = '1' AND m.party_status = '1'
+      WHERE o.type IN ('3', '4') GROUP BY o.id ORDER BY n DESC, o.id`.execute(db)
+  ).rows;
+  const focused = rows.find((r) => r.id === focus);
+  if (focused && focused.n >= 5) return focused.id;
+  return rows[0] && rows[0].n >= 5 ? rows[0].id : null;
+}
+
+interface LogRow {
+  transition: string;
+  title: string;
+  from: number;
+  to: number;
+  level: string;
+  actingOrgId: number | null;
+  values?: Record<string, unknown>;
+  warnings?: string[];
+  at: string;
+}
+
+async function writeLogs(db: Kysely<DB>, recordId: number, rows: LogRow[]) {
+  if (!rows.length) return;
+  await db
+    .insertInto('workflow_log')
+    .values(
+      rows.map((r) => ({
+        module: 'election',
+        record_id: recordId,
+        transition: r.transition,
+        transition_title: r.title,
+        from_state: r.from,
+        to_state: r.to,
+        result: 'pass',
+        level: r.level,
+        acting_org_id: r.actingOrgId,
+        actor_id: null,
+        actor_name: '演示数据',
+        comment: '',
+        step_values: JSON.stringify(r.values ?? {}),
+        value_texts: JSON.stringify([]),
+        warnings: JSON.stringify(r.warnings ?? []),
+        ip: null,
+        at: new Date(`${r.at}T09:00:00+08:00`),
+      })) as never,
+    )
+    .execute();
+}
+
+async function finishedBranchElection(db: Kysely<DB>, school: string, orgs: OrgRow[], focus: number | null, today: string): Promise<number | null> {
+  const branchId = await pickBranch(db, focus);
+  const branch = orgs.find((o) => o.id === branchId);
+  if (!branch) return null;
+  const above = orgs.find((o) => o.id === branch.parent_id) ?? branch;
+  const voters = await fullMembersOf(db, [branch.id]);
+  const seats = voters.length >= 9 ? 5 : 3;
+  const candidates = voters.slice(0, minimumCandidates(seats)).map((m) => m.id);
+  const voterIds = voters.map((m) => m.id);
+  // The assembly two months ago; every voter there but one; one ballot void (more marks than seats).
+  const assemblyDate = addDays(today, -60);
+  const present = voterIds.length - 1;
+  const ballots = Array.from({ length: present }, (_, i) => ({ marks: i === 0 ? candidates : i % 6 === 1 ? candidates.slice(1, seats + 1) : candidates.slice(0, seats) }));
+  const ballotText = ballotLines(ballots, candidates);
+  const base = { name: `${branch.name}换届选举（${assemblyDate.slice(0, 4)}年）`, orgId: branch.id, seats, candidateIds: candidates, voterIds, round: 0 };
+  const counted = await countRound(db, base, present, ballotText);
+  if ('problem' in counted) return null;
+  const elected = counted.values.electedIds as number[];
+  const secretaryId = elected[0] ?? null;
+  const term = newTermOf(assemblyDate, defaultTermYears(branch.type));
+  const name = new Map(voters.map((m) => [m.id, m.name]));
+  const committee = elected.map((id) => `${name.get(id)}（${id === secretaryId ? '书记' : '委员'}）`).join('、');
+  const [row] = (
+    await sql<{ id: number }>`INSERT INTO m_election (school, version, name, org_id, body, method, state, current_term_end, request_date, request_doc, approve_date, approve_doc,
+        seats, term_years, nomination_round, candidate_ids, candidates_approve_date, voter_ids, assembly_date, present, round, ballots_issued, ballots_returned, ballots_valid,
+        ballots_void, vote_summary, elected_ids, further_round_ids, seats_left, first_meeting_date, secretary_id, deputy_ids, report_date, report_doc, term_start, term_end)
+      VALUES (${school}, 12, ${base.name}, ${branch.id}, ${bodyOf(branch.type)}, '党员大会', 8, ${addDays(assemblyDate, 3)}, ${addDays(assemblyDate, -120)}, '党支〔演示〕1号',
+        ${addDays(assemblyDate, -110)}, '党委〔演示〕1号', ${seats}, ${defaultTermYears(branch.type)}, '三下三上', ${JSON.stringify(candidates)}::jsonb, ${addDays(assemblyDate, -20)},
+        ${JSON.stringify(voterIds)}::jsonb, ${assemblyDate}, ${present}, 1, ${present}, ${counted.values.ballotsReturned as number}, ${counted.values.ballotsValid as number},
+        ${counted.values.ballotsVoid as number}, ${counted.values.voteSummary as string}, ${JSON.stringify(elected)}::jsonb, ${JSON.stringify(counted.values.furtherRoundIds)}::jsonb,
+        ${counted.values.seatsLeft as number}, ${assemblyDate}, ${secretaryId}, '[]'::jsonb, ${addDays(assemblyDate, 2)}, '党支〔演示〕2号', ${term.termStart}, ${term.termEnd})
+      RETURNING id`.execute(db)
+  ).rows;
+  const id = row!.id;
+  const own = branch.id;
+  await writeLogs(db, id, [
+    { transition: 'request', title: '向上级党组织请示', from: -1, to: 0, level: 'branch', actingOrgId: own, values: { requestDate: addDays(assemblyDate, -120) }, at: addDays(assemblyDate, -120) },
+    { transition: 'approveRequest', title: '上级党组织批复请示', from: 0, to: 1, level: 'above', actingOrgId: above.id, values: { approveDate: addDays(assemblyDate, -110) }, at: addDays(assemblyDate, -110) },
+    { transition: 'plan', title: '制定选举工作方案', from: 1, to: 2, level: 'branch', actingOrgId: own, values: { seats, termYears: defaultTermYears(branch.type) }, at: addDays(assemblyDate, -100) },
+    ...(['一下一上', '二下二上', '三下三上'] as const).map((round, i) => ({ transition: 'nominate', title: '酝酿候选人', from: 2, to: 2, level: 'branch', actingOrgId: own, values: { nominationRound: round, candidateIds: candidates }, at: addDays(assemblyDate, -90 + i * 15) })),
+    { transition: 'submitCandidates', title: '报批候选人预备人选', from: 2, to: 3, level: 'branch', actingOrgId: own, values: { candidateIds: candidates }, at: addDays(assemblyDate, -40) },
+    { transition: 'approveCandidates', title: '上级党组织审批候选人名单', from: 3, to: 4, level: 'above', actingOrgId: above.id, values: { candidatesApproveDate: addDays(assemblyDate, -20) }, at: addDays(assemblyDate, -20) },
+    { transition: 'assembly', title: '召开选举大会', from: 4, to: 5, level: 'branch', actingOrgId: own, values: { assemblyDate, voterIds, present }, at: assemblyDate },
+    { transition: 'count', title: '投票计票', from: 5, to: 5, level: 'branch', actingOrgId: own, values: { ballotsIssued: present, ballots: ballotText }, warnings: [counted.summary], at: assemblyDate },
+    { transition: 'confirm', title: '确认选举结果', from: 5, to: 6, level: 'branch', actingOrgId: own, at: assemblyDate },
+    { transition: 'firstMeeting', title: '委员会第一次全体会议', from: 6, to: 7, level: 'branch', actingOrgId: own, values: { firstMeetingDate: assemblyDate, secretaryId }, at: assemblyDate },
+    { transition: 'report', title: '选举结果报上级党组织', from: 7, to: 8, level: 'branch', actingOrgId: own, values: { reportDate: addDays(assemblyDate, 2) }, at: addDays(assemblyDate, 2) },
+  ]);
+  // The new term: the branch's third, current; the demo term before it becomes history.
+  await sql`UPDATE m_org_term SET current = false WHERE org_id = ${branch.id}`.execute(db);
+  await sql`INSERT INTO m_org_term (school, version, org_id, term_no, name, term_start, term_end, current, secretary, committee, election_id)
+    VALUES (${school}, 1, ${branch.id}, 3, ${`${branch.name}第3届（${term.termStart}至${term.termEnd}）`}, ${term.termStart}, ${term.termEnd}, true, ${secretaryId ? name.get(secretaryId)! : null}, ${committee}, ${id})`.execute(db);
+  await sql`UPDATE m_org SET term_start = ${term.termStart}, term_end = ${term.termEnd}, secretary = ${secretaryId ? name.get(secretaryId)! : null}, committee = ${committee} WHERE id = ${branch.id}`.execute(db);
+  return id;
+}
+
+/** A 党总支's election (else a college committee's) with the request approved and candidates being nominated. */
+async function electionInProgress(db: Kysely<DB>, school: string, orgs: OrgRow[], focus: number | null, today: string): Promise<number | null> {
+  const org = orgs.find((o) => o.type === '2' && o.parent_id !== null && orgs.some((c) => c.parent_id === o.id)) ?? orgs.find((o) => o.id === focus) ?? orgs.find((o) => o.type === '1' && o.parent_id !== null);
+  if (!org) return null;
+  const above = orgs.find((o) => o.id === org.parent_id) ?? org;
+  const subtree = new Set([org.id]);
+  for (const o of orgs) if (o.parent_id !== null && subtree.has(o.parent_id)) subtree.add(o.id);
+  const voters = await fullMembersOf(db, [...subtree]);
+  const seats = defaultTermYears(org.type) === 5 ? 7 : 5;
+  const candidates = voters.slice(0, minimumCandidates(seats) - 1).map((m) => m.id); // one short: the 20% rule still to meet
+  const requestDate = addDays(today, -40);
+  const [row] = (
+    await sql<{ id: number }>`INSERT INTO m_election (school, version, name, org_id, body, method, state, current_term_end, request_date, request_doc, approve_date, approve_doc, seats, term_years, nomination_round, candidate_ids, voter_ids)
+      VALUES (${school}, 5, ${`${org.name}换届选举（${today.slice(0, 4)}年）`}, ${org.id}, ${bodyOf(org.type)}, '党员大会', 2, ${addDays(today, 100)}, ${requestDate}, '演示〔请示〕3号', ${addDays(requestDate, 10)}, '演示〔批复〕3号',
+        ${seats}, ${defaultTermYears(org.type)}, '一下一上', ${JSON.stringify(candidates)}::jsonb, ${JSON.stringify(voters.map((m) => m.id))}::jsonb) RETURNING id`.execute(db)
+  ).rows;
+  const id = row!.id;
+  await writeLogs(db, id, [
+    { transition: 'request', title: '向上级党组织请示', from: -1, to: 0, level: 'committee', actingOrgId: org.id, values: { requestDate }, at: requestDate },
+    { transition: 'approveRequest', title: '上级党组织批复请示', from: 0, to: 1, level: 'above', actingOrgId: above.id, values: { approveDate: addDays(requestDate, 10) }, at: addDays(requestDate, 10) },
+    { transition: 'plan', title: '制定选举工作方案', from: 1, to: 2, level: 'committee', actingOrgId: org.id, values: { seats }, at: addDays(requestDate, 15) },
+    { transition: 'nominate', title: '酝酿候选人', from: 2, to: 2, level: 'committee', actingOrgId: org.id, values: { nominationRound: '一下一上', candidateIds: candidates }, at: addDays(requestDate, 25) },
+  ]);
+  // Its current term ends within the coming months (the election is why).
+  await sql`UPDATE m_org SET term_end = ${addDays(today, 100)} WHERE id = ${org.id}`.execute(db);
+  await sql`UPDATE m_org_term SET term_end = ${addDays(today, 100)} WHERE org_id = ${org.id} AND current`.execute(db);
+  return id;
+}

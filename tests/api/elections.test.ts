@@ -1,0 +1,171 @@
+// engines: both — the election workflow's guarded steps, the term written onto the organisation in the step's transaction, date arithmetic of terms
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, addMonths } from '../../src/shared/calendar.js';
+import { localToday } from '../../src/shared/module-schema/computed.js';
+import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
+import { login } from '../support/auth.js';
+import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
+import { client } from '../support/transfers.js';
+
+const today = localToday();
+type Client = ReturnType<typeof client>;
+
+describe(`elections on ${TEST_DB}`, () => {
+  let t: TestApp;
+  let admin: Client;
+  let zbsj: Client;
+  let ejdw: Client;
+  let branchId: number;
+  beforeAll(async () => {
+    t = await createDemoTestApp();
+    admin = client(t.app, await login(t.app));
+    zbsj = client(t.app, await login(t.app, 'zbsj', DEMO_USER_PASSWORD));
+    ejdw = client(t.app, await login(t.app, 'ejdw', DEMO_USER_PASSWORD));
+    branchId = (await t.database.db.selectFrom('users').select('org_id').where('username', '=', 'zbsj').executeTakeFirstOrThrow()).org_id!;
+  }, 180_000);
+  afterAll(() => t.app.close());
+
+  const membersOf = async (orgId: number, type: '1' | '2') =>
+    (await admin.post('/api/m/member/list?size=200', { orgId, memberType: type })).body.content as { id: number; name: string }[];
+
+  it('[S1.F4c] the 20% rule at its boundary: 7→9, 5→6, 3→4', async () => {
+    for (const [seats, minimum] of [[7, 9], [5, 6], [3, 4]]) {
+      expect((await zbsj.get(`/api/elections/check?seats=${seats}&candidates=${minimum}`)).body).toEqual({ ok: true, minimum });
+      expect((await zbsj.get(`/api/elections/check?seats=${seats}&candidates=${minimum - 1}`)).body).toEqual({ ok: false, minimum });
+    }
+    const bad = await zbsj.get('/api/elections/check?seats=0&candidates=2');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/应选名额/);
+  });
+
+  it('[S1.F4c] tally: more than half of those entitled, void ballots, returned > issued, the tie at the last seat', async () => {
+    const many = (n: number, marks: number[]) => Array.from({ length: n }, () => ({ marks }));
+    // 20 entitled: 10 votes is half (not elected), 11 is more than half.
+    const half = (await zbsj.post('/api/elections/tally', { seats: 2, entitled: 20, ballotsIssued: 17, ballots: [...many(11, [1, 2]), ...many(6, [1, 3])] })).body;
+    expect(half).toMatchObject({ valid: true, ballotsReturned: 17, ballotsValid: 17, ballotsVoid: 0 });
+    expect(half.votes).toEqual([{ candidateId: 1, votes: 17, elected: true }, { candidateId: 2, votes: 11, elected: true }, { candidateId: 3, votes: 6, elected: false }]);
+    const justHalf = (await zbsj.post('/api/elections/tally', { seats: 2, entitled: 20, ballotsIssued: 20, ballots: [...many(10, [1, 2]), ...many(10, [1, 3])] })).body;
+    expect(justHalf.votes.filter((v: { elected: boolean }) => v.elected).map((v: { candidateId: number }) => v.candidateId)).toEqual([1]);
+    expect(justHalf.furtherRound).toEqual([2, 3]);
+    // A ballot with more marks than seats is void; as many as seats is valid.
+    const voids = (await zbsj.post('/api/elections/tally', { seats: 2, entitled: 3, ballotsIssued: 3, ballots: [{ marks: [1, 2, 3] }, { marks: [1, 2] }, { marks: [] }] })).body;
+    expect(voids).toMatchObject({ ballotsReturned: 3, ballotsValid: 2, ballotsVoid: 1 });
+    // Returned = issued is valid, one more is not (nobody elected).
+    expect((await zbsj.post('/api/elections/tally', { seats: 1, entitled: 4, ballotsIssued: 4, ballots: many(4, [1]) })).body.valid).toBe(true);
+    const over = (await zbsj.post('/api/elections/tally', { seats: 1, entitled: 4, ballotsIssued: 4, ballots: many(5, [1]) })).body;
+    expect(over.valid).toBe(false);
+    expect(over.votes[0]).toEqual({ candidateId: 1, votes: 5, elected: false });
+    // Tie at the last seat: both tied go to a further round.
+    const tie = (await zbsj.post('/api/elections/tally', { seats: 2, entitled: 10, ballotsIssued: 10, ballots: [...many(4, [1, 2]), ...many(4, [1, 3]), ...many(2, [2, 3])] })).body;
+    expect(tie.votes.map((v: { elected: boolean }) => v.elected)).toEqual([true, false, false]);
+    expect(tie.furtherRound).toEqual([2, 3]);
+    expect((await zbsj.post('/api/elections/tally', { seats: 1, entitled: 1, ballotsIssued: 1, ballots: [{ marks: 'x' }] })).status).toBe(400);
+  });
+
+  it('[S1.F4c] a roll holding a probationary member is refused, naming the member; nothing is written', async () => {
+    const probationary = (await membersOf(branchId, '2'))[0];
+    const full = await membersOf(branchId, '1');
+    expect(probationary, 'the demo branch has a probationary member').toBeDefined();
+    const before = (await admin.post('/api/m/election/list', {})).body.totalElements;
+    const res = await zbsj.post('/api/m/election', { name: '名册测试', orgId: branchId, voterIds: [full[0]!.id, probationary!.id] });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(`“${probationary!.name}”是预备党员`);
+    expect(res.body.errors[0].field).toBe('voterIds');
+    expect((await admin.post('/api/m/election/list', {})).body.totalElements).toBe(before);
+  });
+
+  it('[S1.F4c] terms due within six months or ended, overdue flagged', async () => {
+    const res = await admin.get('/api/elections/terms?due=6');
+    expect(res.status).toBe(200);
+    const rows = res.body as { orgId: number; name: string; termStart: string; termEnd: string; overdue: boolean }[];
+    expect(rows.some((r) => r.overdue)).toBe(true);
+    expect(rows.some((r) => !r.overdue)).toBe(true);
+    const limit = addMonths(today, 6);
+    for (const r of rows) {
+      expect(r.termEnd <= limit).toBe(true);
+      expect(r.overdue).toBe(r.termEnd < today);
+    }
+    // The branch secretary sees only the branch.
+    const own = (await zbsj.get('/api/elections/terms?due=120')).body as { orgId: number }[];
+    expect(own.map((r) => r.orgId)).toEqual([branchId]);
+  });
+
+  it('[S1.F4c] a branch election from the request to the new term: levels, the 4/5 quorum, a tie sent to a further round, the term written onto the organisation', async () => {
+    const full = await membersOf(branchId, '1');
+    expect(full.length, 'the demo branch has five full members or more').toBeGreaterThanOrEqual(5);
+    const voters = full.map((m) => m.id);
+    const candidates = voters.slice(0, 4);
+    const created = await zbsj.post('/api/m/election', { name: `换届选举测试${Date.now()}`, orgId: branchId });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as number;
+    expect(created.body).toMatchObject({ state: -1, body: '党支部委员会', termYears: 3 });
+    const step = async (who: Client, name: string, values: Record<string, unknown> = {}) => {
+      const { version } = (await admin.get(`/api/m/election/${id}`)).body;
+      return who.post(`/api/m/election/${id}/transitions/${name}`, { version, comment: '', values });
+    };
+    const ok = async (who: Client, name: string, values: Record<string, unknown> = {}) => {
+      const res = await step(who, name, values);
+      expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(200);
+      return res.body;
+    };
+    await ok(zbsj, 'request', { requestDate: today });
+    expect((await step(zbsj, 'approveRequest', { approveDate: today })).status).toBe(403); // the level above approves
+    await ok(ejdw, 'approveRequest', { approveDate: today });
+    expect((await step(zbsj, 'plan', { seats: 3, termYears: 5 })).body.message).toMatch(/三年/);
+    await ok(zbsj, 'plan', { seats: 3, termYears: 3 });
+    await ok(zbsj, 'nominate', { nominationRound: '三下三上', candidateIds: candidates });
+    // 3 candidates for 3 seats break the 20% rule; 4 meet it.
+    const few = await step(zbsj, 'submitCandidates', { candidateIds: candidates.slice(0, 3) });
+    expect(few.status).toBe(400);
+    expect(few.body.message).toContain('候选人至少4名');
+    await ok(zbsj, 'submitCandidates', { candidateIds: candidates });
+    await ok(ejdw, 'approveCandidates', { candidatesApproveDate: today });
+    // Quorum: more than 4/5 of those entitled present.
+    const n = voters.length;
+    const quorum = Math.floor((n * 4) / 5) + 1;
+    const short = await step(zbsj, 'assembly', { assemblyDate: today, voterIds: voters, present: quorum - 1 });
+    expect(short.status).toBe(400);
+    expect(short.body.message).toContain(`至少须到${quorum}人`);
+    await ok(zbsj, 'assembly', { assemblyDate: today, voterIds: voters, present: quorum });
+    // Round 1: candidates 1 and 2 pass with every ballot; 3 and 4 tie at the last seat.
+    const half = Math.ceil(quorum / 2);
+    const lines = Array.from({ length: quorum }, (_, i) => (i < half ? '1 2 3' : '1 2 4'));
+    const sameVotes = half === quorum - half;
+    const round1 = await ok(zbsj, 'count', { ballotsIssued: quorum, ballots: lines.join('\n') });
+    if (sameVotes) {
+      expect(round1.electedIds).toEqual(candidates.slice(0, 2));
+      expect(round1.furtherRoundIds.sort()).toEqual(candidates.slice(2).sort());
+      expect(round1.seatsLeft).toBe(1);
+      expect((await step(zbsj, 'confirm')).status).toBe(400); // a seat is still open
+    }
+    // The further round (or a clean count): the third candidate with every ballot, one more ballot void.
+    if (round1.seatsLeft > 0) {
+      const serial = (round1.furtherRoundIds as number[]).indexOf(candidates[2]!) + 1;
+      const round2 = await ok(zbsj, 'count', { ballotsIssued: quorum, ballots: [...Array.from({ length: quorum - 1 }, () => String(serial)), '1 2'].join('\n') });
+      expect(round2.ballotsVoid).toBe(1);
+      expect(round2.electedIds).toEqual(candidates.slice(0, 3));
+    }
+    await ok(zbsj, 'confirm');
+    const posts = await step(zbsj, 'firstMeeting', { firstMeetingDate: today, secretaryId: candidates[3] });
+    expect(posts.status).toBe(400); // not elected
+    await ok(zbsj, 'firstMeeting', { firstMeetingDate: today, secretaryId: candidates[0], deputyIds: [candidates[1]] });
+    const done = await ok(zbsj, 'report', { reportDate: today });
+    expect(done.state).toBe(8);
+    expect(done.termStart).toBe(today);
+    expect(done.termEnd).toBe(addDays(addMonths(today, 36), -1));
+
+    const org = (await admin.get(`/api/m/org/${branchId}`)).body;
+    expect(org.termStart).toBe(today);
+    expect(org.termEnd).toBe(done.termEnd);
+    expect(org.secretary).toBe(full[0]!.name);
+    expect(org.committee).toContain(`${full[1]!.name}（副书记）`);
+    const terms = (await admin.post('/api/m/org-term/list?size=50&fields=all', { orgId: branchId })).body.content as { current: boolean; electionId: number }[];
+    expect(terms.filter((x) => x.current)).toHaveLength(1);
+    expect(terms.find((x) => x.current)!.electionId).toBe(id);
+    // The count is in the approval log: the ballots as entered and the result.
+    const log = (await admin.get(`/api/m/election/${id}/approvals`)).body as { transition: string; values: Record<string, unknown>; warnings: string[] }[];
+    const counts = log.filter((e) => e.transition === 'count');
+    expect(counts[0]!.values.ballots).toBe(lines.join('\n'));
+    expect(counts[0]!.warnings[0]).toContain(`收回${quorum}张`);
+  });
+});
