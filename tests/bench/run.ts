@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { BenchResult } from './lib.js';
 import { apiSuite } from './suites/api.js';
 import { duesSuite } from './suites/dues.js';
+import { electionsSuite } from './suites/elections.js';
 import { formSuite } from './suites/form.js';
 import { importsSuite } from './suites/imports.js';
 import { membersSuite } from './suites/members.js';
@@ -24,6 +25,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   workflow: workflowSuite,
   api: apiSuite,
   dues: duesSuite,
+  elections: electionsSuite,
   pschool: pschoolSuite,
   imports: importsSuite,
   table: tableSuite,
