@@ -17,6 +17,8 @@ import { pschoolRoutes } from './domain/pschool/index.js';
 import { transferArea } from './domain/transfer/index.js';
 import { developmentArea } from './domain/development/index.js';
 import { calendarArea } from './domain/calendar/index.js';
+import { statisticsArea } from './domain/statistics/index.js';
+import { jobRoutes } from './runtime/jobs.js';
 import { electionArea } from './domain/elections/index.js';
 import { cadreArea } from './domain/cadre/index.js';
 import { meetingsArea } from './domain/meetings/index.js';
@@ -39,6 +41,7 @@ export const routePlugins: FastifyPluginAsync[] = [
   fileRoutes,
   runtimeRoutes,
   reminderRoutes,
+  jobRoutes,
   calendarArea,
   orgRoutes,
   memberLookupRoutes,
@@ -48,6 +51,7 @@ export const routePlugins: FastifyPluginAsync[] = [
   pschoolRoutes,
   transferArea,
   developmentArea,
+  statisticsArea,
   electionArea,
   cadreArea,
   meetingsArea,

@@ -89,6 +89,8 @@ export const DEMO_ROLES: DemoRole[] = [
       // Dues: the branch's standards (confirm), its batch (report, deferrals), on-site payment and reports.
       'dues:list', 'dues:edit', 'dues:export', 'dues:confirm', 'dues-batch:list', 'dues-batch:report', 'dues-batch:defer',
       ...permissionsUnder(tree, 'dues-onsite', 'dues-report', 'dues-my'),
+      // Statistics (issue 30): 综合查询 and 统计报表 over the branch's own records.
+      'service-query:list', 'stat-report:list',
     ]),
   },
   {

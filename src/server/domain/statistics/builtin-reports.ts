@@ -1,0 +1,48 @@
+/**
+ * The built-in reports: the tables of the yearly party statistics (党内统计年报) asked for most. Each is a
+ * definition over a data source (sources.ts), run by reports.ts; none holds SQL of its own.
+ */
+import { AGE_BANDS, PARTY_AGE_BANDS } from '../member/analysis.js';
+import type { QueryGroup } from '../../../shared/statistics.js';
+import type { ReportDefinition, ReportParams } from './reports.js';
+
+const count = { key: 'count', title: '人数', agg: 'count' as const };
+
+/** The year asked for, as a date range condition on a field. */
+const inYear = (field: string) => (p: ReportParams): QueryGroup => ({ and: [{ field, op: 'between', value: [`${p.year}-01-01`, `${p.year}-12-31`] }] });
+
+const byDict = (id: string, title: string, field: string): ReportDefinition => ({
+  id, title, description: `党员按${title.replace(/^党员/, '').replace(/统计$/, '')}统计（可按党组织、党籍状态等筛选）`, source: 'members', rows: { kind: 'dict', field }, measures: [count],
+});
+
+export const BUILTIN_REPORTS: ReportDefinition[] = [
+  byDict('members-by-gender', '党员性别统计', 'gender'),
+  byDict('members-by-ethnicity', '党员民族统计', 'ethnicity'),
+  { id: 'members-by-age', title: '党员年龄统计', description: '党员按年龄段统计（按出生日期计算到今天）', source: 'members', rows: { kind: 'band', field: 'birthDate', title: '年龄段', bands: AGE_BANDS }, measures: [count] },
+  byDict('members-by-education', '党员学历统计', 'education'),
+  {
+    id: 'members-by-party-age', title: '党员党龄统计', description: '党员按党龄段统计（党龄自转正之日算起；预备党员单列）', source: 'members',
+    rows: { kind: 'band', field: 'fullDate', title: '党龄段', bands: PARTY_AGE_BANDS, unknownLabel: '预备党员/未填写' }, measures: [count],
+  },
+  byDict('members-by-category', '党员人员类别统计', 'category'),
+  {
+    id: 'development-in-year', title: '年度发展党员情况', description: '所选年度内递交申请书、确定为积极分子、确定为发展对象、接收为预备党员和转为正式党员的人数，按二级党组织统计',
+    source: 'development', rows: { kind: 'org', field: 'orgId', title: '党组织', depth: 1 }, hideEmpty: true,
+    measures: [
+      { key: 'applicants', title: '递交入党申请书', agg: 'count', where: inYear('applyDate') },
+      { key: 'activists', title: '确定为积极分子', agg: 'count', where: inYear('activistDate') },
+      { key: 'targets', title: '确定为发展对象', agg: 'count', where: inYear('targetDate') },
+      { key: 'admitted', title: '接收为预备党员', agg: 'count', where: inYear('admitDate') },
+      { key: 'full', title: '转为正式党员', agg: 'count', where: inYear('fullDate') },
+    ],
+  },
+  {
+    id: 'members-by-org', title: '党员按党组织统计', description: '各二级党组织的党员人数（正式党员、预备党员及合计）', source: 'members',
+    rows: { kind: 'org', field: 'orgId', title: '党组织', depth: 1 }, columns: { kind: 'dict', field: 'memberType' }, measures: [count],
+  },
+  { id: 'orgs-by-type', title: '党组织类别统计', description: '党组织按类别（党委、党总支、党支部等）统计', source: 'organisations', rows: { kind: 'dict', field: 'type' }, measures: [{ key: 'count', title: '个数', agg: 'count' }] },
+];
+
+export function builtinReport(id: string): ReportDefinition | undefined {
+  return BUILTIN_REPORTS.find((r) => r.id === id);
+}

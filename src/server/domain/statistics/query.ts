@@ -1,0 +1,110 @@
+/**
+ * 综合查询: `POST /api/query/run` runs a where tree (where.ts) through the runtime's own list
+ * (runtime/list.ts, as extra conditions), so the records, their labels, masking and the caller's data
+ * scope are exactly the module list's. Columns may be the module's fields or reference paths; the
+ * latter are read for the page's records only.
+ */
+import { sql } from 'kysely';
+import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user.js';
+import { HttpError, STATUS_MESSAGES } from '../../errors.js';
+import type { Runtime } from '../../runtime/index.js';
+import type { RuntimeModule } from '../../runtime/module.js';
+import { maskRecords } from '../../runtime/sensitive.js';
+import type { Condition } from '../../runtime/query.js';
+import type { QueryRequest } from '../../../shared/statistics.js';
+import { compileWhere, resolvePath, type ResolvedPath } from './where.js';
+
+const MAX_COLUMNS = 40;
+
+/** The module a caller queries: known (else 400) and readable by them (else 403). */
+export function queryModule(runtime: Runtime, user: SessionUser, id: unknown): RuntimeModule {
+  const m = typeof id === 'string' ? runtime.module(id) : undefined;
+  if (!m) throw new HttpError(400, `不存在可查询的模块“${String(id ?? '')}”`);
+  if (!hasAnyPermission(user, [m.permissions.list])) throw new HttpError(403, STATUS_MESSAGES[403]);
+  return m;
+}
+
+export interface CompiledQuery {
+  module: RuntimeModule;
+  conditions: Condition[];
+  /** Own fields beyond the list columns, and reference paths. */
+  own: string[];
+  paths: { path: string; resolved: ResolvedPath }[];
+  allFields: boolean;
+  query: Record<string, unknown>;
+}
+
+/** Checks and compiles a request; throws 400 before anything runs. */
+export async function compileQuery(runtime: Runtime, user: SessionUser, body: unknown): Promise<CompiledQuery> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, '查询的格式不正确');
+  const req = body as QueryRequest;
+  const m = queryModule(runtime, user, req.module);
+  const condition = await compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree }, m, req.where);
+  const columns = req.columns === undefined ? [] : req.columns;
+  if (!Array.isArray(columns) || columns.length > MAX_COLUMNS || columns.some((c) => typeof c !== 'string')) throw new HttpError(400, '查询的列不正确');
+  const own: string[] = [];
+  const paths: CompiledQuery['paths'] = [];
+  for (const c of columns) {
+    const resolved = resolvePath(runtime.registry, m, c);
+    if (resolved.hops.length) paths.push({ path: c, resolved });
+    else own.push(c);
+  }
+  // Fields beyond the list columns are the detail's: they need the module's view permission (as list?fields=all).
+  const allFields = own.some((c) => !m.listFields.includes(c) && c !== 'id');
+  if ((allFields || paths.length) && !hasAnyPermission(user, [m.permissions.view])) throw new HttpError(403, STATUS_MESSAGES[403]);
+  const sort = req.sort === undefined ? undefined : ([] as unknown[]).concat(req.sort);
+  if (sort && sort.some((s) => typeof s !== 'string')) throw new HttpError(400, '排序的格式不正确');
+  const query = { page: req.page ?? 0, size: req.size ?? 20, ...(sort?.length ? { sort } : {}) };
+  return { module: m, conditions: condition ? [condition] : [], own, paths, allFields, query };
+}
+
+/** Keeps the chosen columns of a list record (with their labels and names) and its id and version. */
+function project(record: Record<string, unknown>, own: string[]): Record<string, unknown> {
+  if (!own.length) return record;
+  const out: Record<string, unknown> = { id: record.id, version: record.version };
+  for (const c of own) for (const key of [c, `${c}Label`, `${c}Name`]) if (key in record) out[key] = record[key];
+  return out;
+}
+
+/** The values of reference paths for these records: `path` (stored value) and `pathLabel` (shown text). */
+async function readPaths(runtime: Runtime, m: RuntimeModule, records: Record<string, unknown>[], paths: CompiledQuery['paths']): Promise<void> {
+  const db = runtime.ctx.anyDb;
+  for (const { path, resolved } of paths) {
+    // Walk the chain: record id → first target id → ... → the field's value.
+    let current = new Map<number, number | null>(records.map((r) => [r.id as number, r.id as number]));
+    let table = m.table;
+    for (const hop of resolved.hops) {
+      const ids = [...new Set([...current.values()].filter((v): v is number => v != null))];
+      const rows = ids.length ? await db.selectFrom(table).select(['id', sql.ref(hop.field.column!).as('v')]).where(sql<boolean>`id = ANY(${ids}::int[])`).execute() : [];
+      const next = new Map((rows as { id: number; v: number | null }[]).map((r) => [r.id, r.v]));
+      current = new Map([...current].map(([rid, v]) => [rid, v == null ? null : (next.get(v) ?? null)]));
+      table = hop.target.table;
+    }
+    const ids = [...new Set([...current.values()].filter((v): v is number => v != null))];
+    const col = resolved.field.column!;
+    const rows = ids.length ? await db.selectFrom(table).select(['id', sql.ref(col).as('v')]).where(sql<boolean>`id = ANY(${ids}::int[])`).execute() : [];
+    const values = new Map(rows.map((r: { id: number; v: unknown }) => [r.id, r.v]));
+    const f = resolved.field;
+    const dictLabels = f.dict ? await runtime.ctx.dictLabels(f.dict) : undefined;
+    const refIds = f.ref && f.kind !== 'array' ? [...new Set([...values.values()].filter((v): v is number => typeof v === 'number'))] : [];
+    const refNames = f.ref ? await runtime.ctx.refNames(f.ref, refIds) : undefined;
+    for (const r of records) {
+      const at = current.get(r.id as number);
+      let v = at == null ? null : (values.get(at) ?? null);
+      if (v instanceof Date) v = f.kind === 'date' ? v.toISOString().slice(0, 10) : v.toISOString();
+      r[path] = v;
+      const label = v == null ? '' : dictLabels ? (dictLabels.get(String(v)) ?? String(v)) : refNames && typeof v === 'number' ? (refNames.get(v) ?? '') : String(v);
+      r[`${path}Label`] = label;
+    }
+  }
+}
+
+/** Runs a compiled query: the runtime's list answer, projected to the columns. */
+export async function runQuery(runtime: Runtime, user: SessionUser, q: CompiledQuery): Promise<{ content: Record<string, unknown>[]; totalElements: number }> {
+  const actor = await runtime.actorOf(user);
+  const page = await runtime.records(q.module.id).list({ conditions: q.conditions, query: q.query, allFields: q.allFields, count: true }, actor);
+  maskRecords(q.module, page.content);
+  const content = page.content.map((r) => project(r, q.own));
+  if (q.paths.length) await readPaths(runtime, q.module, content, q.paths);
+  return { content, totalElements: page.totalElements ?? content.length };
+}

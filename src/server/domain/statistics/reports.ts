@@ -1,0 +1,304 @@
+/**
+ * Statistical reports (统计报表): a definition counts and sums a source's records by a row dimension (and
+ * optionally a column dimension) with measures that carry their own conditions. Every bucket and measure
+ * is also a where tree of the query language (where.ts), so the figure of any cell drills down to exactly
+ * the records behind it through `POST /api/query/run`, and the report's SQL and the drill-down share one
+ * definition. Reports run over live data or a snapshot (snapshots.ts), always in the caller's data scope.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { SessionUser } from '../../core/auth/session-user.js';
+import { HttpError } from '../../errors.js';
+import type { Runtime } from '../../runtime/index.js';
+import type { FieldInfo, RuntimeModule } from '../../runtime/module.js';
+import { filterConditions, parseFilter, type Condition } from '../../runtime/query.js';
+import { scopeCondition } from '../../runtime/scope.js';
+import type { QueryCondition, QueryGroup, QueryNode, ReportColumn, ReportResult, ReportRow } from '../../../shared/statistics.js';
+import { snapshotRelation, snapshotInfo } from './snapshots.js';
+import { sourceFor } from './sources.js';
+import { compileWhere } from './where.js';
+
+/** [key, label, lower bound in years (inclusive), upper bound (exclusive)]. */
+export type Band = [string, string, number, number];
+
+export type Dimension =
+  | { kind: 'dict'; field: string; title?: string }
+  | { kind: 'band'; field: string; title: string; bands: Band[]; unknownLabel?: string }
+  | { kind: 'org'; field: string; title?: string; /** Depth in the organisation tree (1: under the root). */ depth: number }
+  | { kind: 'year'; field: string; title?: string };
+
+export interface Measure {
+  key: string;
+  title: string;
+  agg: 'count' | 'sum';
+  /** The summed field (agg sum). */
+  field?: string;
+  /** The measure's own condition; may use the report's parameters. */
+  where?: (p: ReportParams) => QueryGroup;
+}
+
+export interface ReportParams {
+  year: number;
+  /** The module list's filter object (`POST /api/m/<module>/list` body). */
+  filter?: Record<string, unknown>;
+  snapshot?: number;
+}
+
+export interface ReportDefinition {
+  id: string;
+  title: string;
+  description: string;
+  source: string;
+  rows: Dimension;
+  columns?: Dimension;
+  measures: Measure[];
+  /** A condition on every record counted (a year's development). */
+  where?: (p: ReportParams) => QueryGroup;
+  /** Drop rows whose figures are all zero. */
+  hideEmpty?: boolean;
+}
+
+interface Bucket {
+  key: string;
+  label: string;
+  where: QueryNode;
+  order: number;
+}
+
+/** A dimension as SQL: the key expression, and how to turn the keys found into buckets. */
+interface DimensionPlan {
+  expr: RawBuilder<unknown>;
+  buckets(keys: (string | null)[]): Promise<Map<string, Bucket>>;
+  /** The bucket of a key found (org dimensions fold several keys into one). */
+  bucketOf(key: string | null): string;
+}
+
+const isoDate = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/** The date `years` years before today: a person born on it turns `years` today. */
+function yearsAgo(years: number, today = new Date()): string {
+  const d = new Date(today.getFullYear() - years, today.getMonth(), today.getDate());
+  // 29 February in a year without one: the last day of February.
+  if (d.getMonth() !== today.getMonth()) d.setDate(0);
+  return isoDate(d);
+}
+
+function fieldOf(m: RuntimeModule, name: string, allowed: string[]): FieldInfo {
+  const f = m.field(name);
+  if (!f?.column || (allowed.length && !allowed.includes(name))) throw new HttpError(400, `数据源不提供字段“${name}”`);
+  return f;
+}
+
+async function planDimension(runtime: Runtime, m: RuntimeModule, d: Dimension, allowed: string[]): Promise<DimensionPlan> {
+  const f = fieldOf(m, d.field, allowed);
+  const col = sql.ref(f.column!);
+  const identity = (k: string | null) => k ?? '';
+  switch (d.kind) {
+    case 'dict': {
+      const labels = f.dict ? await runtime.ctx.dictLabels(f.dict) : (f.labels ?? new Map<string, string>());
+      const order = new Map([...labels.keys()].map((k, i) => [k, i]));
+      return {
+        expr: sql`${col}::text`,
+        bucketOf: identity,
+        buckets: async (keys) =>
+          new Map(
+            keys.map((k) => {
+              const key = k ?? '';
+              const where: QueryCondition = k === null ? { field: d.field, op: 'isNull' } : { field: d.field, op: 'eq', value: f.kind === 'integer' ? Number(k) : k };
+              return [key, { key, label: k === null ? '未填写' : (labels.get(k) ?? k), where, order: k === null ? 1e6 : (order.get(k) ?? 1e5) }];
+            }),
+          ),
+      };
+    }
+    case 'band': {
+      const bounds = d.bands.map(([key, label, lo, hi]) => ({ key, label, upTo: yearsAgo(lo), after: yearsAgo(hi) }));
+      const whens = bounds.map((b) => sql`WHEN ${col} <= ${b.upTo}::date AND ${col} > ${b.after}::date THEN ${b.key}`);
+      return {
+        expr: sql`CASE WHEN ${col} IS NULL THEN NULL ${sql.join(whens, sql` `)} ELSE 'other' END`,
+        bucketOf: (k) => k ?? 'unknown',
+        buckets: async (keys) => {
+          const out = new Map<string, Bucket>();
+          bounds.forEach((b, i) =>
+            out.set(b.key, { key: b.key, label: b.label, order: i, where: { and: [{ field: d.field, op: 'lte', value: b.upTo }, { field: d.field, op: 'gt', value: b.after }] } }),
+          );
+          if (keys.includes(null)) out.set('unknown', { key: 'unknown', label: d.unknownLabel ?? '未填写', order: 1e6, where: { field: d.field, op: 'isNull' } });
+          if (keys.includes('other')) {
+            out.set('other', { key: 'other', label: '其他', order: 1e5, where: { or: [{ field: d.field, op: 'gt', value: bounds[0].upTo }, { field: d.field, op: 'lte', value: bounds[bounds.length - 1].after }] } });
+          }
+          return out;
+        },
+      };
+    }
+    case 'year':
+      return {
+        expr: sql`extract(year FROM ${col})::int::text`,
+        bucketOf: (k) => k ?? 'unknown',
+        buckets: async (keys) =>
+          new Map(
+            keys.map((k) => {
+              const key = k ?? 'unknown';
+              const where: QueryNode = k === null ? { field: d.field, op: 'isNull' } : { field: d.field, op: 'between', value: [`${k}-01-01`, `${k}-12-31`] };
+              return [key, { key, label: k === null ? '未填写' : `${k}年`, where, order: k === null ? 1e6 : Number(k) }];
+            }),
+          ),
+      };
+    case 'org': {
+      const tree = runtime.ctx.orgTree;
+      // Each organisation found → its ancestor at the depth asked (itself when it is higher up).
+      const fold = new Map<string, { id: number; name: string }>();
+      return {
+        expr: sql`${col}::text`,
+        bucketOf: (k) => (k === null ? 'unknown' : String(fold.get(k)?.id ?? k)),
+        buckets: async (keys) => {
+          for (const k of keys) {
+            if (k === null || fold.has(k)) continue;
+            const path = (await tree.pathOf?.(Number(k))) ?? [];
+            const at = path[Math.min(d.depth, path.length - 1)];
+            fold.set(k, at ? { id: at.id, name: at.name ?? String(at.id) } : { id: Number(k), name: k });
+          }
+          const names = await runtime.ctx.refNames('org', [...new Set([...fold.values()].map((v) => v.id))]);
+          const out = new Map<string, Bucket>();
+          for (const k of keys) {
+            if (k === null) {
+              out.set('unknown', { key: 'unknown', label: '未填写', order: 1e6, where: { field: d.field, op: 'isNull' } });
+              continue;
+            }
+            const { id } = fold.get(k)!;
+            out.set(String(id), { key: String(id), label: names.get(id) ?? String(id), order: 0, where: { field: d.field, op: 'subtree', value: id } });
+          }
+          return out;
+        },
+      };
+    }
+  }
+}
+
+/** The module list's filter object as query-language conditions (for drill-downs). */
+function filterAsWhere(m: RuntimeModule, filter: Record<string, unknown> | undefined): QueryNode[] {
+  return parseFilter(m, filter).map(({ field, op, value }): QueryNode => {
+    switch (op) {
+      case 'eq':
+        return { field: field.name, op: 'eq', value };
+      case 'like':
+        return { field: field.name, op: 'like', value };
+      case 'in':
+        return { field: field.name, op: 'in', value: (value as unknown[]).filter((v) => v !== null && v !== '') };
+      case 'range': {
+        const [from, to] = value as unknown[];
+        return { field: field.name, op: 'between', value: [from ?? null, to ?? null] };
+      }
+      case 'org-subtree':
+        return { field: field.name, op: 'subtree', value };
+    }
+  });
+}
+
+export function readParams(raw: unknown): ReportParams {
+  const p = (raw ?? {}) as Record<string, unknown>;
+  if (typeof p !== 'object' || Array.isArray(p)) throw new HttpError(400, '报表参数的格式不正确');
+  const year = p.year === undefined || p.year === null || p.year === '' ? new Date().getFullYear() : Number(p.year);
+  if (!Number.isInteger(year) || year < 1921 || year > 2200) throw new HttpError(400, '统计年度不正确');
+  const snapshot = p.snapshot === undefined || p.snapshot === null || p.snapshot === '' ? undefined : Number(p.snapshot);
+  if (snapshot !== undefined && !Number.isSafeInteger(snapshot)) throw new HttpError(400, '数据快照不正确');
+  if (p.filter !== undefined && p.filter !== null && (typeof p.filter !== 'object' || Array.isArray(p.filter))) throw new HttpError(400, '筛选条件的格式不正确');
+  return { year, snapshot, filter: (p.filter ?? undefined) as Record<string, unknown> | undefined };
+}
+
+const cellKey = (col: string, measure: string) => `${col}|${measure}`;
+const TOTAL = '__total';
+
+export async function runReport(runtime: Runtime, user: SessionUser, def: ReportDefinition, rawParams: unknown): Promise<ReportResult> {
+  const params = readParams(rawParams);
+  const { source, module: m } = await sourceFor(runtime, user, def.source);
+  const actor = await runtime.actorOf(user);
+  const compile = (w: unknown) => compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree }, m, w);
+
+  const base: Condition[] = [];
+  const scope = scopeCondition(m, actor, 'read');
+  if (scope) base.push(scope);
+  base.push(...(await filterConditions(parseFilter(m, params.filter), runtime.ctx.orgTree)));
+  const baseWhere = def.where?.(params);
+  if (baseWhere) base.push((await compile(baseWhere))!);
+
+  const rows = await planDimension(runtime, m, def.rows, source.fields);
+  const cols = def.columns ? await planDimension(runtime, m, def.columns, source.fields) : undefined;
+  const measures = await Promise.all(
+    def.measures.map(async (me) => {
+      const cond = me.where ? await compile(me.where(params)) : undefined;
+      const f = me.agg === 'sum' ? fieldOf(m, me.field!, source.fields) : undefined;
+      return { me, cond, f };
+    }),
+  );
+
+  const snapshot = params.snapshot !== undefined ? await snapshotInfo(runtime, params.snapshot, m.id) : null;
+  const db = runtime.ctx.anyDb;
+  const from = snapshot ? snapshotRelation(m, snapshot.id) : sql.table(m.table).as(m.table);
+  let q = db.selectFrom(from as never).select([rows.expr.as('r'), (cols?.expr ?? sql`''`).as('c')]);
+  measures.forEach(({ me, cond, f }, i) => {
+    const agg = (eb: Parameters<Condition>[0]) => {
+      const value = f ? sql`coalesce(sum(${sql.ref(f.column!)})` : sql`(count(*)`;
+      const filter = cond ? sql` FILTER (WHERE ${cond(eb)})` : sql``;
+      return sql<number>`${value}${filter}${f ? sql`, 0)` : sql`)`}::float8`.as(`m${i}`);
+    };
+    q = q.select((eb) => agg(eb as never));
+  });
+  for (const c of base) q = q.where(c as never);
+  const found = (await q.groupBy([sql`1`, sql`2`] as never).execute()) as Record<string, unknown>[];
+
+  const rowKeys = [...new Set(found.map((r) => r.r as string | null))];
+  const colKeys = [...new Set(found.map((r) => r.c as string | null))];
+  const rowBuckets = await rows.buckets(rowKeys);
+  const colBuckets = cols ? await cols.buckets(colKeys) : new Map<string, Bucket>([['', { key: '', label: '', where: { and: [] }, order: 0 }]]);
+  const colList = [...colBuckets.values()].sort((a, b) => a.order - b.order || a.label.localeCompare(b.label, 'zh-CN'));
+
+  const columns: ReportColumn[] = [{ key: 'label', title: def.rows.title ?? m.field(def.rows.field)!.title }];
+  const single = def.measures.length === 1;
+  for (const cb of colList) for (const { me } of measures) columns.push({ key: cellKey(cb.key, me.key), title: cols ? (single ? cb.label : `${cb.label}·${me.title}`) : me.title });
+  if (cols) for (const { me } of measures) columns.push({ key: cellKey(TOTAL, me.key), title: single ? '合计' : `${me.title}合计` });
+
+  const common = [...(baseWhere ? [baseWhere] : []), ...filterAsWhere(m, params.filter)];
+  const drillOf = (rowWhere: QueryNode | undefined, colWhere: QueryNode | undefined, me: Measure): QueryGroup => ({
+    and: [...common, ...(rowWhere ? [rowWhere] : []), ...(colWhere && cols ? [colWhere] : []), ...(me.where ? [me.where(params)] : [])],
+  });
+
+  const byRow = new Map<string, ReportRow & { order: number }>();
+  for (const b of rowBuckets.values()) byRow.set(b.key, { key: b.key, label: b.label, values: {}, drill: {}, order: b.order });
+  const totals: Record<string, number> = {};
+  for (const r of found) {
+    const rowKey = rows.bucketOf(r.r as string | null);
+    const colKey = cols ? cols.bucketOf(r.c as string | null) : '';
+    const row = byRow.get(rowKey)!;
+    measures.forEach(({ me }, i) => {
+      const v = Number(r[`m${i}`] ?? 0);
+      for (const key of [cellKey(colKey, me.key), ...(cols ? [cellKey(TOTAL, me.key)] : [])]) {
+        row.values[key] = (row.values[key] ?? 0) + v;
+        totals[key] = (totals[key] ?? 0) + v;
+      }
+    });
+  }
+  const totalsDrill: Record<string, QueryGroup> = {};
+  for (const row of byRow.values()) {
+    const rb = rowBuckets.get(row.key)!;
+    for (const cb of colList) for (const { me } of measures) row.drill[cellKey(cb.key, me.key)] = drillOf(rb.where, cb.where, me);
+    if (cols) for (const { me } of measures) row.drill[cellKey(TOTAL, me.key)] = drillOf(rb.where, undefined, me);
+    for (const c of columns.slice(1)) row.values[c.key] ??= 0;
+  }
+  for (const cb of colList) for (const { me } of measures) totalsDrill[cellKey(cb.key, me.key)] = drillOf(undefined, cb.where, me);
+  if (cols) for (const { me } of measures) totalsDrill[cellKey(TOTAL, me.key)] = drillOf(undefined, undefined, me);
+  for (const c of columns.slice(1)) totals[c.key] ??= 0;
+
+  let out = [...byRow.values()];
+  if (def.hideEmpty) out = out.filter((r) => Object.values(r.values).some((v) => v !== 0));
+  const first = columns[1]?.key;
+  out.sort((a, b) => a.order - b.order || (def.rows.kind === 'org' ? (b.values[first] ?? 0) - (a.values[first] ?? 0) : 0) || a.label.localeCompare(b.label, 'zh-CN'));
+  return {
+    id: def.id,
+    title: def.title,
+    module: m.id,
+    columns,
+    rows: out.map(({ order: _order, ...r }) => r),
+    totals,
+    totalsDrill,
+    snapshot,
+    params: { year: params.year, filter: params.filter ?? {}, ...(params.snapshot ? { snapshot: params.snapshot } : {}) },
+  };
+}

@@ -1,0 +1,149 @@
+// engines: both — report SQL (grouping, conditional measures, date bands, snapshot relations) must count the same on both engines
+/**
+ * 统计报表 and 数据快照 (issue 30): every built-in report's figures equal counts computed directly from the
+ * demo data; a cell's drill-down finds exactly its records; a snapshot is a job, stores only what changed
+ * after the first, and two snapshots compare by record.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fullYearsBetween } from '../../src/shared/module-schema/computed.js';
+import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
+import { AGE_BANDS, PARTY_AGE_BANDS } from '../../src/server/domain/member/analysis.js';
+import { jobsOf } from '../../src/server/runtime/jobs.js';
+import { bearer, login } from '../support/auth.js';
+import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
+
+type Result = { columns: { key: string; title: string }[]; rows: { key: string; label: string; values: Record<string, number>; drill: Record<string, unknown> }[]; totals: Record<string, number> };
+
+describe(`statistical reports and snapshots on ${TEST_DB}`, () => {
+  let t: TestApp;
+  let admin: string;
+  let zbsj: string;
+  const today = new Date();
+  const todayIso = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+  const report = async (id: string, params: unknown = {}, token = admin): Promise<Result> => {
+    const res = await t.app.inject({ method: 'POST', url: `/api/reports/${id}/run`, headers: bearer(token), payload: { params } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  const counted = async (query: string) => new Map((await sql.raw<{ k: string | null; n: number }>(query).execute(t.database.db)).rows.map((r) => [r.k ?? '', r.n]));
+  const figures = (r: Result, key = '|count') => new Map(r.rows.map((row) => [row.key, row.values[key]]));
+
+  beforeAll(async () => {
+    t = await createDemoTestApp();
+    admin = await login(t.app);
+    zbsj = await login(t.app, 'zbsj', DEMO_USER_PASSWORD);
+  }, 180_000);
+  afterAll(() => t?.app.close());
+
+  it('lists the built-in reports', async () => {
+    const list = (await t.app.inject({ url: '/api/reports', headers: bearer(admin) })).json() as { id: string; title: string; builtin: boolean }[];
+    expect(list.map((r) => r.id)).toEqual(expect.arrayContaining(['members-by-gender', 'members-by-ethnicity', 'members-by-age', 'members-by-education', 'members-by-party-age', 'members-by-category', 'development-in-year', 'members-by-org', 'orgs-by-type']));
+    expect(list.every((r) => r.builtin && r.title)).toBe(true);
+  });
+
+  it('members by gender, ethnicity, education and category equal the direct counts', async () => {
+    for (const [id, column] of [['members-by-gender', 'gender'], ['members-by-ethnicity', 'ethnicity'], ['members-by-education', 'education'], ['members-by-category', 'category']]) {
+      const direct = await counted(`SELECT ${column} AS k, count(*)::int AS n FROM m_member GROUP BY 1`);
+      expect(figures(await report(id)), id).toEqual(direct);
+    }
+  });
+
+  it("members by gender sums to the member list's total with the same filter, for the administrator and a 支部书记", async () => {
+    for (const token of [admin, zbsj]) {
+      const filter = { partyStatus: '1', joinDate: ['2000-01-01', null] };
+      const r = await report('members-by-gender', { filter }, token);
+      const list = (await t.app.inject({ method: 'POST', url: '/api/m/member/list?size=1', headers: bearer(token), payload: filter })).json();
+      const sum = r.rows.reduce((s, row) => s + row.values['|count'], 0);
+      expect(sum).toBe(list.totalElements);
+      expect(r.totals['|count']).toBe(list.totalElements);
+    }
+  });
+
+  it('members by age band and party-age band equal bands computed from the dates', async () => {
+    const rows = (await sql<{ birth: string | null; full: string | null }>`SELECT birth_date::text AS birth, full_date::text AS full FROM m_member`.execute(t.database.db)).rows;
+    const band = (date: string | null, bands: [string, string, number, number][]) => {
+      if (!date) return 'unknown';
+      const years = fullYearsBetween(date, todayIso) ?? -1;
+      return bands.find(([, , lo, hi]) => years >= lo && years < hi)?.[0] ?? 'other';
+    };
+    const tally = (keys: string[]) => keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<string, number>());
+    const age = figures(await report('members-by-age'));
+    expect(new Map([...age].filter(([, n]) => n > 0))).toEqual(tally(rows.map((r) => band(r.birth, AGE_BANDS))));
+    const partyAge = figures(await report('members-by-party-age'));
+    expect(new Map([...partyAge].filter(([, n]) => n > 0))).toEqual(tally(rows.map((r) => band(r.full, PARTY_AGE_BANDS))));
+  });
+
+  it('development in the year counts each stage reached in that year; members by organisation and organisations by type add up', async () => {
+    const year = today.getFullYear() - 1;
+    const r = await report('development-in-year', { year });
+    for (const [key, column] of [['applicants', 'apply_date'], ['activists', 'activist_date'], ['targets', 'target_date'], ['admitted', 'admit_date'], ['full', 'full_date']]) {
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_development WHERE ${sql.ref(column)} BETWEEN ${`${year}-01-01`}::date AND ${`${year}-12-31`}::date`.execute(t.database.db);
+      expect(r.totals[`|${key}`], key).toBe(rows[0].n);
+    }
+    expect(r.totals['|applicants']).toBeGreaterThan(0);
+
+    const byOrg = await report('members-by-org');
+    const types = await counted(`SELECT member_type AS k, count(*)::int AS n FROM m_member GROUP BY 1`);
+    expect(byOrg.totals['__total|count']).toBe([...types.values()].reduce((a, b) => a + b, 0));
+    expect(byOrg.totals['1|count']).toBe(types.get('1'));
+    expect(byOrg.totals['2|count']).toBe(types.get('2'));
+    for (const row of byOrg.rows) expect(row.values['__total|count']).toBe(row.values['1|count'] + row.values['2|count']);
+
+    expect(figures(await report('orgs-by-type'))).toEqual(await counted(`SELECT type AS k, count(*)::int AS n FROM m_org GROUP BY 1`));
+  });
+
+  it('a cell drills down to exactly its records', async () => {
+    const r = await report('members-by-org', { filter: { partyStatus: '1' } });
+    const row = r.rows[0];
+    for (const key of ['2|count', '__total|count']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/query/run', headers: bearer(admin), payload: { module: 'member', where: row.drill[key], size: 1 } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().totalElements).toBe(row.values[key]);
+    }
+    const age = await report('members-by-age');
+    for (const row of age.rows.filter((x) => x.values['|count'] > 0)) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/query/run', headers: bearer(admin), payload: { module: 'member', where: row.drill['|count'], size: 1 } });
+      expect(res.json().totalElements, row.label).toBe(row.values['|count']);
+    }
+  });
+
+  it('a snapshot is a job; the second stores only what changed; diff and reports read the snapshots', async () => {
+    const take = async (title: string) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/snapshots', headers: bearer(admin), payload: { modules: ['member'], title } });
+      expect(res.statusCode, res.body).toBe(202);
+      const { jobId, snapshotId } = res.json();
+      await jobsOf(t.app).drain();
+      const jobRes = await t.app.inject({ url: `/api/jobs/${jobId}`, headers: bearer(admin) });
+      expect(jobRes.json().state).toBe(2);
+      return snapshotId as number;
+    };
+    const before = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM stat_snapshot_version`.execute(t.database.db)).rows[0].n;
+    const a = await take('快照A');
+    const members = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_member`.execute(t.database.db)).rows[0].n;
+    const { rows: changed } = await sql<{ id: number; gender: string }>`SELECT id, gender FROM m_member ORDER BY id LIMIT 3`.execute(t.database.db);
+    await sql`UPDATE m_member SET gender = CASE WHEN gender = '1' THEN '2' ELSE '1' END WHERE id = ANY(${changed.map((c) => c.id)}::int[])`.execute(t.database.db);
+    await sql`DELETE FROM m_member WHERE id = (SELECT max(id) FROM m_member)`.execute(t.database.db);
+    const b = await take('快照B');
+    const list = (await t.app.inject({ url: '/api/snapshots', headers: bearer(admin) })).json() as { id: number; counts: Record<string, number>; stored: Record<string, number> }[];
+    const sa = list.find((s) => s.id === a)!;
+    const sb = list.find((s) => s.id === b)!;
+    expect(sa.counts.member).toBe(members);
+    expect(sb.counts.member).toBe(members - 1);
+    expect(sb.stored.member).toBe(3);
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM stat_snapshot_version`.execute(t.database.db)).rows[0].n - before).toBe(sa.stored.member + 3);
+
+    const diff = (await t.app.inject({ url: `/api/snapshots/${a}/diff/${b}?module=member&kind=changed`, headers: bearer(admin) })).json();
+    expect([diff.added, diff.removed, diff.changed]).toEqual([0, 1, 3]);
+    expect(diff.content.map((c: { id: number }) => c.id).sort()).toEqual(changed.map((c) => c.id).sort());
+    expect(diff.content[0].fields.map((f: { field: string }) => f.field)).toEqual(['gender']);
+
+    // The report over snapshot A counts the genders as they were.
+    const live = figures(await report('members-by-gender'));
+    const old = figures(await report('members-by-gender', { snapshot: a }));
+    expect([...old.values()].reduce((x, y) => x + y, 0)).toBe(members);
+    expect([...live.values()].reduce((x, y) => x + y, 0)).toBe(members - 1);
+    // A 支部书记 is refused the snapshots.
+    expect((await t.app.inject({ url: `/api/snapshots/${a}/diff/${b}?module=member`, headers: bearer(zbsj) })).statusCode).toBe(403);
+  });
+});
