@@ -2,6 +2,638 @@
 /* eslint-disable */
 
 /**
+ * 干部选拔任用
+ */
+export interface AppointmentRecord {
+  /**
+   * 拟任干部
+   */
+  cadreId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 拟任单位
+   */
+  unitId: number;
+  /**
+   * 拟任职务
+   */
+  post: string;
+  /**
+   * 拟任职级
+   */
+  rank: string;
+  /**
+   * 任用方式: 提拔任职的，实行一年试用期（《条例》第四十五条）
+   */
+  kind: "提拔任职" | "进一步使用" | "平级转任";
+  /**
+   * 任期（年）
+   */
+  termYears?: number;
+  /**
+   * 动议日期
+   */
+  proposeDate?: string;
+  /**
+   * 动议理由
+   */
+  proposeReason?: string;
+  /**
+   * 民主推荐日期
+   */
+  recommendDate?: string;
+  /**
+   * 推荐方式
+   */
+  recommendMethod?: "会议推荐" | "谈话调研推荐" | "会议推荐和谈话调研推荐";
+  /**
+   * 参加推荐人数
+   */
+  recommendParticipants?: number;
+  /**
+   * 得票数
+   */
+  recommendVotes?: number;
+  /**
+   * 推荐情况
+   */
+  recommendNote?: string;
+  /**
+   * 民主推荐材料
+   */
+  recommendDoc?: string;
+  /**
+   * 考察日期
+   */
+  inspectDate?: string;
+  /**
+   * 考察组成员
+   */
+  inspectTeam?: string;
+  /**
+   * 考察意见
+   */
+  inspectOpinion?: string;
+  /**
+   * 考察材料
+   */
+  inspectDoc?: string;
+  /**
+   * 任前公示开始日期
+   */
+  publicityStart?: string;
+  /**
+   * 任前公示结束日期
+   */
+  publicityEnd?: string;
+  /**
+   * 可讨论决定日期: 公示期满的次日
+   */
+  decideFrom?: string;
+  /**
+   * 讨论决定日期
+   */
+  decisionDate?: string;
+  /**
+   * 决定会议
+   */
+  decisionMeeting?: string;
+  /**
+   * 任职文号
+   */
+  decisionDocNo?: string;
+  /**
+   * 任职日期
+   */
+  appointDate?: string;
+  /**
+   * 超职数任用理由: 该单位该职级的核定职数已满时必填
+   */
+  overReason?: string;
+  /**
+   * 任职记录
+   */
+  postId?: number;
+  /**
+   * 试用期满日期
+   */
+  probationEnd?: string;
+  /**
+   * 转正日期
+   */
+  confirmDate?: string;
+  /**
+   * 试用期考核意见
+   */
+  confirmOpinion?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 档案信息
+ */
+export interface CadreArchiveRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 档案编号
+   */
+  fileNo: string;
+  /**
+   * 档案保管单位
+   */
+  keptAt?: string;
+  /**
+   * 审核日期
+   */
+  reviewDate?: string;
+  /**
+   * 审核人
+   */
+  reviewer?: string;
+  /**
+   * 认定出生日期
+   */
+  birthDateConfirmed?: string;
+  /**
+   * 认定参加工作时间
+   */
+  workStartConfirmed?: string;
+  /**
+   * 认定入党时间
+   */
+  joinPartyConfirmed?: string;
+  /**
+   * 审核结论
+   */
+  result?: "审核无误" | "存在问题已整改" | "存在问题待整改";
+  /**
+   * 说明
+   */
+  note?: string;
+}
+
+/**
+ * 年度考核结果
+ */
+export interface CadreAssessmentRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 考核结果
+   */
+  result: "优秀" | "称职" | "基本称职" | "不称职";
+  /**
+   * 考核单位
+   */
+  unitId?: number;
+  /**
+   * 说明
+   */
+  note?: string;
+}
+
+/**
+ * 基本考核
+ */
+export interface CadreBasicAssessmentRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 类别
+   */
+  kind: "奖励" | "惩处" | "考察鉴定";
+  /**
+   * 日期
+   */
+  date?: string;
+  /**
+   * 内容
+   */
+  content: string;
+  /**
+   * 批准机关
+   */
+  issuer?: string;
+}
+
+/**
+ * 因私出国（境）证件
+ */
+export interface CadreCertificateRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 证件类型
+   */
+  kind: "普通护照" | "往来港澳通行证" | "往来台湾通行证";
+  /**
+   * 证件号码
+   */
+  certNo?: string;
+  /**
+   * 借出日期
+   */
+  lendDate?: string;
+  /**
+   * 事由及前往地
+   */
+  purpose?: string;
+  /**
+   * 行程结束日期
+   */
+  tripEndDate?: string;
+  /**
+   * 归还日期
+   */
+  returnDate?: string;
+}
+
+/**
+ * 教育培训
+ */
+export interface CadreEducationRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 教育类别
+   */
+  kind: "全日制教育" | "在职教育";
+  /**
+   * 毕业院校
+   */
+  institution: string;
+  /**
+   * 专业
+   */
+  major?: string;
+  /**
+   * 学历
+   */
+  education?: string;
+  /**
+   * 学位
+   */
+  degree?: string;
+  /**
+   * 入学日期
+   */
+  startDate?: string;
+  /**
+   * 毕业日期
+   */
+  endDate?: string;
+}
+
+/**
+ * 家庭成员及社会关系
+ */
+export interface CadreFamilyRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 称谓
+   */
+  relation: string;
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 出生日期
+   */
+  birthDate?: string;
+  /**
+   * 政治面貌
+   */
+  politicalStatus?: string;
+  /**
+   * 工作单位及职务
+   */
+  workplace?: string;
+}
+
+/**
+ * 职务职称
+ */
+export interface CadrePostRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 类别
+   */
+  kind: "职务" | "职称";
+  /**
+   * 任职单位
+   */
+  unitId?: number;
+  /**
+   * 职务
+   */
+  post?: string;
+  /**
+   * 职务全称
+   */
+  postTitle?: string;
+  /**
+   * 职务属性
+   */
+  postAttr?: string;
+  /**
+   * 职级
+   */
+  rank?: string;
+  /**
+   * 专业技术职务
+   */
+  title?: string;
+  /**
+   * 专职: 兼职、挂职不占职数，也不参与简历重叠检查
+   */
+  fullTime?: boolean;
+  /**
+   * 任职日期
+   */
+  startDate: string;
+  /**
+   * 免职日期
+   */
+  endDate?: string;
+  /**
+   * 任期（年）
+   */
+  termYears?: number;
+  /**
+   * 试用期满日期: 新提拔干部试用期一年；任职时由选拔任用填写
+   */
+  probationEnd?: string;
+  /**
+   * 试用期满转正日期
+   */
+  confirmDate?: string;
+  /**
+   * 任职文号
+   */
+  appointDocNo?: string;
+  /**
+   * 免职文号
+   */
+  removeDocNo?: string;
+  /**
+   * 超职数配备理由: 超出核定职数配备时必填
+   */
+  overReason?: string;
+}
+
+/**
+ * 简历
+ */
+export interface CadreResumeRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 开始日期
+   */
+  startDate: string;
+  /**
+   * 结束日期: 至今的一段留空
+   */
+  endDate?: string;
+  /**
+   * 经历
+   */
+  text: string;
+  /**
+   * 全职: 兼任、挂职等非全职经历可与全职经历重叠
+   */
+  fullTime?: boolean;
+}
+
+/**
+ * 挂职经历
+ */
+export interface CadreSecondmentRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 挂职单位
+   */
+  place: string;
+  /**
+   * 挂职职务
+   */
+  post?: string;
+  /**
+   * 开始日期
+   */
+  startDate: string;
+  /**
+   * 结束日期
+   */
+  endDate: string;
+}
+
+/**
+ * 学习培训经历
+ */
+export interface CadreTrainingRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 培训名称
+   */
+  name: string;
+  /**
+   * 主办单位
+   */
+  organizer?: string;
+  /**
+   * 开始日期
+   */
+  startDate?: string;
+  /**
+   * 结束日期
+   */
+  endDate?: string;
+  /**
+   * 学时
+   */
+  hours?: number;
+  /**
+   * 结业情况
+   */
+  result?: string;
+}
+
+/**
+ * 干部信息
+ */
+export interface CadreRecord {
+  /**
+   * 关联党员: 本人是本校党员时选择，姓名、性别、出生日期等按党员信息填写
+   */
+  memberId?: number;
+  /**
+   * 关联教职工: 本人的教职工记录（工号）
+   */
+  teacherId?: number;
+  /**
+   * 姓名
+   */
+  name: string;
+  /**
+   * 性别
+   */
+  gender: string;
+  /**
+   * 出生日期
+   */
+  birthDate: string;
+  /**
+   * 年龄
+   */
+  age?: number;
+  /**
+   * 民族
+   */
+  ethnicity?: string;
+  /**
+   * 身份证号
+   */
+  idCard?: string;
+  /**
+   * 籍贯
+   */
+  nativePlace?: string;
+  /**
+   * 出生地
+   */
+  birthPlace?: string;
+  /**
+   * 政治面貌
+   */
+  politicalStatus?: string;
+  /**
+   * 入党时间
+   */
+  joinPartyDate?: string;
+  /**
+   * 参加工作时间
+   */
+  workStartDate?: string;
+  /**
+   * 健康状况
+   */
+  health?: string;
+  /**
+   * 最高学历
+   */
+  education?: string;
+  /**
+   * 最高学位
+   */
+  degree?: string;
+  /**
+   * 毕业院校及专业
+   */
+  graduatedFrom?: string;
+  /**
+   * 专业技术职务
+   */
+  title?: string;
+  /**
+   * 熟悉专业有何专长
+   */
+  speciality?: string;
+  /**
+   * 干部类别
+   */
+  category: string;
+  /**
+   * 所在单位
+   */
+  unitId: number;
+  /**
+   * 现任职务
+   */
+  post?: string;
+  /**
+   * 现任职务全称: 如“计算机学院党委书记”；任免审批表的“现任职务”取此项
+   */
+  postTitle?: string;
+  /**
+   * 职务属性
+   */
+  postAttr?: string;
+  /**
+   * 职级
+   */
+  rank?: string;
+  /**
+   * 任现职时间
+   */
+  postDate?: string;
+  /**
+   * 任现职级时间
+   */
+  rankDate?: string;
+  /**
+   * 任职状态
+   */
+  tenureStatus?: string;
+  /**
+   * 批准退休日期: 批准退休（含延迟退休）的日期；退休到期提醒按此日期
+   */
+  retireDate?: string;
+  /**
+   * 手机号码
+   */
+  phone?: string;
+  /**
+   * 照片
+   */
+  photo?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 班级信息
  */
 export interface ClassRecord {
@@ -490,6 +1122,152 @@ export interface DuesStandardRecord {
 }
 
 /**
+ * 两委换届选举
+ */
+export interface ElectionRecord {
+  /**
+   * 换届选举名称
+   */
+  name: string;
+  /**
+   * 换届党组织
+   */
+  orgId: number;
+  /**
+   * 选举产生
+   */
+  body?: "党支部委员会" | "党总支委员会" | "党的委员会" | "纪律检查委员会";
+  /**
+   * 选举方式
+   */
+  method?: "党员大会" | "党员代表大会";
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 本届任期届满: Copied from the organisation when the record is written (election.prepare).
+   */
+  currentTermEnd?: string;
+  /**
+   * 请示日期
+   */
+  requestDate?: string;
+  /**
+   * 请示文号
+   */
+  requestDoc?: string;
+  /**
+   * 上级批复日期
+   */
+  approveDate?: string;
+  /**
+   * 批复文号
+   */
+  approveDoc?: string;
+  /**
+   * 应选委员名额
+   */
+  seats?: number;
+  /**
+   * 任期（年）
+   */
+  termYears?: number;
+  /**
+   * 候选人酝酿
+   */
+  nominationRound?: "一下一上" | "二下二上" | "三下三上";
+  /**
+   * 候选人
+   */
+  candidateIds?: number[];
+  /**
+   * 候选人名单批复日期
+   */
+  candidatesApproveDate?: string;
+  /**
+   * 有选举权的党员
+   */
+  voterIds?: number[];
+  /**
+   * 选举大会日期
+   */
+  assemblyDate?: string;
+  /**
+   * 实到有选举权党员数
+   */
+  present?: number;
+  /**
+   * 投票轮次
+   */
+  round?: number;
+  /**
+   * 发出选票
+   */
+  ballotsIssued?: number;
+  /**
+   * 收回选票
+   */
+  ballotsReturned?: number;
+  /**
+   * 有效票
+   */
+  ballotsValid?: number;
+  /**
+   * 无效票
+   */
+  ballotsVoid?: number;
+  /**
+   * 计票结果
+   */
+  voteSummary?: string;
+  /**
+   * 当选委员
+   */
+  electedIds?: number[];
+  /**
+   * 另行选举候选人
+   */
+  furtherRoundIds?: number[];
+  /**
+   * 另行选举名额
+   */
+  seatsLeft?: number;
+  /**
+   * 委员会第一次全体会议日期
+   */
+  firstMeetingDate?: string;
+  /**
+   * 书记
+   */
+  secretaryId?: number;
+  /**
+   * 副书记
+   */
+  deputyIds?: number[];
+  /**
+   * 报上级党组织日期
+   */
+  reportDate?: string;
+  /**
+   * 报告文号
+   */
+  reportDoc?: string;
+  /**
+   * 新一届任期开始
+   */
+  termStart?: string;
+  /**
+   * 新一届任期届满
+   */
+  termEnd?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 组卷规则
  */
 export interface ExamRuleRecord {
@@ -671,6 +1449,48 @@ export interface HolidayCalendarRecord {
   endDate: string;
   /**
    * 依据/备注
+   */
+  remark?: string;
+}
+
+/**
+ * 领导班子
+ */
+export interface LeaderTeamRecord {
+  /**
+   * 单位
+   */
+  unitId: number;
+  /**
+   * 班子名称
+   */
+  name: string;
+  /**
+   * 班子类型
+   */
+  teamType: string;
+  /**
+   * 本届任期开始
+   */
+  termStart?: string;
+  /**
+   * 任期（年）
+   */
+  termYears?: number;
+  /**
+   * 本届任期届满: 按任期开始和任期年限计算
+   */
+  termEnd?: string;
+  /**
+   * 班子职数: 单位核定职数合计（编制管理）
+   */
+  planSize?: number;
+  /**
+   * 现有成员
+   */
+  memberCount?: number;
+  /**
+   * 备注
    */
   remark?: string;
 }
@@ -1005,6 +1825,56 @@ export interface MemberRecord {
    * 照片
    */
   photo?: string;
+}
+
+/**
+ * 届次与任期
+ */
+export interface OrgTermRecord {
+  /**
+   * 名称
+   */
+  name?: string;
+  /**
+   * 党组织
+   */
+  orgId: number;
+  /**
+   * 届次
+   */
+  termNo?: number;
+  /**
+   * 任期开始
+   */
+  termStart: string;
+  /**
+   * 任期届满
+   */
+  termEnd: string;
+  /**
+   * 现任
+   */
+  current?: boolean;
+  /**
+   * 书记
+   */
+  secretary?: string;
+  /**
+   * 副书记
+   */
+  deputySecretary?: string;
+  /**
+   * 委员会成员
+   */
+  committee?: string;
+  /**
+   * 换届选举
+   */
+  electionId?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
 }
 
 /**
@@ -1452,6 +2322,48 @@ export interface RegulationRecord {
    * 附件
    */
   attachment?: string;
+}
+
+/**
+ * 编制管理
+ */
+export interface StaffingRecord {
+  /**
+   * 单位
+   */
+  unitId: number;
+  /**
+   * 职级
+   */
+  rank: string;
+  /**
+   * 核定职数
+   */
+  approved: number;
+  /**
+   * 实配
+   */
+  occupied?: number;
+  /**
+   * 空缺
+   */
+  vacant?: number;
+  /**
+   * 超配
+   */
+  excess?: number;
+  /**
+   * 配备情况
+   */
+  status?: "空缺" | "满编" | "超编";
+  /**
+   * 核定文号
+   */
+  approvedDoc?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
 }
 
 /**
@@ -1908,24 +2820,39 @@ export interface UnitRecord {
   remark?: string;
 }
 
-export type ModuleId = 'class' | 'course-node' | 'course' | 'development-book-range' | 'development' | 'dues-standard' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-contact' | 'member' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
+export type ModuleId = 'appointment' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'course-node' | 'course' | 'development-book-range' | 'development' | 'dues-standard' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-contact' | 'member' | 'org-term' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
 
 export interface ModuleRecords {
+  'appointment': AppointmentRecord;
+  'cadre-archive': CadreArchiveRecord;
+  'cadre-assessment': CadreAssessmentRecord;
+  'cadre-basic-assessment': CadreBasicAssessmentRecord;
+  'cadre-certificate': CadreCertificateRecord;
+  'cadre-education': CadreEducationRecord;
+  'cadre-family': CadreFamilyRecord;
+  'cadre-post': CadrePostRecord;
+  'cadre-resume': CadreResumeRecord;
+  'cadre-secondment': CadreSecondmentRecord;
+  'cadre-training': CadreTrainingRecord;
+  'cadre': CadreRecord;
   'class': ClassRecord;
   'course-node': CourseNodeRecord;
   'course': CourseRecord;
   'development-book-range': DevelopmentBookRangeRecord;
   'development': DevelopmentRecord;
   'dues-standard': DuesStandardRecord;
+  'election': ElectionRecord;
   'exam-rule': ExamRuleRecord;
   'exam': ExamRecord;
   'floating': FloatingRecord;
   'holiday-calendar': HolidayCalendarRecord;
+  'leader-team': LeaderTeamRecord;
   'meeting-rectification': MeetingRectificationRecord;
   'meeting-theme-plan': MeetingThemePlanRecord;
   'meeting': MeetingRecord;
   'member-contact': MemberContactRecord;
   'member': MemberRecord;
+  'org-term': OrgTermRecord;
   'org': OrgRecord;
   'pschool-batch': PschoolBatchRecord;
   'pschool-class': PschoolClassRecord;
@@ -1934,6 +2861,7 @@ export interface ModuleRecords {
   'questionnaire-item': QuestionnaireItemRecord;
   'questionnaire': QuestionnaireRecord;
   'regulation': RegulationRecord;
+  'staffing': StaffingRecord;
   'stat-datasource': StatDatasourceRecord;
   'student': StudentRecord;
   'teacher': TeacherRecord;
