@@ -9,6 +9,7 @@ import { seedPschool } from './pschool/seed.js';
 import { seedDevelopment, seedWorkflowTodos } from './development.js';
 import { seedDemoNotices } from './notices.js';
 import { seedTransfers } from './transfers.js';
+import { seedDemoCadres } from './cadres.js';
 import { seedElections } from './elections.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
@@ -218,6 +219,8 @@ export const demoSeeders: DemoSeeder[] = [
   },
   // Party dues of the last 12 months, last: every member the other areas added (预备党员, transfers in)
   // has a standard, so the next batch can be configured. The demo secretary and member are in their branch.
+  // About 600 cadres with their nine kinds of records, teams and staffing of every unit, reminders due (issue 26).
+  { name: 'demo-cadres', run: seedDemoCadres },
   { name: 'demo-dues', run: seedDemoDues },
   // Notices an administrator published, for the workbench (issue 33.4).
   { name: 'demo-notices', run: async ({ database, log }) => log.info({ notices: await seedDemoNotices(database) }, 'demo notices seeded') },

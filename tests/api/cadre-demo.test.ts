@@ -1,0 +1,72 @@
+// engines: pglite — reads the seeded demo: counts, continuity of the seeded résumés, who sees what
+/**
+ * The demo's cadres (src/server/seed/cadres.ts): about 600 cadres with the nine kinds of records and
+ * continuous résumés, a team and staffing for every unit with cadres (some over, some under), reminders
+ * of all six types started, and the demo accounts seeing the cadre pages as their roles should.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resumeProblems, type ResumeEntry } from '../../src/server/domain/cadre/rules.js';
+import { DEMO_CADRE_COUNT } from '../../src/server/seed/cadres.js';
+import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
+import { login } from '../support/auth.js';
+import { clientOf, type Client } from '../support/development.js';
+import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
+
+describe(`demo cadres on ${TEST_DB}`, () => {
+  let t: TestApp;
+  let admin: Client;
+  const count = async (table: string) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(t.database.db)).rows[0].n;
+
+  beforeAll(async () => {
+    t = await createDemoTestApp();
+    admin = clientOf(t.app, await login(t.app));
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await t?.database.close();
+  });
+
+  it('[S1.F3a] the demo cadres (600, or every serving staff member of a smaller university) hold all nine kinds of records, and every résumé is continuous', async () => {
+    const staff = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_teacher WHERE unit_id IS NOT NULL AND NOT coalesce(retired, false) AND birth_date IS NOT NULL`.execute(t.database.db)).rows[0].n;
+    expect(await count('m_cadre')).toBe(Math.min(DEMO_CADRE_COUNT, staff));
+    for (const table of ['m_cadre_archive', 'm_cadre_post', 'm_cadre_education', 'm_cadre_family', 'm_cadre_training', 'm_cadre_basic_assessment', 'm_cadre_assessment', 'm_cadre_resume']) {
+      const without = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_cadre c WHERE NOT EXISTS (SELECT 1 FROM ${sql.table(table)} x WHERE x.cadre_id = c.id)`.execute(t.database.db)).rows[0].n;
+      expect(without, table).toBe(0);
+    }
+    expect(await count('m_cadre_secondment')).toBeGreaterThan(0);
+    expect(await count('m_cadre_certificate')).toBeGreaterThan(0);
+    const entries = (await sql<ResumeEntry & { cadreId: number }>`SELECT cadre_id AS "cadreId", id, start_date::text AS "startDate", end_date::text AS "endDate", text, full_time AS "fullTime" FROM m_cadre_resume`.execute(t.database.db)).rows;
+    const byCadre = new Map<number, ResumeEntry[]>();
+    for (const e of entries) byCadre.set(e.cadreId, [...(byCadre.get(e.cadreId) ?? []), e]);
+    const broken = [...byCadre].filter(([, list]) => resumeProblems(list).length);
+    expect(broken.map(([id, list]) => [id, resumeProblems(list)[0]])).toEqual([]);
+  });
+
+  it('[S1.F3c][S1.F14h] every unit with cadres has a team; staffing has units over and under their approved posts', async () => {
+    const units = (await sql<{ n: number }>`SELECT count(DISTINCT unit_id)::int AS n FROM m_cadre`.execute(t.database.db)).rows[0].n;
+    expect(await count('m_leader_team')).toBe(units);
+    const statuses = (await admin('POST', '/api/m/staffing/list?size=1000', {})).body.content.map((s: { status: string }) => s.status);
+    expect(new Set(statuses)).toEqual(new Set(['空缺', '满编', '超编']));
+  });
+
+  it('[S1.F3a] reminders of every one of the six types are running', async () => {
+    for (let type = 1; type <= 6; type++) {
+      const list = (await admin('GET', `/api/reminders?module=cadre&type=${type}&state=2&size=5`)).body;
+      expect(list.totalElements, `type ${type}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('[S1.F3a] 组织部 sees every cadre, the 二级党委组织员 those of its college, the branch secretary none', async () => {
+    const all = (await admin('GET', '/api/common/gbjbxx?size=1')).body.totalElements;
+    const dwzzb = clientOf(t.app, await login(t.app, 'dwzzb', DEMO_USER_PASSWORD));
+    expect((await dwzzb('GET', '/api/common/gbjbxx?size=1')).body.totalElements).toBe(all);
+    const ejdw = clientOf(t.app, await login(t.app, 'ejdw', DEMO_USER_PASSWORD));
+    const college = (await ejdw('GET', '/api/common/gbjbxx?size=1000')).body;
+    expect(college.totalElements).toBeGreaterThan(0);
+    expect(college.totalElements).toBeLessThan(all);
+    expect(new Set(college.content.map((c: { unitId: number }) => c.unitId)).size).toBe(1);
+    const zbsj = clientOf(t.app, await login(t.app, 'zbsj', DEMO_USER_PASSWORD));
+    expect((await zbsj('GET', '/api/common/gbjbxx')).status).toBe(403);
+  });
+});
