@@ -66,7 +66,7 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect(dwzzb.permissions).toEqual(expect.arrayContaining(['member:view', 'org:view', 'unit:view']));
     const zbsj = await roleOf('zbsj');
     expect(zbsj).toMatchObject({ name: '支部书记', data_scope: 'own' });
-    expect(zbsj.permissions).toEqual(expect.arrayContaining(['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', 'life-meeting:list', 'pschool:study', 'msginfo:list']));
+    expect(zbsj.permissions).toEqual(expect.arrayContaining(['member:list', 'member:view', 'member:edit', 'member:export', 'org:list', 'meeting:list', 'pschool:study', 'msginfo:list']));
     expect(zbsj.permissions).not.toContain('member:delete');
     const dy = await roleOf('dy');
     expect(dy).toMatchObject({ name: '党员', data_scope: 'own' });

@@ -9,6 +9,7 @@ import { seedPschool } from './pschool/seed.js';
 import { seedDevelopment, seedWorkflowTodos } from './development.js';
 import { seedDemoNotices } from './notices.js';
 import { seedTransfers } from './transfers.js';
+import { seedMeetings } from './meetings.js';
 import { seedDemoCadres } from './cadres.js';
 import { seedElections } from './elections.js';
 import { seedUniversity } from './university/seed.js';
@@ -37,6 +38,9 @@ const SYSTEM_PERMISSION = /^(users?|roles?|menus?|dicts?|sysconfig|online|outbox
 
 /** The organisation department's own: 入党志愿书 number ranges. */
 const ORG_DEPARTMENT_ONLY = /^development-book-range:/;
+
+/** What the school and the committees do for their branches: publish theme party day plans (issue 27). */
+const COMMITTEE_UP = /^meeting-theme-plan:/;
 
 /** Permissions of the pages and buttons below these menu nodes (their ids in schemas/menus.json). */
 function permissionsUnder(tree: MenuNode[], ...nodeIds: string[]): string[] {
@@ -86,7 +90,7 @@ export const DEMO_ROLES: DemoRole[] = [
       'member:list', 'member:view', 'member:edit', 'member:export', 'org:list',
       // Elections (issue 28): the branch's own steps; the steps of the level above check the level.
       ...permissionsUnder(tree, 'org-election'),
-      ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'pschool-study', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)),
+      ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'pschool-study', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p) && !COMMITTEE_UP.test(p)),
       // Dues: the branch's standards (confirm), its batch (report, deferrals), on-site payment and reports.
       'dues:list', 'dues:edit', 'dues:export', 'dues:confirm', 'dues-batch:list', 'dues-batch:report', 'dues-batch:defer',
       ...permissionsUnder(tree, 'dues-onsite', 'dues-report', 'dues-my'),
@@ -97,7 +101,7 @@ export const DEMO_ROLES: DemoRole[] = [
   {
     // The level between branch and organisation department: the college's committee (workflow level "committee").
     code: 'ejdw', name: '二级党委组织员', description: '本院党委（党总支）所属支部的党员、发展党员与组织关系转接审批、消息', level: 3, dataScope: 'own',
-    permissions: (tree) => withViews(['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'org-election'), ...permissionsUnder(tree, 'development', 'transfer', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p))]),
+    permissions: (tree) => withViews(['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'org-election'), ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p))]),
   },
   {
     code: 'dy', name: '党员', description: '党校学习、我的党费、消息与规章制度', level: 4, dataScope: 'own',
@@ -221,6 +225,15 @@ export const demoSeeders: DemoSeeder[] = [
   // has a standard, so the next batch can be configured. The demo secretary and member are in their branch.
   // About 600 cadres with their nine kinds of records, teams and staffing of every unit, reminders due (issue 26).
   { name: 'demo-cadres', run: seedDemoCadres },
+  {
+    // A year and more of 三会一课, 主题党日 (with the school's plans), 组织生活会 and 民主生活会, with gaps (issue 27).
+    name: 'demo-meetings',
+    async run({ database, config, log, app }) {
+      const branch = await database.db.selectFrom('users').select('org_id').where('username', '=', 'zbsj').executeTakeFirst();
+      log.info(await seedMeetings(database, { school: config.school, focusBranchIds: branch?.org_id ? [branch.org_id] : [] }), 'demo meetings seeded');
+      if (app) log.info({ todos: await seedWorkflowTodos(app, 'meeting') }, 'demo meeting to-dos seeded');
+    },
+  },
   { name: 'demo-dues', run: seedDemoDues },
   // Notices an administrator published, for the workbench (issue 33.4).
   { name: 'demo-notices', run: async ({ database, log }) => log.info({ notices: await seedDemoNotices(database) }, 'demo notices seeded') },

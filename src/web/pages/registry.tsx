@@ -45,6 +45,10 @@ export const corePages: Record<string, Page> = {
   'development-process': lazy(() => import('./development/DevelopmentProcessPage')),
   'development-record': lazy(() => import('./development/DevelopmentRecordPage')),
   reminders: lazy(() => import('./reminders/RemindersPage')),
+  'meetings-three-one': lazy(() => import('./meetings/MeetingsPage')),
+  'meetings-life': lazy(() => import('./meetings/MeetingsPage').then((m) => ({ default: m.LifeMeetingPage }))),
+  'meetings-democratic': lazy(() => import('./meetings/MeetingsPage').then((m) => ({ default: m.DemocraticPage }))),
+  'meetings-theme-day': lazy(() => import('./meetings/ThemeDayPage')),
 };
 
 export const PendingPage = lazy(() => import('./pending/PendingPage'));
