@@ -73,6 +73,7 @@ export const CORE_PAGES = [
   'transfer-lost-contact', 'transfer-stats',
   'development-process', 'development-record',
   'reminders',
+  'meetings-three-one', 'meetings-theme-day', 'meetings-life', 'meetings-democratic',
 ] as const;
 
 /** Modules whose schema is being written; `module:<id>` may name them before schemas/modules/<id>.json exists. */
