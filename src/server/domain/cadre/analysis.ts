@@ -107,7 +107,7 @@ async function labelsOf(app: FastifyInstance, d: Dimension, keys: string[]): Pro
 async function slicesOf(app: FastifyInstance, d: Dimension, rows: { value: string; count: number }[]): Promise<Slice[]> {
   const labels = await labelsOf(app, d, rows.map((r) => r.value));
   const slices = rows.map((r) => ({ value: r.value, label: r.value && r.value !== 'unknown' ? (labels.get(r.value) ?? r.value) : '未填写', count: r.count }));
-  if ('fixed' in (d.labels as object)) {
+  if (typeof d.labels === 'object' && 'fixed' in d.labels) {
     const order = [...labels.keys()];
     slices.sort((a, b) => order.indexOf(a.value) - order.indexOf(b.value));
   }

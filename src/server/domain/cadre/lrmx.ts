@@ -55,7 +55,7 @@ export async function lrmxForm(app: FastifyInstance, cadreId: number, actor: Act
   const part = edu('在职教育');
   const proposed = appointment.rows[0];
   const birth = c.birthDate as string | null;
-  const currentPost = text(c.postName) || [c.unitIdName, c.postLabel].filter(Boolean).join('');
+  const currentPost = text(c.postTitle) || [c.unitIdName, c.postLabel].filter(Boolean).join('');
   return {
     cadreId,
     name: text(c.name),
@@ -71,7 +71,7 @@ export async function lrmxForm(app: FastifyInstance, cadreId: number, actor: Act
     speciality: text(c.speciality),
     fullTimeEducation: full ? label('GB_JBXX_XL', full.education) : text(c.educationLabel),
     fullTimeDegree: full ? label('GB_JBXX_XW', full.degree) : text(c.degreeLabel),
-    fullTimeSchool: full ? [full.school, full.major].filter(Boolean).join('') : text(c.school),
+    fullTimeSchool: full ? [full.school, full.major].filter(Boolean).join('') : text(c.graduatedFrom),
     partTimeEducation: part ? label('GB_JBXX_XL', part.education) : '',
     partTimeDegree: part ? label('GB_JBXX_XW', part.degree) : '',
     partTimeSchool: part ? [part.school, part.major].filter(Boolean).join('') : '',
@@ -140,8 +140,8 @@ const FIELD_MAP: { field: string; title: string; tag: string; dict?: string; kin
   { field: 'speciality', title: '熟悉专业有何专长', tag: 'ShuXiZhuanYeYouHeZhuanChang' },
   { field: 'education', title: '最高学历', tag: 'QuanRiZhiJiaoYu_XueLi', dict: 'GB_JBXX_XL' },
   { field: 'degree', title: '最高学位', tag: 'QuanRiZhiJiaoYu_XueWei', dict: 'GB_JBXX_XW' },
-  { field: 'school', title: '毕业院校及专业', tag: 'QuanRiZhiJiaoYu_XueLi_BiYeYuanXiaoXi' },
-  { field: 'postName', title: '现任职务全称', tag: 'XianRenZhiWu' },
+  { field: 'graduatedFrom', title: '毕业院校及专业', tag: 'QuanRiZhiJiaoYu_XueLi_BiYeYuanXiaoXi' },
+  { field: 'postTitle', title: '现任职务全称', tag: 'XianRenZhiWu' },
   { field: 'idCard', title: '身份证号', tag: 'ShenFenZheng' },
 ];
 
