@@ -45,6 +45,10 @@ export const corePages: Record<string, Page> = {
   'development-process': lazy(() => import('./development/DevelopmentProcessPage')),
   'development-record': lazy(() => import('./development/DevelopmentRecordPage')),
   reminders: lazy(() => import('./reminders/RemindersPage')),
+  'cadre-assess': lazy(() => import('./cadre/AssessPage')),
+  'cadre-structure': lazy(() => import('./cadre/StructureAnalysisPage')),
+  'cadre-performance': lazy(() => import('./cadre/PerformanceAnalysisPage')),
+  'cadre-lrmx': lazy(() => import('./cadre/LrmxPage')),
   'meetings-three-one': lazy(() => import('./meetings/MeetingsPage')),
   'meetings-life': lazy(() => import('./meetings/MeetingsPage').then((m) => ({ default: m.LifeMeetingPage }))),
   'meetings-democratic': lazy(() => import('./meetings/MeetingsPage').then((m) => ({ default: m.DemocraticPage }))),
@@ -68,5 +72,6 @@ export const constantLayoutRoutes: ConstantLayoutRoute[] = [
   { path: '/pschool/survey/:token', name: 'PschoolSurvey', page: 'pschool-survey', title: '问卷调查', hidden: true, noCache: true },
   { path: '/pschool/certificate/:id', name: 'PschoolCertificate', page: 'pschool-certificate', title: '结业证书', hidden: true, noCache: true },
   { path: '/transfer/letter/:id', name: 'TransferLetter', page: 'transfer-letter', title: '组织关系介绍信', hidden: true, noCache: true },
+  { path: '/cadre/lrmx/:id', name: 'CadreLrmx', page: 'cadre-lrmx', title: '干部任免审批表', hidden: true, noCache: true },
   { path: '/pschool/:navigation', name: 'PschoolNavigation', page: 'pschool-study-center', title: '党校', hidden: true, noCache: true },
 ];

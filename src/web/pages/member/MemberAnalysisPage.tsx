@@ -1,7 +1,8 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Drawer, Empty, Row, Space, Spin, Statistic, Table } from 'antd';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { Button, Drawer, Empty, Space, Spin, Table } from 'antd';
+import { useMemo, useState } from 'react';
+import AnalysisBoard from '../../core/charts/AnalysisBoard';
 import { download } from '../../core/request/download';
 import { get, post } from '../../core/request/request';
 import { ACTIVE_MEMBER_STATUS, memberStatusOf, membersFilter } from '../../../shared/party-members';
@@ -9,9 +10,6 @@ import { MemberStatusSelect } from './MemberStatusSelect';
 import { OrgTreeSelect } from './OrgTreeSelect';
 import { sliceFilter, type Analysis, type Slice } from './analysis-filters';
 import type { Page } from '../../../shared/paging';
-
-// The chart choice (pie for a few categories, sorted bars beyond) is the shared one of src/web/core/charts.
-const CategoryChart = lazy(() => import('../../core/charts/CategoryChart'));
 
 interface MemberRow {
   id: number;
@@ -59,29 +57,7 @@ export default function MemberAnalysisPage() {
       ) : !analysis.data ? (
         <Empty />
       ) : (
-        <>
-          <Card size="small" style={{ marginBottom: 16 }}>
-            <Statistic title="党员总数" value={analysis.data.total} suffix="人" />
-          </Card>
-          <Row gutter={[16, 16]}>
-            {analysis.data.dimensions.map((d) => (
-              <Col key={d.key} xs={24} md={12} xl={8}>
-                <Card size="small" title={`按${d.title}`} className="analysis-card" data-dimension={d.key}>
-                  <Suspense fallback={<div style={{ height: 300 }} />}>
-                    <CategoryChart categories={d.slices} onPick={(slice) => pick(d.key, d.title, slice as Slice)} />
-                  </Suspense>
-                  <div className="analysis-slices">
-                    {d.slices.map((s) => (
-                      <Button key={s.value} size="small" type="link" className="analysis-slice" onClick={() => pick(d.key, d.title, s)}>
-                        {s.label} {s.count}人
-                      </Button>
-                    ))}
-                  </div>
-                </Card>
-              </Col>
-            ))}
-          </Row>
-        </>
+        <AnalysisBoard analysis={analysis.data} totalTitle="党员总数" onPick={pick} />
       )}
       <Drawer open={!!picked} width={720} title={picked ? `${picked.title}：${picked.slice.label}（${picked.slice.count}人）` : ''} onClose={() => setPicked(undefined)} mask={{ closable: false }} keyboard={false}>
         <Table<MemberRow>
