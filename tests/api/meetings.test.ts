@@ -140,12 +140,40 @@ describe(`organisation life on ${TEST_DB}`, () => {
     expect((await call('GET', `/api/meetings/compliance?orgId=${ids.branch}&year=1800`)).status).toBe(400);
   });
 
+  it('[S1.F12c] 会议即将逾期: a week before the next period ends without its meeting, to the branch secretaries; a later meeting takes it over', async () => {
+    const orgId = await created('/api/m/org', { name: '文学院研究生党支部', type: '3', parentId: ids.college, code: 'M-B3' });
+    const secretary = await userWithRole(t.app, admin, { username: 'mtgsj3', permissions: ['meeting:list', 'meeting:add', 'meeting:edit'], dataScope: 'own', orgId });
+    const held = async (date: string) => (await meeting({ orgId, type: '支委会', date, committeeSize: 1, attendeeIds: members.slice(0, 1) })).body.id as number;
+    const reminderOn = async (today: string, recordId: number) => {
+      await t.app.runtime.reminders.run({ modules: ['meeting'], today });
+      const rows = await sql<{ due: string; state: number; receivers: number[] }>`
+        SELECT due_date::text AS due, state, receivers FROM reminders WHERE module = 'meeting' AND type = 'period-due' AND record_id = ${recordId}`.execute(t.database.db);
+      return rows.rows[0];
+    };
+    const may = await held(`${YEAR}-05-10`);
+    // Due at the end of June (the month after the meeting's); announced from 7 days before: the 23rd, not the 22nd.
+    expect(await reminderOn(`${YEAR}-06-22`, may)).toMatchObject({ due: `${YEAR}-06-30`, state: 1 });
+    const started = await reminderOn(`${YEAR}-06-23`, may);
+    expect(started).toMatchObject({ due: `${YEAR}-06-30`, state: 2 });
+    expect(started.receivers).toContain(secretary);
+    // Still on once overdue, until the branch holds the meeting.
+    expect(await reminderOn(`${YEAR}-07-05`, may)).toMatchObject({ state: 2 });
+    const july = await held(`${YEAR}-07-06`);
+    expect(await reminderOn(`${YEAR}-07-07`, may)).toMatchObject({ state: 3 });
+    expect(await reminderOn(`${YEAR}-07-07`, july)).toMatchObject({ due: `${YEAR}-08-31`, state: 1 });
+    // A meeting marked 无效 does not take it over.
+    await meeting({ orgId, type: '支委会', date: `${YEAR}-08-01`, committeeSize: 3, attendeeIds: [], invalid: true });
+    expect(await reminderOn(`${YEAR}-08-24`, july)).toMatchObject({ due: `${YEAR}-08-31`, state: 2 });
+  });
+
   it('[S1.F12d] a theme party day plan of the committee: the branches that held it', async () => {
     const plan = await created('/api/m/meeting-theme-plan', { orgId: ids.college, month: `${YEAR}-09`, topic: '铸牢中华民族共同体意识' });
     expect((await meeting({ type: '主题党日', date: `${YEAR}-09-05`, themePlanId: plan })).status).toBe(201);
     const res = await call('GET', `/api/meetings/theme-plans/${plan}/completion`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ total: 2, done: 1, rate: 0.5 });
+    // Three branches under the committee by now (the reminder's above), one held it.
+    expect(res.body).toMatchObject({ total: 3, done: 1 });
+    expect(res.body.rate).toBeCloseTo(1 / 3);
     expect(res.body.branches.find((b: { orgId: number }) => b.orgId === ids.branch)).toMatchObject({ held: 1, lastDate: `${YEAR}-09-05` });
     const count = await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_meeting WHERE theme_plan_id = ${plan}`.execute(t.database.db);
     expect(count.rows[0].n).toBe(1);

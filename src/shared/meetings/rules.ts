@@ -79,3 +79,13 @@ export function periodEnd(period: string): string {
   const m = q ? Number(q[1]) * 3 : period.length === 4 ? 12 : Number(period.slice(5, 7));
   return `${y}-${pad(m)}-${pad(lastDayOfMonth(y, m))}`;
 }
+
+/** The period after one ('2026-12' → '2027-01', '2026-Q4' → '2027-Q1', '2026' → '2027'). */
+export function nextPeriod(period: string): string {
+  const y = Number(period.slice(0, 4));
+  const q = /^\d{4}-Q([1-4])$/.exec(period);
+  if (q) return Number(q[1]) === 4 ? `${y + 1}-Q1` : `${y}-Q${Number(q[1]) + 1}`;
+  if (period.length === 4) return String(y + 1);
+  const m = Number(period.slice(5, 7));
+  return m === 12 ? `${y + 1}-01` : `${y}-${pad(m + 1)}`;
+}

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import './quorum.js';
+import { useFrequenciesOf } from './reminders.js';
 import { checkFrequencies } from './frequencies.js';
 import { meetingRoutes } from './routes.js';
 
@@ -17,5 +18,6 @@ export async function meetingsArea(app: FastifyInstance): Promise<void> {
   if (!m) return;
   const problems = checkFrequencies((m.workflow?.schema.params as { frequencies?: unknown } | undefined)?.frequencies);
   if (problems.length) throw new Error(`module meeting: ${problems.join('; ')}`);
+  useFrequenciesOf(m);
   await meetingRoutes(app);
 }
