@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BenchResult } from './lib.js';
 import { apiSuite } from './suites/api.js';
+import { cadresSuite } from './suites/cadres.js';
 import { duesSuite } from './suites/dues.js';
 import { electionsSuite } from './suites/elections.js';
 import { formSuite } from './suites/form.js';
@@ -26,6 +27,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   api: apiSuite,
   dues: duesSuite,
   elections: electionsSuite,
+  cadres: cadresSuite,
   pschool: pschoolSuite,
   imports: importsSuite,
   table: tableSuite,

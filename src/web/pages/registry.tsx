@@ -47,6 +47,9 @@ export const corePages: Record<string, Page> = {
   reminders: lazy(() => import('./reminders/RemindersPage')),
   'member-talk': lazy(() => import('./evaluation/MemberTalkPage')),
   'member-points': lazy(() => import('./evaluation/MemberPointsPage')),
+  'cadre-info': lazy(() => import('./cadre/CadreInfoPage')),
+  'cadre-profile': lazy(() => import('./cadre/CadreProfilePage')),
+  'cadre-team': lazy(() => import('./cadre/TeamPage')),
   'cadre-assess': lazy(() => import('./cadre/AssessPage')),
   'cadre-structure': lazy(() => import('./cadre/StructureAnalysisPage')),
   'cadre-performance': lazy(() => import('./cadre/PerformanceAnalysisPage')),
@@ -74,6 +77,8 @@ export const constantLayoutRoutes: ConstantLayoutRoute[] = [
   { path: '/pschool/survey/:token', name: 'PschoolSurvey', page: 'pschool-survey', title: '问卷调查', hidden: true, noCache: true },
   { path: '/pschool/certificate/:id', name: 'PschoolCertificate', page: 'pschool-certificate', title: '结业证书', hidden: true, noCache: true },
   { path: '/transfer/letter/:id', name: 'TransferLetter', page: 'transfer-letter', title: '组织关系介绍信', hidden: true, noCache: true },
+  { path: '/cadre/info/profile/:id', name: 'CadreProfile', page: 'cadre-profile', title: '干部信息简表', hidden: true, noCache: true },
+  { path: '/cadre/leadership/team/:id', name: 'CadreTeam', page: 'cadre-team', title: '领导班子成员与结构', hidden: true, noCache: true },
   { path: '/cadre/lrmx/:id', name: 'CadreLrmx', page: 'cadre-lrmx', title: '干部任免审批表', hidden: true, noCache: true },
   { path: '/pschool/:navigation', name: 'PschoolNavigation', page: 'pschool-study-center', title: '党校', hidden: true, noCache: true },
 ];

@@ -4,6 +4,9 @@ import type { Counters } from '../stores/counters';
 /** A frame the server pushes: fresh badge counters, or a change event (message, to-do, upload). */
 export type PushFrame = ({ type: 'counters' } & Partial<Counters>) | { type: string; [key: string]: unknown };
 
+/** The window event a pushed change frame becomes (`push:gb_base_refresh`): pages listen for their own kinds. */
+export const pushEventName = (type: string): string => `push:${type}`;
+
 const FIRST_RETRY_MS = 5000;
 const MAX_RETRY_MS = 5 * 60_000;
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { startCounterPolling, useCounters, type Counters } from '../stores/counters';
 import { useSession } from '../stores/session';
-import { connectPush } from './push';
+import { connectPush, pushEventName } from './push';
 
 /**
  * Badge counters while the layout is shown: reminders and to-dos loaded at start, the counters polled on
@@ -16,6 +16,7 @@ export function useMessageCounters(): void {
     const closePush = token
       ? connectPush(token, (frame) => {
           if (frame.type === 'counters') counters.setCounters(frame as Partial<Counters>);
+          else window.dispatchEvent(new CustomEvent(pushEventName(frame.type), { detail: frame }));
         })
       : () => undefined;
     return () => {

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { CadreShowType } from '../../../shared/cadre/show-types';
 
 export interface Option {
   value: string;
@@ -44,7 +45,8 @@ export const useOptions = create<OptionsState>(() => ({
   developmentDicts: DEVELOPMENT_DICTS,
 }));
 
-export const CADRE_SHOW_TYPE = { FULL: 'full', BRIEF: 'brief' } as const;
+/** The cadre detail's show types (src/shared/cadre/show-types.ts): full information, or a short view. */
+export const CADRE_SHOW_TYPE = { FULL: 'full', BASIC: 'basic', POSTS: 'posts', RESUME: 'resume' } as const satisfies Record<string, CadreShowType>;
 
 interface CadreState {
   tagOptions: Option[];
