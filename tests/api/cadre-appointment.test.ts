@@ -68,10 +68,10 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
     dwzzb = clientOf(t.app, await login(t.app, 'dwzzb', DEMO_USER_PASSWORD));
     ejdw = clientOf(t.app, await login(t.app, 'ejdw', DEMO_USER_PASSWORD));
     zbsj = clientOf(t.app, await login(t.app, 'zbsj', DEMO_USER_PASSWORD));
-    const units = (await admin('POST', '/api/m/unit/list?size=2', {})).body as { content: { id: number }[] };
-    [unitId, otherUnitId] = units.content.map((u) => u.id);
+    // Units of their own, away from the demo's cadres and staffing.
+    unitId = (await admin('POST', '/api/m/unit', { name: '任用测试学院', type: '1', code: 'APPT01' })).body.id;
+    otherUnitId = (await admin('POST', '/api/m/unit', { name: '任用测试处', type: '2', code: 'APPT02' })).body.id;
     // 正处级 (05) in the unit: one approved place, so a second appointment is over the number.
-    await sql`DELETE FROM m_staffing WHERE unit_id = ${unitId} AND rank = '05'`.execute(t.database.db);
     expect((await admin('POST', '/api/m/staffing', { unitId, rank: '05', approved: 1 })).status).toBe(201);
     const periods = (await sql<{ start_date: string; end_date: string }>`SELECT start_date::text, end_date::text FROM m_holiday_calendar`.execute(t.database.db)).rows;
     const busy = (monday: string) => periods.some((p) => p.start_date <= addDays(monday, 20) && p.end_date >= addDays(monday, -21));
@@ -171,5 +171,19 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
     expect(done).toMatchObject({ state: 6, probationEnd: null });
     const post = (await admin('GET', `/api/m/cadre-post/${done.postId}`)).body;
     expect(post).toMatchObject({ unitId, rank: '06', probationEnd: null, startDate: addDays(monday, 8) });
+  });
+
+  it('[S1.F14g] the demo holds appointments in every stage, appointed ones naming the post they wrote; 党委组织部 has them waiting', async () => {
+    const states = (await sql<{ state: number; n: number }>`SELECT state, count(*)::int AS n FROM m_appointment WHERE name NOT LIKE '任用测试%' GROUP BY state`.execute(t.database.db)).rows;
+    expect(states.map((s) => s.state).sort((a, b) => a - b)).toEqual([-2, -1, 0, 1, 2, 3, 4, 5, 6]);
+    const appointed = (await sql<{ post_id: number; appoint_date: string; start_date: string; probation: string | null; post_probation: string | null }>`
+      SELECT a.post_id, a.appoint_date::text, p.start_date::text, a.probation_end::text AS probation, p.probation_end::text AS post_probation
+      FROM m_appointment a JOIN m_cadre_post p ON p.id = a.post_id WHERE a.state IN (5, 6)`.execute(t.database.db)).rows;
+    expect(appointed.length).toBeGreaterThan(0);
+    for (const a of appointed) expect([a.appoint_date, a.probation]).toEqual([a.start_date, a.post_probation]);
+    const waiting = (await dwzzb('POST', `${BASE}/list?size=50`, { $waiting: true })).body as { totalElements: number };
+    expect(waiting.totalElements).toBeGreaterThan(0);
+    const log = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM workflow_log WHERE module = 'appointment'`.execute(t.database.db)).rows[0].n;
+    expect(log).toBeGreaterThan(20);
   });
 });

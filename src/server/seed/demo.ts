@@ -11,6 +11,7 @@ import { seedDemoNotices } from './notices.js';
 import { seedTransfers } from './transfers.js';
 import { seedMeetings } from './meetings.js';
 import { seedDemoCadres } from './cadres.js';
+import { seedDemoAppointments } from './cadre-appointments.js';
 import { seedElections } from './elections.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
@@ -225,6 +226,8 @@ export const demoSeeders: DemoSeeder[] = [
   // has a standard, so the next batch can be configured. The demo secretary and member are in their branch.
   // About 600 cadres with their nine kinds of records, teams and staffing of every unit, reminders due (issue 26).
   { name: 'demo-cadres', run: seedDemoCadres },
+  // Selection and appointment in every stage, after the cadres (issue 26).
+  { name: 'demo-appointments', run: seedDemoAppointments },
   {
     // A year and more of 三会一课, 主题党日 (with the school's plans), 组织生活会 and 民主生活会, with gaps (issue 27).
     name: 'demo-meetings',
