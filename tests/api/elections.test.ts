@@ -168,4 +168,45 @@ describe(`elections on ${TEST_DB}`, () => {
     expect(counts[0]!.values.ballots).toBe(lines.join('\n'));
     expect(counts[0]!.warnings[0]).toContain(`收回${quorum}张`);
   });
+
+  it('[S1.F4a] the congress: allocation of the delegate number by member count, the 500-member rule, sessions', async () => {
+    const congress = (await admin.post('/api/m/congress/list', {})).body.content[0] as { id: number; orgId: number; delegateQuota: number; state: number };
+    expect(congress, 'the demo congress in preparation').toBeDefined();
+    expect(congress.state).toBe(1);
+    const alloc = (await admin.get(`/api/elections/congress/${congress.id}/allocation`)).body as { quota: number; members: number; units: { members: number; quota: number; elected: number }[] };
+    expect(alloc.quota).toBe(congress.delegateQuota);
+    expect(alloc.units.reduce((n, u) => n + u.quota, 0)).toBe(alloc.quota);
+    const [big, small] = [...alloc.units].sort((a, b) => b.members - a.members);
+    expect(big!.quota).toBeGreaterThanOrEqual(small!.quota);
+    expect(alloc.units.some((u) => u.elected > 0)).toBe(true);
+    // The demo school at test size has fewer than 500 members: a congress cannot be requested.
+    const draft = await admin.post('/api/m/congress', { name: `党代会测试${Date.now()}`, orgId: congress.orgId, delegateQuota: 120 });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    const refused = await admin.post(`/api/m/congress/${draft.body.id}/transitions/request`, { version: draft.body.version, comment: '', values: { requestDate: today, delegateQuota: 120 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/党员人数500人以上/);
+    expect((await admin.post('/api/m/congress-session', { congressId: draft.body.id, title: '预备会议', sessionDate: today, kind: '预备会议' })).status).toBe(201);
+    // The branch secretary does not see the school's congress.
+    expect((await zbsj.get(`/api/elections/congress/${congress.id}/allocation`)).status).toBe(404);
+  });
+
+  it('[S1.F4b] delegates: the structure against the members, probationary members refused, one record per member and congress', async () => {
+    const congress = (await admin.post('/api/m/congress/list', {})).body.content.find((c: { state: number }) => c.state === 1) as { id: number };
+    const structure = (await admin.get(`/api/elections/congress/${congress.id}/structure`)).body;
+    expect(structure.delegates.total).toBeGreaterThan(0);
+    expect(structure.delegates.ages.reduce((n: number, a: { count: number }) => n + a.count, 0)).toBe(structure.delegates.total);
+    expect(structure.members.total).toBeGreaterThan(structure.delegates.total);
+    expect(Array.isArray(structure.warnings)).toBe(true);
+    const probationary = (await membersOf(branchId, '2'))[0]!;
+    const refused = await admin.post('/api/m/delegate', { congressId: congress.id, unitOrgId: branchId, memberId: probationary.id });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain(`“${probationary.name}”是预备党员`);
+    const taken = new Set(((await admin.post('/api/m/delegate/list?size=1000&fields=all', { congressId: congress.id })).body.content as { memberId: number }[]).map((d) => d.memberId));
+    const full = (await membersOf(branchId, '1')).find((m) => !taken.has(m.id))!;
+    const added = await admin.post('/api/m/delegate', { congressId: congress.id, unitOrgId: branchId, memberId: full.id, round: '一下一上' });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.body).toMatchObject({ name: full.name, status: '推荐人选' });
+    expect(typeof added.body.frontLine).toBe('boolean');
+    expect((await admin.post('/api/m/delegate', { congressId: congress.id, unitOrgId: branchId, memberId: full.id })).status).toBe(400);
+  });
 });

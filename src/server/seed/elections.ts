@@ -10,6 +10,7 @@ import { addDays, addMonths } from '../../shared/calendar.js';
 import { localToday } from '../../shared/module-schema/computed.js';
 import type { Database } from '../db/database.js';
 import type { DB } from '../db/types.js';
+import { memberCountUnder } from '../domain/elections/congress.js';
 import { countRound } from '../domain/elections/count.js';
 import { bodyOf, defaultTermYears, newTermOf } from '../domain/elections/rules.js';
 
@@ -54,7 +55,56 @@ export async function seedElections(database: Database, options: { school: strin
 
   const finished = await finishedBranchElection(db, options.school, orgs, options.focusBranchId ?? null, today);
   const inProgress = await electionInProgress(db, options.school, orgs, options.focusCommitteeId ?? null, today);
-  return { terms: terms.length, elections: [finished, inProgress].filter(Boolean).length };
+  const congress = await congressInPreparation(db, options.school, orgs, today);
+  return { terms: terms.length, elections: [finished, inProgress].filter(Boolean).length, congress };
+}
+
+/** The university committee's congress in preparation: approved, delegates being nominated and elected by the units. */
+async function congressInPreparation(db: Kysely<DB>, school: string, orgs: OrgRow[], today: string): Promise<number | null> {
+  const root = orgs.find((o) => o.parent_id === null);
+  if (!root) return null;
+  const quota = 150;
+  const members = await memberCountUnder(db, root.id);
+  const [row] = (
+    await sql<{ id: number }>`INSERT INTO m_congress (school, version, name, org_id, session_no, state, member_count, delegate_quota, planned_date, request_date, approve_date, approve_doc)
+      VALUES (${school}, 3, ${`${root.name.replace(/委员会$/, '')}第三次代表大会`}, ${root.id}, 3, 1, ${members}, ${quota}, ${addDays(today, 75)}, ${addDays(today, -60)}, ${addDays(today, -45)}, '演示〔批复〕9号')
+      RETURNING id`.execute(db)
+  ).rows;
+  const id = row!.id;
+  await db
+    .insertInto('workflow_log')
+    .values(
+      [
+        { transition: 'request', transition_title: '向上级党组织请示', from_state: -1, to_state: 0, level: 'committee', acting_org_id: root.id, step_values: JSON.stringify({ delegateQuota: quota }), at: addDays(today, -60) },
+        { transition: 'approve', transition_title: '上级党组织批复', from_state: 0, to_state: 1, level: 'above', acting_org_id: root.id, step_values: JSON.stringify({ approveDoc: '演示〔批复〕9号' }), at: addDays(today, -45) },
+      ].map((r) => ({ ...r, module: 'congress', record_id: id, result: 'pass', actor_id: null, actor_name: '演示数据', comment: '', value_texts: '[]', warnings: '[]', ip: null, at: new Date(`${r.at}T09:00:00+08:00`) })) as never,
+    )
+    .execute();
+  await db
+    .insertInto('m_congress_session' as never)
+    .values([
+      { school, version: 1, congress_id: id, title: '预备会议：选举大会主席团、通过大会议程', session_date: addDays(today, 75), kind: '预备会议' },
+      { school, version: 1, congress_id: id, title: '第一次全体会议：听取和审查党委工作报告、纪委工作报告', session_date: addDays(today, 75), kind: '全体会议' },
+      { school, version: 1, congress_id: id, title: '选举大会：选举新一届党委委员、纪委委员', session_date: addDays(today, 76), kind: '选举大会' },
+    ] as never)
+    .execute();
+  // Nominations in the first two units: the first elected its delegates, the second has its candidates (二下二上).
+  const units = orgs.filter((o) => o.parent_id === root.id).slice(0, 2);
+  const delegates: Record<string, unknown>[] = [];
+  for (const [i, unit] of units.entries()) {
+    const subtree = new Set([unit.id]);
+    for (const o of orgs) if (o.parent_id !== null && subtree.has(o.parent_id)) subtree.add(o.id);
+    const people = (await sql<{ id: number; name: string; gender: string | null; ethnicity: string | null; birth_date: string | null; category: string | null }>`
+      SELECT id, name, gender, ethnicity, birth_date, category FROM m_member WHERE org_id = ANY(${[...subtree]}::int[]) AND member_type = '1' AND party_status = '1' ORDER BY id LIMIT 12`.execute(db)).rows;
+    const seats = Math.max(1, Math.floor(people.length / 1.2) - 1);
+    people.slice(0, minimumCandidates(seats)).forEach((p, k) => {
+      const status = i === 0 ? (k < seats ? '当选代表' : '未当选') : '候选人';
+      delegates.push({ school, version: 1, congress_id: id, unit_org_id: unit.id, member_id: p.id, name: p.name, status, round: i === 0 ? '三下三上' : '二下二上', gender: p.gender, ethnicity: p.ethnicity, birth_date: p.birth_date, front_line: ['1', '3', '4', '5'].includes(p.category ?? '') });
+    });
+  }
+  if (delegates.length) await db.insertInto('m_delegate' as never).values(delegates as never).execute();
+  await db.insertInto('m_congress_proposal' as never).values([{ school, version: 1, congress_id: id, title: '关于加强学生党支部标准化建设的提案', seconders: 12, status: '待审查' }] as never).execute();
+  return id;
 }
 
 async function fullMembersOf(db: Kysely<DB>, orgIds: number[]): Promise<{ id: number; name: string }[]> {

@@ -664,6 +664,128 @@ export interface ClassRecord {
 }
 
 /**
+ * 代表提案
+ */
+export interface CongressProposalRecord {
+  /**
+   * 党代会
+   */
+  congressId: number;
+  /**
+   * 提案标题
+   */
+  title: string;
+  /**
+   * 领衔代表
+   */
+  proposerId?: number;
+  /**
+   * 附议代表数
+   */
+  seconders?: number;
+  /**
+   * 处理情况
+   */
+  status?: "待审查" | "立案" | "不立案（作为意见建议）" | "已办复";
+  /**
+   * 办复意见
+   */
+  reply?: string;
+}
+
+/**
+ * 会议议程
+ */
+export interface CongressSessionRecord {
+  /**
+   * 党代会
+   */
+  congressId: number;
+  /**
+   * 议程
+   */
+  title: string;
+  /**
+   * 日期
+   */
+  sessionDate: string;
+  /**
+   * 会议类型
+   */
+  kind?: "预备会议" | "全体会议" | "主席团会议" | "代表团会议" | "选举大会";
+  /**
+   * 出席代表数
+   */
+  present?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 党代会
+ */
+export interface CongressRecord {
+  /**
+   * 会议名称
+   */
+  name: string;
+  /**
+   * 召开党组织
+   */
+  orgId: number;
+  /**
+   * 第几次代表大会
+   */
+  sessionNo?: number;
+  /**
+   * 筹备状态
+   */
+  state?: number;
+  /**
+   * 党员人数
+   */
+  memberCount?: number;
+  /**
+   * 代表名额
+   */
+  delegateQuota?: number;
+  /**
+   * 计划召开日期
+   */
+  plannedDate?: string;
+  /**
+   * 请示日期
+   */
+  requestDate?: string;
+  /**
+   * 上级批复日期
+   */
+  approveDate?: string;
+  /**
+   * 批复文号
+   */
+  approveDoc?: string;
+  /**
+   * 开幕日期
+   */
+  openDate?: string;
+  /**
+   * 实到代表数
+   */
+  delegatesPresent?: number;
+  /**
+   * 闭幕日期
+   */
+  closeDate?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 课程章节
  */
 export interface CourseNodeRecord {
@@ -741,6 +863,64 @@ export interface CourseRecord {
    * 课程简介
    */
   description?: string;
+}
+
+/**
+ * 党代表
+ */
+export interface DelegateRecord {
+  /**
+   * 党代会
+   */
+  congressId: number;
+  /**
+   * 选举单位
+   */
+  unitOrgId: number;
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 状态
+   */
+  status?: "推荐人选" | "候选人" | "当选代表" | "未当选";
+  /**
+   * 酝酿轮次
+   */
+  round?: "一下一上" | "二下二上" | "三下三上";
+  /**
+   * 得票数
+   */
+  votes?: number;
+  /**
+   * 性别
+   */
+  gender?: string;
+  /**
+   * 民族
+   */
+  ethnicity?: string;
+  /**
+   * 出生日期
+   */
+  birthDate?: string;
+  /**
+   * 一线党员: 教学科研一线教师和学生党员等；默认按人员类别（在职教职工、学生）填写，可修改。
+   */
+  frontLine?: boolean;
+  /**
+   * 选举
+   */
+  electionId?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
 }
 
 /**
@@ -1136,11 +1316,15 @@ export interface ElectionRecord {
   /**
    * 选举产生
    */
-  body?: "党支部委员会" | "党总支委员会" | "党的委员会" | "纪律检查委员会";
+  body?: "党支部委员会" | "党总支委员会" | "党的委员会" | "纪律检查委员会" | "党代会代表";
   /**
    * 选举方式
    */
   method?: "党员大会" | "党员代表大会";
+  /**
+   * 党代会: For a delegate election (body 党代会代表) or the committee election of a congress.
+   */
+  congressId?: number;
   /**
    * 办理状态
    */
@@ -2820,7 +3004,7 @@ export interface UnitRecord {
   remark?: string;
 }
 
-export type ModuleId = 'appointment' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'course-node' | 'course' | 'development-book-range' | 'development' | 'dues-standard' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-contact' | 'member' | 'org-term' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
+export type ModuleId = 'appointment' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'dues-standard' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-contact' | 'member' | 'org-term' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
 
 export interface ModuleRecords {
   'appointment': AppointmentRecord;
@@ -2836,8 +3020,12 @@ export interface ModuleRecords {
   'cadre-training': CadreTrainingRecord;
   'cadre': CadreRecord;
   'class': ClassRecord;
+  'congress-proposal': CongressProposalRecord;
+  'congress-session': CongressSessionRecord;
+  'congress': CongressRecord;
   'course-node': CourseNodeRecord;
   'course': CourseRecord;
+  'delegate': DelegateRecord;
   'development-book-range': DevelopmentBookRangeRecord;
   'development': DevelopmentRecord;
   'dues-standard': DuesStandardRecord;

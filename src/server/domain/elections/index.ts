@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import './workflow.js';
+import './congress.js';
 import { electionRoutes } from './routes.js';
 import { registerTermHooks } from './terms.js';
 

@@ -3,6 +3,8 @@
  * - `GET /api/elections/check?seats=N&candidates=M`  the 20% rule: `{ ok, minimum }`
  * - `POST /api/elections/tally`                      counts ballots (nothing stored)
  * - `GET /api/elections/terms?due=6`                 organisations whose term ends within `due` months or has ended
+ * - `GET /api/elections/congress/{id}/allocation`     the delegate number allocated to the electoral units by member count
+ * - `GET /api/elections/congress/{id}/structure`      the delegates' structure against the members', with the check's warnings
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -10,12 +12,14 @@ import { checkCandidates, tallyElection } from '../../../shared/ballot.js';
 import { localToday } from '../../../shared/module-schema/computed.js';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
-import { termDue } from './rules.js';
+import { allocateDelegates, structureOf, structureWarnings, termDue, type StructureFacts } from './rules.js';
 import { addMonths } from '../../../shared/calendar.js';
 
 /** Whoever works with elections: the three pages of the area. */
 const AREA = perm('org-two-committee:list', 'org-delegate:list', 'org-congress:list');
 const MAX_BALLOTS = 100_000;
+const CONGRESS = perm('org-congress:list', 'org-delegate:list');
+const DELEGATE_STATUSES = ['推荐人选', '候选人', '当选代表', '未当选'];
 
 function count(value: unknown, title: string, min: number, max: number): number {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -60,5 +64,40 @@ export async function electionRoutes(app: FastifyInstance): Promise<void> {
       WHERE term_end IS NOT NULL AND term_end <= ${addMonths(today, months)}::date AND ${scope}
       ORDER BY term_end, id`.execute(db);
     return rows.rows.map((r) => ({ orgId: r.orgId, name: r.name, termStart: r.termStart, termEnd: r.termEnd, overdue: termDue(r.termEnd, today, months).overdue }));
+  });
+
+  /** The congress as the caller may read it (404 otherwise). */
+  const congressOf = async (req: { params: unknown }, user: ReturnType<typeof currentUser>) => {
+    const id = Number((req.params as { id: string }).id);
+    if (!Number.isSafeInteger(id) || id <= 0) throw new HttpError(404, '党代会记录不存在');
+    return (await app.runtime.records('congress').get(id, await app.runtime.actorOf(user))) as unknown as Record<string, unknown> & { id: number; orgId: number };
+  };
+
+  app.get('/api/elections/congress/:id/allocation', { config: CONGRESS }, async (req) => {
+    const congress = await congressOf(req, currentUser(req));
+    const rows = await sql<{ id: number; name: string; members: number; elected: number; candidates: number }>`
+      WITH RECURSIVE t AS (SELECT id, id AS unit FROM m_org WHERE parent_id = ${congress.orgId} UNION ALL SELECT o.id, t.unit FROM m_org o JOIN t ON o.parent_id = t.id)
+      SELECT u.id, u.name,
+        (SELECT count(*)::int FROM m_member m WHERE m.party_status = '1' AND m.org_id IN (SELECT id FROM t WHERE t.unit = u.id)) AS members,
+        (SELECT count(*)::int FROM m_delegate d WHERE d.congress_id = ${congress.id} AND d.status = '当选代表' AND d.unit_org_id IN (SELECT id FROM t WHERE t.unit = u.id)) AS elected,
+        (SELECT count(*)::int FROM m_delegate d WHERE d.congress_id = ${congress.id} AND d.status = '候选人' AND d.unit_org_id IN (SELECT id FROM t WHERE t.unit = u.id)) AS candidates
+      FROM m_org u WHERE u.parent_id = ${congress.orgId} ORDER BY u.sort NULLS LAST, u.id`.execute(db);
+    const quota = Number(congress.delegateQuota) || 0;
+    const allocated = allocateDelegates(quota, rows.rows);
+    return { congressId: congress.id, quota, members: rows.rows.reduce((n, r) => n + r.members, 0), units: rows.rows.map((r) => ({ orgId: r.id, name: r.name, members: r.members, quota: allocated.get(r.id) ?? 0, elected: r.elected, candidates: r.candidates })) };
+  });
+
+  app.get('/api/elections/congress/:id/structure', { config: CONGRESS }, async (req) => {
+    const congress = await congressOf(req, currentUser(req));
+    const status = (req.query as { status?: string }).status || '当选代表';
+    if (!DELEGATE_STATUSES.includes(status)) throw new HttpError(400, `状态应为${DELEGATE_STATUSES.join('、')}之一`);
+    const today = localToday();
+    const delegates = await sql<StructureFacts>`SELECT gender, ethnicity, birth_date AS "birthDate", front_line AS "frontLine" FROM m_delegate WHERE congress_id = ${congress.id} AND status = ${status}`.execute(db);
+    const members = await sql<StructureFacts>`
+      WITH RECURSIVE sub AS (SELECT id FROM m_org WHERE id = ${congress.orgId} UNION ALL SELECT o.id FROM m_org o JOIN sub ON o.parent_id = sub.id)
+      SELECT gender, ethnicity, birth_date AS "birthDate", (category IN ('1', '3', '4', '5')) AS "frontLine" FROM m_member WHERE party_status = '1' AND org_id IN (SELECT id FROM sub)`.execute(db);
+    const d = structureOf(delegates.rows, today);
+    const m = structureOf(members.rows, today);
+    return { congressId: congress.id, status, delegates: d, members: m, warnings: structureWarnings(d, m) };
   });
 }

@@ -37,3 +37,82 @@ export function termDue(termEnd: string, today: string, months: number): { due: 
 export function newTermOf(start: string, years: number): { termStart: string; termEnd: string } {
   return { termStart: start, termEnd: addDays(addMonths(start, years * 12), -1) };
 }
+
+/**
+ * The delegate number allocated to electoral units by their member count (largest remainder), every unit
+ * with members getting at least one when the number allows. The sum is the number.
+ */
+export function allocateDelegates(quota: number, units: readonly { id: number; members: number }[]): Map<number, number> {
+  const total = units.reduce((n, u) => n + u.members, 0);
+  const out = new Map<number, number>(units.map((u) => [u.id, 0]));
+  if (!total || quota <= 0) return out;
+  const shares = units.map((u) => ({ id: u.id, exact: (quota * u.members) / total }));
+  for (const s of shares) out.set(s.id, Math.floor(s.exact));
+  let left = quota - shares.reduce((n, s) => n + Math.floor(s.exact), 0);
+  for (const s of [...shares].sort((a, b) => b.exact - Math.floor(b.exact) - (a.exact - Math.floor(a.exact)) || a.id - b.id)) {
+    if (left <= 0) break;
+    out.set(s.id, out.get(s.id)! + 1);
+    left--;
+  }
+  const withMembers = units.filter((u) => u.members > 0);
+  if (quota >= withMembers.length) {
+    for (const u of withMembers) {
+      if (out.get(u.id)! > 0) continue;
+      const richest = [...out].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]!;
+      out.set(richest[0], richest[1] - 1);
+      out.set(u.id, 1);
+    }
+  }
+  return out;
+}
+
+export interface StructureFacts {
+  gender: string | null;
+  ethnicity: string | null;
+  birthDate: string | null;
+  frontLine: boolean | null;
+}
+
+export const AGE_BANDS = ['35岁及以下', '36至45岁', '46至55岁', '56岁及以上'] as const;
+
+function ageBand(birthDate: string | null, today: string): (typeof AGE_BANDS)[number] | null {
+  if (!birthDate) return null;
+  let age = Number(today.slice(0, 4)) - Number(birthDate.slice(0, 4));
+  if (today.slice(5) < birthDate.slice(5)) age--;
+  return age <= 35 ? AGE_BANDS[0] : age <= 45 ? AGE_BANDS[1] : age <= 55 ? AGE_BANDS[2] : AGE_BANDS[3];
+}
+
+const share = (n: number, of: number) => (of ? Math.round((n * 1000) / of) / 10 : 0);
+
+/** The structure of a set of people: women, minorities (not 汉族 01), front line, age bands; counts and percentages. */
+export function structureOf(people: readonly StructureFacts[], today: string) {
+  const n = people.length;
+  const women = people.filter((p) => p.gender === '2').length;
+  const minorities = people.filter((p) => p.ethnicity && p.ethnicity !== '01').length;
+  const frontLine = people.filter((p) => p.frontLine).length;
+  const ages = Object.fromEntries(AGE_BANDS.map((b) => [b, 0])) as Record<(typeof AGE_BANDS)[number], number>;
+  for (const p of people) {
+    const band = ageBand(p.birthDate, today);
+    if (band) ages[band]++;
+  }
+  return {
+    total: n,
+    women: { count: women, percent: share(women, n) },
+    minorities: { count: minorities, percent: share(minorities, n) },
+    frontLine: { count: frontLine, percent: share(frontLine, n) },
+    ages: AGE_BANDS.map((band) => ({ band, count: ages[band], percent: share(ages[band], n) })),
+  };
+}
+
+/**
+ * What the structure check flags: women and minorities below their share among the members, front-line
+ * delegates not a majority (the common requirement of 党代会 notices: 一线党员代表一般不少于代表总数的一半…).
+ */
+export function structureWarnings(delegates: ReturnType<typeof structureOf>, members: ReturnType<typeof structureOf>): string[] {
+  const warnings: string[] = [];
+  if (!delegates.total) return warnings;
+  if (delegates.women.percent < members.women.percent) warnings.push(`女性代表比例${delegates.women.percent}%，低于党员中女性比例${members.women.percent}%`);
+  if (members.minorities.count && delegates.minorities.percent < members.minorities.percent) warnings.push(`少数民族代表比例${delegates.minorities.percent}%，低于党员中少数民族比例${members.minorities.percent}%`);
+  if (delegates.frontLine.percent < 50) warnings.push(`一线党员代表比例${delegates.frontLine.percent}%，一般应不少于代表总数的一半`);
+  return warnings;
+}

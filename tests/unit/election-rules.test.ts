@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ballotLines, parseBallotLines } from '../../src/shared/ballot-sheet.js';
+import { allocateDelegates, newTermOf, structureOf, structureWarnings, termDue, termYearsProblem } from '../../src/server/domain/elections/rules.js';
+
+describe('election rules', () => {
+  it('[S1.F4c] terms: 党委 five years, 党总支 and 支部 three (two where the school allows)', () => {
+    expect(termYearsProblem('1', 5, 3)).toBeUndefined();
+    expect(termYearsProblem('1', 3, 3)).toMatch(/五年/);
+    expect(termYearsProblem('3', 3, 3)).toBeUndefined();
+    expect(termYearsProblem('3', 2, 3)).toMatch(/三年/);
+    expect(termYearsProblem('3', 2, 2)).toBeUndefined();
+    expect(termYearsProblem('2', 4, 2)).toMatch(/2至3年/);
+  });
+  it('[S1.F4c] a new term runs from the assembly to the day before the same date; due within six months, overdue after the end', () => {
+    expect(newTermOf('2026-11-27', 3)).toEqual({ termStart: '2026-11-27', termEnd: '2029-11-26' });
+    expect(newTermOf('2024-02-29', 5).termEnd).toBe('2029-02-27');
+    expect(termDue('2027-05-27', '2026-11-27', 6)).toEqual({ due: true, overdue: false });
+    expect(termDue('2027-05-28', '2026-11-27', 6)).toEqual({ due: false, overdue: false });
+    expect(termDue('2026-11-26', '2026-11-27', 6)).toEqual({ due: true, overdue: true });
+    expect(termDue('2026-11-27', '2026-11-27', 6).overdue).toBe(false);
+  });
+  it('[S1.F4a] the delegate number allocated by member count sums to the number, every unit with members at least one', () => {
+    const units = [{ id: 1, members: 600 }, { id: 2, members: 300 }, { id: 3, members: 95 }, { id: 4, members: 5 }];
+    const a = allocateDelegates(150, units);
+    expect([...a.values()].reduce((n, v) => n + v, 0)).toBe(150);
+    expect(a.get(1)).toBe(90);
+    expect(a.get(2)).toBe(45);
+    expect(a.get(4)).toBe(1);
+    expect([...allocateDelegates(3, [{ id: 1, members: 10 }, { id: 2, members: 0 }]).values()]).toEqual([3, 0]);
+  });
+  it('[S1.F4b] the structure: women, minorities, front line, age bands, and what the check flags', () => {
+    const today = '2026-11-27';
+    const people = [
+      { gender: '2', ethnicity: '01', birthDate: '1991-11-27', frontLine: true }, // 35 today
+      { gender: '1', ethnicity: '03', birthDate: '1991-11-28', frontLine: false }, // 34
+      { gender: '1', ethnicity: '01', birthDate: '1975-01-01', frontLine: false },
+      { gender: '1', ethnicity: '01', birthDate: '1960-01-01', frontLine: false },
+    ];
+    const s = structureOf(people, today);
+    expect(s).toMatchObject({ total: 4, women: { count: 1, percent: 25 }, minorities: { count: 1, percent: 25 }, frontLine: { count: 1, percent: 25 } });
+    expect(s.ages.map((a) => a.count)).toEqual([2, 0, 1, 1]);
+    const members = structureOf([...people, { gender: '2', ethnicity: '01', birthDate: '2000-01-01', frontLine: true }], today);
+    expect(structureWarnings(s, members)).toEqual(['女性代表比例25%，低于党员中女性比例40%', '一线党员代表比例25%，一般应不少于代表总数的一半']);
+  });
+  it('[S1.F4c] ballot lines: serial numbers per line, 0 a blank ballot, numbers beyond the list void the ballot, text refused', () => {
+    const ids = [11, 12, 13];
+    expect(parseBallotLines('1 3\n\n0\n2，3、1\n4', ids)).toEqual({ ballots: [{ marks: [11, 13] }, { marks: [] }, { marks: [12, 13, 11] }, { marks: [-4] }], errors: [] });
+    expect(parseBallotLines('1\n张三', ids).errors).toEqual([{ line: 2, text: '张三' }]);
+    expect(ballotLines([{ marks: [13, 11] }, { marks: [] }], ids)).toBe('3 1\n0');
+  });
+});
