@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchState } from '../../src/shared/constants.js';
-import { branchWith, caller, duesWorld, itemOf, membersOf, scopedUser, standardsForAll, startedBatch, type Call, type DuesWorld } from '../support/dues.js';
+import { batchStep, branchWith, caller, duesWorld, itemOf, membersOf, scopedUser, standardsForAll, startedBatch, type Call, type DuesWorld } from '../support/dues.js';
 import { TEST_DB } from '../support/test-app.js';
 
 describe(`fee batches (收费批次) on ${TEST_DB}`, () => {
@@ -15,22 +15,24 @@ describe(`fee batches (收费批次) on ${TEST_DB}`, () => {
   afterAll(() => w.t.app.close());
 
   it('[S4.N6] a batch moves not configured 1 → configured 2 → started 3, freezing each member\'s standard', async () => {
-    const created = await call('POST', '/api/dues/batches', { firstMonth: '2026-03' });
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ title: '2026年3月党费', state: BatchState.NOT_CONFIGURED, stateLabel: '未配置', months: ['2026-03'] });
+    const created = await call('POST', '/api/m/dues-batch', { firstMonth: '2026-03' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ title: '2026年3月党费', state: BatchState.NOT_CONFIGURED, stateLabel: '未配置', months: 1 });
     const id = created.body.id;
-    // Start before configuring: refused, state unchanged.
-    expect(await call('POST', `/api/dues/batches/${id}/start`)).toMatchObject({ status: 409, body: { message: '收费批次“2026年3月党费”当前为“未配置”，不能开始收缴' } });
+    expect((await call('GET', `/api/dues/batches/${id}`)).body).toMatchObject({ title: '2026年3月党费', state: BatchState.NOT_CONFIGURED, months: ['2026-03'] });
+    // Start before configuring: refused by the engine, state unchanged.
+    expect(await batchStep(call, id, 'start')).toMatchObject({ status: 400, body: { message: '当前状态为“未配置”，不能办理“开始收缴”' } });
     // Members without a standard for 2026 stop the configuration, named.
-    const refused = await call('POST', `/api/dues/batches/${id}/configure`, {});
+    const refused = await batchStep(call, id, 'configure');
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(/^\d+名党员没有2026年度的党费标准（.+），请先导入或生成党费标准$/);
     expect(refused.body.missingCount).toBeGreaterThan(0);
     await standardsForAll(w, call, 2026);
-    const configured = await call('POST', `/api/dues/batches/${id}/configure`, {});
+    const configured = await batchStep(call, id, 'configure');
     expect(configured.status, JSON.stringify(configured.body)).toBe(200);
     const normal = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_member WHERE party_status = '1' AND (join_date IS NULL OR join_date <= '2026-03-31')`.execute(w.t.database.db)).rows[0].n;
-    expect(configured.body).toMatchObject({ members: normal, missing: 0, batch: { state: BatchState.CONFIGURED, members: normal } });
+    expect(configured.body).toMatchObject({ members: normal, state: BatchState.CONFIGURED, warnings: [] });
+    expect((await call('GET', `/api/dues/batches/${id}`)).body).toMatchObject({ state: BatchState.CONFIGURED, members: normal });
     // The snapshot: due = the standard's amount in cents, whatever the standard becomes later.
     const standard = (await sql<{ memberId: number; amount: string; id: number; version: number }>`SELECT member_id AS "memberId", amount, id, version FROM m_dues_standard WHERE category = 'in-service' AND year = 2026 LIMIT 1`.execute(w.t.database.db)).rows[0];
     const item = await itemOf(w, id, standard.memberId);
@@ -40,23 +42,38 @@ describe(`fee batches (收费批次) on ${TEST_DB}`, () => {
     expect(edit.body).toMatchObject({ amount: '240.00', rate: '2%' });
     expect((await itemOf(w, id, standard.memberId)).due_cents).toBe(item.due_cents);
     // Configuring again takes the new standard (until the batch starts).
-    await call('POST', `/api/dues/batches/${id}/configure`, {});
+    await batchStep(call, id, 'configure');
     expect((await itemOf(w, id, standard.memberId)).due_cents).toBe(24000);
-    expect((await call('POST', `/api/dues/batches/${id}/start`)).body).toMatchObject({ state: BatchState.STARTED, stateLabel: '已开始' });
-    expect((await call('POST', `/api/dues/batches/${id}/configure`, {})).status).toBe(409);
+    expect((await batchStep(call, id, 'start')).body).toMatchObject({ state: BatchState.STARTED, stateLabel: '已开始' });
+    expect((await batchStep(call, id, 'configure')).status).toBe(400);
+    // Two callers racing with the version they read: one step, the other 409 (the engine's claim).
+    const version = (await call('GET', `/api/m/dues-batch/${id}`)).body.version;
+    expect((await call('POST', `/api/m/dues-batch/${id}/transitions/configure`, { version: version - 1, values: {} })).status).toBe(409);
+    // The log is the engine's (workflow_log), read by the batch's page and by the approvals API alike.
     const log = await call('GET', `/api/dues/batches/${id}/log`);
     expect(log.body.map((l: { action: string }) => l.action)).toEqual(['create', 'configure', 'configure', 'start']);
+    const approvals = await call('GET', `/api/m/dues-batch/${id}/approvals`);
+    expect(approvals.body.map((l: { transition: string; level: string }) => `${l.transition}@${l.level}`)).toEqual(['create@orgdept', 'configure@orgdept', 'configure@orgdept', 'start@orgdept']);
+    // The schema the page renders carries the workflow.
+    const schema = await call('GET', '/api/m/dues-batch/schema');
+    expect(Object.keys(schema.body.schema['x-workflow'].transitions)).toEqual(['configure', 'start', 'report', 'close']);
   });
 
   it('a month belongs to one batch; a quarter starts in its first month', async () => {
-    expect(await call('POST', '/api/dues/batches', { firstMonth: '2026-03' })).toMatchObject({ status: 409, body: { message: '2026年3月已有收费批次“2026年3月党费”' } });
-    expect((await call('POST', '/api/dues/batches', { firstMonth: '2026-02', months: 3 })).body.message).toBe('按季收费须从季度的第一个月开始（1、4、7、10月）');
-    expect((await call('POST', '/api/dues/batches', { firstMonth: '2026-13' })).status).toBe(400);
-    const quarter = await call('POST', '/api/dues/batches', { firstMonth: '2026-01', months: 3 });
+    expect(await call('POST', '/api/m/dues-batch', { firstMonth: '2026-03' })).toMatchObject({ status: 409, body: { message: '2026年3月已有收费批次“2026年3月党费”' } });
+    expect((await call('POST', '/api/m/dues-batch', { firstMonth: '2026-02', months: 3 })).body.message).toBe('按季收费须从季度的第一个月开始（1、4、7、10月）');
+    expect((await call('POST', '/api/m/dues-batch', { firstMonth: '2026-13' })).status).toBe(400);
+    expect((await call('POST', '/api/m/dues-batch', { firstMonth: '2026-07', months: 2 })).status).toBe(400);
+    const quarter = await call('POST', '/api/m/dues-batch', { firstMonth: '2026-01', months: 3 });
     expect(quarter.status).toBe(409); // March is taken
-    const q2 = await call('POST', '/api/dues/batches', { firstMonth: '2026-04', months: 3 });
-    expect(q2.body).toMatchObject({ title: '2026年第2季度党费', months: ['2026-04', '2026-05', '2026-06'] });
-    expect((await call('DELETE', `/api/dues/batches/${q2.body.id}`)).status).toBe(200);
+    const q2 = await call('POST', '/api/m/dues-batch', { firstMonth: '2026-04', months: 3, remark: '按季' });
+    expect(q2.body).toMatchObject({ title: '2026年第2季度党费', months: 3 });
+    expect((await call('GET', `/api/dues/batches/${q2.body.id}`)).body).toMatchObject({ months: ['2026-04', '2026-05', '2026-06'] });
+    // Its months stay; the remark may change until it starts.
+    expect((await call('PUT', '/api/m/dues-batch', { id: q2.body.id, version: q2.body.version, firstMonth: '2026-07', months: 3 })).status).toBe(400);
+    expect((await call('PUT', '/api/m/dues-batch', { id: q2.body.id, version: q2.body.version, firstMonth: '2026-04', months: 3, remark: '按季收缴' })).status).toBe(200);
+    expect((await call('DELETE', '/api/m/dues-batch', [q2.body.id])).status).toBe(200);
+    expect((await call('GET', '/api/dues/batches?year=2026')).body.map((b: { title: string }) => b.title)).toEqual(['2026年3月党费']);
   });
 
   it('a branch reports when everyone paid or has a deferral; its committee after its branches; the school closes when every committee reported', async () => {
@@ -68,29 +85,34 @@ describe(`fee batches (收费批次) on ${TEST_DB}`, () => {
     // Pay all but the last two.
     const paid = await call('POST', '/api/dues/payments', { method: 'cash', entries: members.slice(0, -2).map((m, i) => ({ memberId: m.id, itemIds: [items[i].id] })) }, secretary);
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
-    const refused = await call('POST', `/api/dues/batches/${batch}/report`, { orgId: branch }, secretary);
+    const refused = await batchStep(call, batch, 'report', { orgId: branch }, secretary);
     expect(refused.status).toBe(409);
     expect(refused.body.message).toMatch(/尚有2名党员未缴纳党费且未登记缓交（.+），不能上报$/);
     const defer = await call('POST', `/api/dues/batches/${batch}/deferrals`, { itemIds: items.slice(-2).map((i) => i.id), kind: 'hardship', reason: '生活困难' }, secretary);
     expect(defer.body).toMatchObject({ deferred: 2 });
     // A paid member needs no deferral.
     expect((await call('POST', `/api/dues/batches/${batch}/deferrals`, { itemIds: [items[0].id], kind: 'approved', reason: 'x' }, secretary)).status).toBe(409);
-    const reported = await call('POST', `/api/dues/batches/${batch}/report`, { orgId: branch, comment: '已收齐' }, secretary);
+    // The step is offered to the secretary for their own branch.
+    expect((await call('GET', `/api/m/dues-batch/${batch}/transitions`, undefined, secretary)).body.map((s: { id: string; level: string }) => `${s.id}@${s.level}`)).toEqual(['report@branch']);
+    const reported = await batchStep(call, batch, 'report', { orgId: branch }, secretary, '已收齐');
     expect(reported.status, JSON.stringify(reported.body)).toBe(200);
-    expect(reported.body[0]).toMatchObject({ orgId: branch, level: 'branch', members: members.length, paidMembers: members.length - 2, deferred: 2, report: { level: 1 } });
-    expect((await call('POST', `/api/dues/batches/${batch}/report`, { orgId: branch }, secretary)).status).toBe(409);
+    const progress = (await call('GET', `/api/dues/batches/${batch}/progress?orgId=${branch}`, undefined, secretary)).body;
+    expect(progress[0]).toMatchObject({ orgId: branch, level: 'branch', members: members.length, paidMembers: members.length - 2, deferred: 2, report: { level: 1 } });
+    expect((await batchStep(call, batch, 'report', { orgId: branch }, secretary)).status).toBe(409);
+    const entry = (await call('GET', `/api/m/dues-batch/${batch}/approvals`)).body.at(-1);
+    expect(entry).toMatchObject({ transition: 'report', level: 'branch', actingOrgId: branch, comment: '已收齐' });
     // After the report the branch's deferrals are fixed.
     expect((await call('DELETE', `/api/dues/batches/${batch}/deferrals`, { itemIds: [items.at(-1)!.id] }, secretary)).status).toBe(409);
 
     // The committee of that branch: not before its other branches.
     const committee = (await sql<{ id: number }>`SELECT parent_id AS id FROM m_org WHERE id = ${branch}`.execute(w.t.database.db)).rows[0].id;
-    const early = await call('POST', `/api/dues/batches/${batch}/report`, { orgId: committee });
+    const early = await batchStep(call, batch, 'report', { orgId: committee });
     expect(early.status).toBe(409);
     expect(early.body.message).toMatch(/还有\d+个党支部未上报（.+），不能上报$/);
     // The school cannot close yet.
-    expect((await call('POST', `/api/dues/batches/${batch}/close`)).body.message).toMatch(/^还有\d+个二级党组织未上报（.+），全部上报后才能关闭$/);
+    expect((await batchStep(call, batch, 'close')).body.message).toMatch(/^还有\d+个二级党组织未上报（.+），全部上报后才能关闭$/);
     await settleAndReportAll(batch);
-    const closed = await call('POST', `/api/dues/batches/${batch}/close`);
+    const closed = await batchStep(call, batch, 'close');
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
     expect(closed.body).toMatchObject({ state: BatchState.CLOSED, stateLabel: '已关闭' });
   });
@@ -105,7 +127,7 @@ describe(`fee batches (收费批次) on ${TEST_DB}`, () => {
     walk(progress);
     for (const level of ['branch', 'committee']) {
       for (const n of flat.filter((x) => x.level === level && !x.report)) {
-        const res = await call('POST', `/api/dues/batches/${batch}/report`, { orgId: n.orgId });
+        const res = await batchStep(call, batch, 'report', { orgId: n.orgId });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
       }
     }
@@ -126,17 +148,19 @@ describe(`fee batches (收费批次) on ${TEST_DB}`, () => {
       ['POST', `/api/dues/batches/${batch.id}/deferrals`, { itemIds: [unpaid.id], kind: 'approved', reason: '补登' }],
       ['DELETE', `/api/dues/batches/${batch.id}/deferrals`, { itemIds: [unpaid.id] }],
       ['POST', `/api/dues/batches/${batch.id}/adjustments`, { memberId: unpaid.memberId, amount: '-1.00', reason: '更正' }],
-      ['POST', `/api/dues/batches/${batch.id}/configure`, {}],
-      ['POST', `/api/dues/batches/${batch.id}/start`],
-      ['POST', `/api/dues/batches/${batch.id}/close`],
-      ['POST', `/api/dues/batches/${batch.id}/report`, { orgId: (await itemOf(w, batch.id, unpaid.memberId)).org_id }],
-      ['DELETE', `/api/dues/batches/${batch.id}`],
     ];
     for (const [method, url, body] of attempts) {
       const res = await call(method, url, body);
       expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBe(409);
       expect(res.body.message, url).toContain(closedMessage);
     }
+    // Its steps and its deletion: the engine refuses a closed (final) batch.
+    for (const [step, values] of [['configure', {}], ['start', {}], ['close', {}], ['report', { orgId: (await itemOf(w, batch.id, unpaid.memberId)).org_id }]] as const) {
+      const res = await batchStep(call, batch.id, step, values);
+      expect(res, step).toMatchObject({ status: 400, body: { message: expect.stringContaining('当前状态为“已关闭”') } });
+    }
+    expect(await call('DELETE', '/api/m/dues-batch', [batch.id])).toMatchObject({ status: 409, body: { message: expect.stringContaining('当前状态：已关闭') } });
+    expect((await call('PUT', '/api/m/dues-batch', { id: batch.id, version: batch.version, firstMonth: batch.firstMonth, remark: '改' })).status).toBe(409);
     const after = (await sql`SELECT (SELECT json_agg(i ORDER BY id) FROM dues_item i WHERE batch_id = ${batch.id}) AS items,
       (SELECT count(*)::int FROM dues_payment) AS payments, (SELECT count(*)::int FROM dues_deferral WHERE batch_id = ${batch.id}) AS deferrals,
       (SELECT count(*)::int FROM dues_adjustment) AS adjustments, (SELECT state FROM dues_batch WHERE id = ${batch.id}) AS state`.execute(w.t.database.db)).rows[0];
@@ -156,9 +180,9 @@ describe(`fee batches (收费批次) on ${TEST_DB}`, () => {
     const tree = await call('GET', `/api/dues/batches/${batch}/progress`, undefined, secretary);
     expect(tree.body.map((n: { orgId: number }) => n.orgId)).toEqual([branch]);
     expect((await call('GET', `/api/dues/batches/${batch}/progress?orgId=${other}`, undefined, secretary)).status).toBe(403);
-    expect((await call('POST', `/api/dues/batches/${batch}/report`, { orgId: other }, secretary)).status).toBe(403);
+    expect((await batchStep(call, batch, 'report', { orgId: other }, secretary)).status).toBe(403);
     const items = await call('GET', `/api/dues/batches/${batch}/items?size=100`, undefined, secretary);
     expect(new Set(items.body.content.map((i: { orgId: number }) => i.orgId))).toEqual(new Set([branch]));
-    expect((await call('POST', `/api/dues/batches/${batch}/close`, undefined, secretary)).status).toBe(403);
+    expect((await call('POST', `/api/m/dues-batch/${batch}/transitions/close`, { version: 1 }, secretary)).status).toBe(403);
   });
 });

@@ -5,7 +5,7 @@ import { duesStatusOf } from '../../src/server/domain/dues/index.js';
 import { linkUserToMember } from '../../src/server/domain/member/accounts.js';
 import { seedDues } from '../../src/server/seed/dues.js';
 import { login, userWithRole } from '../support/auth.js';
-import { caller, duesWorld, type Call, type DuesWorld } from '../support/dues.js';
+import { batchStep, caller, duesWorld, type Call, type DuesWorld } from '../support/dues.js';
 import { TEST_DB } from '../support/test-app.js';
 import { transferPermissions } from '../support/transfers.js';
 
@@ -88,9 +88,9 @@ describe(`deferred dues and the transfer out (issue 33.1) on ${TEST_DB}`, () => 
     expect((await duesStatusOf(db, member.id)).unpaidMonths).toEqual([unpaid.at(-1)!.month]);
 
     // The branch pays the last month on site with December (a new started month).
-    const created12 = await call('POST', '/api/dues/batches', { firstMonth: '2026-12' });
-    expect((await call('POST', `/api/dues/batches/${created12.body.id}/configure`, { allowMissing: true })).status).toBe(200);
-    expect((await call('POST', `/api/dues/batches/${created12.body.id}/start`)).status).toBe(200);
+    const created12 = await call('POST', '/api/m/dues-batch', { firstMonth: '2026-12' });
+    expect((await batchStep(call, created12.body.id, 'configure', { allowMissing: true })).status).toBe(200);
+    expect((await batchStep(call, created12.body.id, 'start')).status).toBe(200);
     const onsite = (await call('GET', `/api/dues/onsite/members?name=${encodeURIComponent(member.name)}&size=50`, undefined, branch.token)).body.content.find((m: { memberId: number }) => m.memberId === member.id);
     expect(onsite.backPay.map((b: { itemId: number }) => b.itemId)).toEqual([unpaid.at(-1)!.id]);
     const cash = await call('POST', '/api/dues/payments', { method: 'cash', entries: [{ memberId: member.id, itemIds: onsite.open.map((o: { itemId: number }) => o.itemId), backPayItemIds: [unpaid.at(-1)!.id] }] }, branch.token);

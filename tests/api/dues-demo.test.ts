@@ -41,6 +41,12 @@ describe(`demo dues on ${TEST_DB}`, () => {
     expect(entries.find((e) => e.action === 'defer' && e.orgId === own)?.comment).toBe('1人：经批准缓交，本支部：经批准缓交');
     // The batch's changes of state stay visible, without the school's figures.
     expect(entries.find((e) => e.action === 'start')).toMatchObject({ orgId: null, comment: '' });
+    // The engine's approval log of the school-wide batch holds the same entries: the secretary reads their own organisation's only.
+    const approvals = await call('GET', `/api/m/dues-batch/${batch.id}/approvals`, undefined, zbsj);
+    expect(approvals.status).toBe(200);
+    expect((approvals.body as { comment: string }[]).filter((e) => e.comment.includes('其他支部'))).toEqual([]);
+    expect((approvals.body as { comment: string }[]).some((e) => e.comment === '1人：经批准缓交，本支部：经批准缓交')).toBe(true);
+    expect(((await call('GET', `/api/m/dues-batch/${batch.id}/approvals`)).body as { comment: string }[]).filter((e) => e.comment.includes('其他支部'))).toHaveLength(2);
   });
 
   it('[25.4] the demo chose the simulator; [33.1] 我的党费 offers the member every month deferred for a proper reason', async () => {

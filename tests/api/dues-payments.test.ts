@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkUserToMember } from '../../src/server/domain/member/accounts.js';
 import { duesStatusOf } from '../../src/server/domain/dues/index.js';
-import { branchWith, caller, duesWorld, itemOf, membersOf, scopedUser, standardsForAll, startedBatch, type Call, type DuesWorld } from '../support/dues.js';
+import { batchStep, branchWith, caller, duesWorld, itemOf, membersOf, scopedUser, standardsForAll, startedBatch, type Call, type DuesWorld } from '../support/dues.js';
 import { TEST_DB } from '../support/test-app.js';
 
 describe(`dues payments (现场缴费, 在线缴纳) on ${TEST_DB}`, () => {
@@ -153,8 +153,8 @@ describe(`dues payments (现场缴费, 在线缴纳) on ${TEST_DB}`, () => {
     const flat: { orgId: number; level: string }[] = [];
     const walk = (nodes: { orgId: number; level: string; children?: unknown[] }[]) => nodes.forEach((n) => (flat.push(n), walk((n.children ?? []) as never)));
     walk((await call('GET', `/api/dues/batches/${october}/progress`)).body);
-    for (const level of ['branch', 'committee']) for (const n of flat.filter((x) => x.level === level)) expect((await call('POST', `/api/dues/batches/${october}/report`, { orgId: n.orgId })).status).toBe(200);
-    expect((await call('POST', `/api/dues/batches/${october}/close`)).status).toBe(200);
+    for (const level of ['branch', 'committee']) for (const n of flat.filter((x) => x.level === level)) expect((await batchStep(call, october, 'report', { orgId: n.orgId })).status).toBe(200);
+    expect((await batchStep(call, october, 'close')).status).toBe(200);
 
     const m = members[2];
     const [o10, n11] = [await itemOf(w, october, m.id), await itemOf(w, november, m.id)];
@@ -189,8 +189,8 @@ describe(`dues payments (现场缴费, 在线缴纳) on ${TEST_DB}`, () => {
     const flat: { orgId: number; level: string }[] = [];
     const walk = (nodes: { orgId: number; level: string; children?: unknown[] }[]) => nodes.forEach((n) => (flat.push(n), walk((n.children ?? []) as never)));
     walk((await call('GET', `/api/dues/batches/${april}/progress`)).body);
-    for (const level of ['branch', 'committee']) for (const n of flat.filter((x) => x.level === level)) await call('POST', `/api/dues/batches/${april}/report`, { orgId: n.orgId });
-    expect((await call('POST', `/api/dues/batches/${april}/close`)).status).toBe(200);
+    for (const level of ['branch', 'committee']) for (const n of flat.filter((x) => x.level === level)) await batchStep(call, april, 'report', { orgId: n.orgId });
+    expect((await batchStep(call, april, 'close')).status).toBe(200);
     const m = members[3];
     const [a4, n11] = [await itemOf(w, april, m.id), await itemOf(w, november, m.id)];
     if (n11.payment_id) await call('POST', `/api/dues/payments/${n11.payment_id}/reverse`, { reason: '重新缴纳' }, collector);

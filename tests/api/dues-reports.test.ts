@@ -7,7 +7,7 @@ import { DuesLevels } from '../../src/server/domain/dues/levels.js';
 import { OrgTreeService } from '../../src/server/domain/org/org-tree.js';
 import { seedDues } from '../../src/server/seed/dues.js';
 import { bearer } from '../support/auth.js';
-import { caller, duesWorld, scopedUser, type Call, type DuesWorld } from '../support/dues.js';
+import { batchStep, caller, duesWorld, scopedUser, type Call, type DuesWorld } from '../support/dues.js';
 import { TEST_DB } from '../support/test-app.js';
 
 interface Node {
@@ -168,7 +168,7 @@ describe(`dues reports on ${TEST_DB}: the money adds up at every level`, () => {
     const committees = [...new Set((await levels.committees(orgs)).values())];
     await sql`INSERT INTO dues_report (batch_id, org_id, level, members, paid_members, deferred, due_cents, paid_cents)
       SELECT ${current}, c, 2, 0, 0, 0, 0, 0 FROM unnest(${committees}::int[]) AS c`.execute(w.t.database.db);
-    const closed = await call('POST', `/api/dues/batches/${current}/close`);
+    const closed = await batchStep(call, current, 'close');
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
     const kept = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM dues_batch_org WHERE batch_id = ${current}`.execute(w.t.database.db)).rows[0].n;
     expect(kept).toBe(orgs.length);

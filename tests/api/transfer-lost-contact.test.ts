@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../src/shared/calendar.js';
 import { localToday } from '../../src/shared/module-schema/computed.js';
 import { login, userWithRole } from '../support/auth.js';
-import { duesItemsOf, startedDuesBatch } from '../support/area-links.js';
+import { duesBatchStep, duesItemsOf, startedDuesBatch } from '../support/area-links.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 import { client, seedTransferWorld, type TransferWorld } from '../support/transfers.js';
 
@@ -122,10 +122,10 @@ describe(`lost contact, party-standing decisions and floating suggestions on ${T
       const deferred = await admin.post(`/api/dues/batches/${batch}/deferrals`, { itemIds: items.map((i) => i.id), kind: 'no-reason', reason: '经提醒仍未交纳' });
       expect(deferred.status, JSON.stringify(deferred.body)).toBe(200);
       for (const orgId of [...new Set([w.org(a.key), w.org(top.key)])]) {
-        const reported = await admin.post(`/api/dues/batches/${batch}/report`, { orgId });
+        const reported = await duesBatchStep(call, batch, 'report', { orgId });
         expect(reported.status, JSON.stringify(reported.body)).toBe(200);
       }
-      const closed = await admin.post(`/api/dues/batches/${batch}/close`);
+      const closed = await duesBatchStep(call, batch, 'close');
       expect(closed.status, JSON.stringify(closed.body)).toBe(200);
     }
     expect((await admin.get('/api/transfers/lapse-candidates')).body).toEqual({ available: true, content: [expect.objectContaining({ memberId, name: m.name, orgId: w.org(a.key), months })] });

@@ -61,14 +61,20 @@ export async function finishCourse(app: FastifyInstance, learner: { id: number; 
 
 type Call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => Promise<{ status: number; body: any }>;
 
+/** A step of a fee batch (module dues-batch) through the workflow engine, with the version read just before. */
+export async function duesBatchStep(call: Call, id: number, step: string, values: Record<string, unknown> = {}): Promise<{ status: number; body: any }> {
+  const version = (await call('GET', `/api/m/dues-batch/${id}`)).body.version;
+  return call('POST', `/api/m/dues-batch/${id}/transitions/${step}`, { version, values });
+}
+
 /** A fee batch of the real dues area, created, configured (members with a standard) and started; answers its id. */
 export async function startedDuesBatch(call: Call, firstMonth: string, months = 1): Promise<number> {
-  const created = await call('POST', '/api/dues/batches', { firstMonth, months });
+  const created = await call('POST', '/api/m/dues-batch', { firstMonth, months });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.id as number;
-  const configured = await call('POST', `/api/dues/batches/${id}/configure`, { allowMissing: true });
+  const configured = await duesBatchStep(call, id, 'configure', { allowMissing: true });
   expect(configured.status, JSON.stringify(configured.body)).toBe(200);
-  expect((await call('POST', `/api/dues/batches/${id}/start`)).status).toBe(200);
+  expect((await duesBatchStep(call, id, 'start')).status).toBe(200);
   return id;
 }
 

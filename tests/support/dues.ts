@@ -59,14 +59,24 @@ export async function standardsForAll(w: DuesWorld, call: Call, year: number, ba
   }
 }
 
-/** A batch of `month` created, configured and started; answers its id. */
+/**
+ * A step of a fee batch through the workflow engine (`POST /api/m/dues-batch/{id}/transitions/{step}`),
+ * with the batch's version as read just before.
+ */
+export async function batchStep(call: Call, id: number, step: string, values: Record<string, unknown> = {}, token?: string, comment = '') {
+  const read = await call('GET', `/api/m/dues-batch/${id}`, undefined, token);
+  expect(read.status, JSON.stringify(read.body)).toBe(200);
+  return call('POST', `/api/m/dues-batch/${id}/transitions/${step}`, { version: read.body.version, comment, values }, token);
+}
+
+/** A batch of `month` created (the module dues-batch), configured and started; answers its id. */
 export async function startedBatch(call: Call, month: string, months = 1): Promise<number> {
-  const created = await call('POST', '/api/dues/batches', { firstMonth: month, months });
+  const created = await call('POST', '/api/m/dues-batch', { firstMonth: month, months });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.id as number;
-  const configured = await call('POST', `/api/dues/batches/${id}/configure`, {});
+  const configured = await batchStep(call, id, 'configure');
   expect(configured.status, JSON.stringify(configured.body)).toBe(200);
-  const started = await call('POST', `/api/dues/batches/${id}/start`);
+  const started = await batchStep(call, id, 'start');
   expect(started.status, JSON.stringify(started.body)).toBe(200);
   return id;
 }

@@ -137,7 +137,7 @@ export class RuntimeModule {
   ) {
     this.id = merged['x-id'];
     this.title = merged.title;
-    this.table = tableNameOf(this.id);
+    this.table = merged['x-table'] ?? tableNameOf(this.id);
     this.schema = effectiveSchema(merged);
     for (const [name, f] of Object.entries(this.schema.properties)) this.fields.set(name, fieldInfo(name, f));
     this.storedFields = Object.entries(merged.properties)

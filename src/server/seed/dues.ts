@@ -9,11 +9,12 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../db/database.js';
 import { addMonths, categoryOfMember, NATIONAL_BANDS, needsBase, type DuesCategory } from '../../shared/dues/rules.js';
-import { closeBatch, configureBatch, createBatch, startBatch } from '../domain/dues/batches.js';
-import type { DuesCore } from '../domain/dues/context.js';
+import { BATCH_MODULE, batchTitle, keepClosedFigures, snapshotBatch } from '../domain/dues/batches.js';
+import { formatCents } from '../../shared/dues/money.js';
+import { BatchState } from '../../shared/constants.js';
 import { DuesLevels, ReportLevel } from '../domain/dues/levels.js';
 import { standardValues, STANDARD_SOURCE } from '../domain/dues/standard-values.js';
-import { duesDb, type DuesActor } from '../domain/dues/tables.js';
+import { duesDb, type DuesActor, type DuesDb } from '../domain/dues/tables.js';
 import { OrgTreeService } from '../domain/org/org-tree.js';
 import { Random } from './university/random.js';
 
@@ -137,6 +138,39 @@ async function reportAll(database: Database, levels: DuesLevels, batchId: number
     WHERE i.batch_id = ${batchId} GROUP BY u.report_org`.execute(database.db);
 }
 
+/** Entries of a batch's log (workflow_log, as the engine writes its steps) at the batch's start plus `after`. */
+async function logSteps(db: DuesDb, batchId: number, entries: { transition: string; title: string; from: number | null; to: number; comment: string }[], after: string): Promise<void> {
+  const values = entries.map((e) => sql`(${e.transition}, ${e.title}, ${e.from}::int, ${e.to}::int, ${e.comment})`);
+  await sql`INSERT INTO workflow_log (module, record_id, transition, transition_title, from_state, to_state, result, level, actor_name, comment, at)
+    SELECT ${BATCH_MODULE}, b.id, v.t, v.title, v.f, v.s, 'pass', 'orgdept', ${SYSTEM.name}, v.c, b.started_at + ${after}::interval
+    FROM dues_batch b CROSS JOIN (VALUES ${sql.join(values)}) AS v(t, title, f, s, c) WHERE b.id = ${batchId}`.execute(db);
+}
+
+/** A batch of one month as the engine leaves it after 新建, 配置 and 开始收缴 on the month's first morning (set-based). */
+async function startedBatch(db: DuesDb, school: string, month: string): Promise<number> {
+  const title = batchTitle(month, 1);
+  const { id } = await db.insertInto('dues_batch').values({ school, first_month: month, months: 1, title, state: BatchState.STARTED }).returning('id').executeTakeFirstOrThrow();
+  await db.insertInto('dues_batch_month').values({ batch_id: id, school, month }).execute();
+  const totals = await snapshotBatch(db, id, { first_month: month, months: 1 });
+  await sql`UPDATE dues_batch SET members = ${totals.members}, due_cents = ${totals.due}, version = 3, created_at = ${`${month}-01`}::date + interval '8 hours',
+    configured_at = ${`${month}-01`}::date + interval '9 hours', started_at = ${`${month}-01`}::date + interval '10 hours', updated_at = ${`${month}-01`}::date + interval '10 hours'
+    WHERE id = ${id}`.execute(db);
+  await logSteps(db, id, [
+    { transition: 'create', title: '新建批次', from: null, to: BatchState.NOT_CONFIGURED, comment: title },
+    { transition: 'configure', title: '配置', from: BatchState.NOT_CONFIGURED, to: BatchState.CONFIGURED, comment: `${totals.members}名党员，应交${formatCents(totals.due)}元` },
+    { transition: 'start', title: '开始收缴', from: BatchState.CONFIGURED, to: BatchState.STARTED, comment: '' },
+  ], '0');
+  return id;
+}
+
+/** 关闭 as the engine does it (the figures kept), on the 20th of the next month. */
+async function closeBatch(db: DuesDb, id: number, month: string): Promise<void> {
+  const totals = await keepClosedFigures(db, id);
+  const closedAt = sql`${`${addMonths(month, 1)}-20`}::date + interval '16 hours'`;
+  await sql`UPDATE dues_batch SET state = ${BatchState.CLOSED}, version = version + 1, paid_members = ${totals.paidMembers}, paid_cents = ${totals.paid}, closed_at = ${closedAt}, updated_at = ${closedAt} WHERE id = ${id}`.execute(db);
+  await logSteps(db, id, [{ transition: 'close', title: '关闭', from: BatchState.STARTED, to: BatchState.CLOSED, comment: `实交${formatCents(totals.paid)}元` }], '1 month 19 days');
+}
+
 /** Loads the demo dues into a database that holds the university (organisations and members). */
 export async function seedDues(database: Database, school: string, options: DuesSeedOptions, seed = 20261122): Promise<DuesSeedCounts> {
   const months = options.months ?? 12;
@@ -145,16 +179,12 @@ export async function seedDues(database: Database, school: string, options: Dues
   const years = [...new Set(Array.from({ length: months + 1 }, (_x, i) => Number(addMonths(first, i).slice(0, 4))))];
   const standards = await seedStandards(database, school, years, seed);
   const levels = new DuesLevels(new OrgTreeService(database));
-  const core: DuesCore = { school, db: duesDb(database.db), levels };
+  const core = { db: duesDb(database.db) };
   let payments = 0;
   for (let k = 0; k < months; k++) {
     const month = addMonths(first, k);
     const current = month === options.currentMonth;
-    const id = await createBatch(core, { firstMonth: month }, SYSTEM);
-    await configureBatch(core, id, { allowMissing: true }, SYSTEM);
-    await startBatch(core, id, SYSTEM);
-    await sql`UPDATE dues_batch SET created_at = ${`${month}-01`}::date + interval '8 hours', configured_at = ${`${month}-01`}::date + interval '9 hours',
-      started_at = ${`${month}-01`}::date + interval '10 hours' WHERE id = ${id}`.execute(database.db);
+    const id = await startedBatch(core.db, school, month);
     if (current) {
       // The current month: about two thirds paid so far, from the 1st up to today.
       payments += await payBatch(database, school, id, sql`c.h < 650 AND c.member_id % 97 <> 13`, dayOf(month, sql`c.h % ${Math.max(1, options.today)}`));
@@ -166,10 +196,7 @@ export async function seedDues(database: Database, school: string, options: Dues
     payments += await payBatch(database, school, id, sql`c.h >= 880 AND c.h < 960 AND ${notChronic}`, dayOf(addMonths(month, 1), sql`c.h % 9`));
     await deferBatch(database, id);
     await reportAll(database, levels, id);
-    await closeBatch(core, id, SYSTEM);
-    await sql`UPDATE dues_batch SET closed_at = ${`${addMonths(month, 1)}-20`}::date + interval '16 hours' WHERE id = ${id}`.execute(database.db);
-    await sql`UPDATE dues_batch_log SET at = b.started_at + CASE action WHEN 'close' THEN interval '1 month 19 days' ELSE interval '0' END
-      FROM dues_batch b WHERE b.id = dues_batch_log.batch_id AND b.id = ${id}`.execute(database.db);
+    await closeBatch(core.db, id, month);
   }
   return { standards, batches: months, payments };
 }

@@ -110,16 +110,32 @@ export interface ProgressNode {
   children?: ProgressNode[];
 }
 
+/** An entry of a batch's log (workflow_log): a step of the batch's workflow or a record made for an organisation. */
 export interface BatchLogEntry {
   id: number;
+  /** The step (configure, start, report, close) or record (create, defer, undefer, reverse, adjust, unadjust). */
   action: string;
+  title: string;
   fromState: number | null;
   toState: number | null;
   orgId: number | null;
   orgName: string | null | undefined;
   actor: string;
   comment: string;
+  /** What the step went through with (members left out for lack of a standard). */
+  warnings: string[];
   at: string | null;
+}
+
+/** A batch as a step of its workflow answers it (`POST /api/m/dues-batch/{id}/transitions/{step}`). */
+export interface BatchStepResult {
+  id: number;
+  version: number;
+  title: string;
+  state: number;
+  members: number;
+  dueCents: number;
+  warnings: string[];
 }
 
 export type ItemStatus = 'paid' | 'unpaid' | 'deferred' | 'settled';

@@ -55,6 +55,8 @@ export interface ModuleSchema {
    */
   'x-scope-self'?: { parentField: string; public: string[] };
   'x-name-field'?: string;
+  /** The records' table when a migration made it under another name than `m_<id>` (docs/schema.md). */
+  'x-table'?: string;
   'x-workflow'?: WorkflowSchema;
   /** Dates on the records that call for attention (docs/schema.md, x-reminders). */
   'x-reminders'?: ReminderDeclaration[];

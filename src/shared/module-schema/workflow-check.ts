@@ -66,7 +66,9 @@ export function checkWorkflow(module: ModuleSchema): string[] {
     } else {
       for (const level of levels) {
         const read = LEVEL_READS[level];
-        if (read && !reads[read]) problems.push(`${at}: level "${level}" needs ${readsText[read]}`);
+        // A step for a named organisation reads that one; a school-wide record (no organisation) is the organisation department's.
+        const given = read === 'org' && (!!t.forOrg || (level === 'orgdept' && !reads.org));
+        if (read && !reads[read] && !given) problems.push(`${at}: level "${level}" needs ${readsText[read]}`);
       }
     }
     const own = new Set(Object.keys(t.stepFields ?? {}));
@@ -76,6 +78,11 @@ export function checkWorkflow(module: ModuleSchema): string[] {
     }
     for (const name of own) if (fields[name]) problems.push(`${at}.stepFields: "${name}" is a field of the module: list it under fields`);
     for (const name of t.required ?? []) if (!(t.fields ?? []).includes(name) && !own.has(name)) problems.push(`${at}.required names "${name}", which the step does not take`);
+    if (t.forOrg) {
+      const f = fields[t.forOrg] ?? t.stepFields?.[t.forOrg];
+      if (!f || f.type !== 'integer' || f['x-ref'] !== 'org') problems.push(`${at}.forOrg: "${t.forOrg}" must be an integer field (of the module or the step) with x-ref "org"`);
+      else if (!(t.required ?? []).includes(t.forOrg)) problems.push(`${at}.forOrg: "${t.forOrg}" must be required`);
+    }
     if (t.doneField) {
       if (t.to !== undefined) problems.push(`${at}.doneField is for steps without "to"`);
       else if (!(t.fields ?? []).includes(t.doneField)) problems.push(`${at}.doneField "${t.doneField}" must be one of the step's fields`);

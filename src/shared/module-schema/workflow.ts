@@ -106,6 +106,13 @@ export interface WorkflowTransition {
    * earlier): until then the record waits on the date, listed under 待到期 rather than 待我审批.
    */
   notBefore?: string;
+  /**
+   * A step taken for an organisation the actor names in this field (a step field or module field that
+   * refers to `org`) instead of the record's: its levels read that organisation, and only the level of
+   * that organisation itself counts (a 党支部 at `branch`, a 党委/党总支 at `committee`, the top at
+   * `orgdept`). One record, a step per organisation: each branch's and committee's report of a fee batch.
+   */
+  forOrg?: string;
   /** For a step without `to`: done once this field has a value; until then it waits for its actors. */
   doneField?: string;
   /**

@@ -1,8 +1,7 @@
 /**
- * Reporting a started batch up the levels, and the deferrals (缓交) that make it possible: a branch
- * reports to its committee, a committee to the school; neither may report while members are unpaid
- * without a recorded deferral, a committee not before each of its branches, and the school closes the
- * month when every committee has reported (batches.ts).
+ * The deferrals (缓交) that make reporting a started batch possible: a branch reports (the step 上报 of
+ * dues-batch, batch-workflow.ts) when each of its members has paid or has a deferral; once it (or its
+ * committee) reported, its deferrals are fixed.
  */
 import { sql } from 'kysely';
 import { BatchState } from '../../../shared/constants.js';
@@ -18,58 +17,6 @@ import { hasOwn } from '../../../shared/own.js';
 export { DeferralKindLabel };
 /** Kinds that are a proper reason (正当理由): such months do not count towards the six of 自行脱党. */
 export const JUSTIFIED_DEFERRALS: DeferralKind[] = ['approved', 'hardship'];
-
-const names = (rows: { name: string }[], total: number) => `${rows.map((r) => r.name).join('、')}${total > rows.length ? '等' : ''}`;
-
-/** Members of the subtree who have neither paid nor a deferral. */
-async function unaccounted(trx: DuesDb, batchId: number, orgIds: number[]) {
-  const where = sql`i.batch_id = ${batchId} AND i.org_id = ANY(${orgIds}::int[]) AND i.payment_id IS NULL AND NOT EXISTS (SELECT 1 FROM dues_deferral d WHERE d.item_id = i.id)`;
-  const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM dues_item i WHERE ${where}`.execute(trx)).rows[0].n;
-  const sample = total ? (await sql<{ name: string }>`SELECT m.name FROM dues_item i JOIN m_member m ON m.id = i.member_id WHERE ${where} ORDER BY i.id LIMIT 5`.execute(trx)).rows : [];
-  return { total, sample };
-}
-
-/** 上报: the organisation's figures now, kept with the report. */
-export async function reportBatch(dues: DuesCore, caller: Caller, batchId: number, orgId: number, comment: string): Promise<void> {
-  if (!inScope(caller.scope, orgId)) throw new HttpError(403, '所选党组织不在您的管理范围内');
-  const level = await dues.levels.levelOf(orgId);
-  if (!level) throw new HttpError(400, '只有党支部和二级党组织上报党费收缴情况');
-  const orgName = await dues.levels.name(orgId);
-  const subtree = await dues.levels.subtree([orgId]);
-  await dues.db.transaction().execute(async (trx) => {
-    const batch = await batchRow(trx, dues, batchId);
-    // Shares the batch row with payments: closing (which updates it) waits for the report, and the other way round.
-    await sql`SELECT 1 FROM dues_batch WHERE id = ${batchId} FOR SHARE`.execute(trx);
-    if (batch.state !== BatchState.STARTED) throw wrongState(batch.title, batch.state, '上报');
-    if (level === ReportLevel.COMMITTEE) {
-      const branchOrgs = (await trx.selectFrom('dues_item').select('org_id').distinct().where('batch_id', '=', batchId).where('org_id', 'in', subtree).where('org_id', '<>', orgId).execute()).map((r) => r.org_id);
-      const reported = new Set((await trx.selectFrom('dues_report').select('org_id').where('batch_id', '=', batchId).where('level', '=', ReportLevel.BRANCH).execute()).map((r) => r.org_id));
-      const waiting = [];
-      for (const id of branchOrgs) if (!reported.has(id) && (await dues.levels.levelOf(id)) === ReportLevel.BRANCH) waiting.push(id);
-      if (waiting.length) {
-        const sample = await Promise.all(waiting.slice(0, 5).map(async (id) => ({ name: await dues.levels.name(id) })));
-        throw new HttpError(409, `${orgName}还有${waiting.length}个党支部未上报（${names(sample, waiting.length)}），不能上报`);
-      }
-    }
-    const open = await unaccounted(trx, batchId, subtree);
-    if (open.total) throw new HttpError(409, `${orgName}尚有${open.total}名党员未缴纳党费且未登记缓交（${names(open.sample, open.total)}），不能上报`);
-    const figures = (await sql<{ members: number; paidMembers: number; deferred: number; due: number; paid: number }>`
-      SELECT count(*)::int AS members, count(i.payment_id)::int AS "paidMembers", count(d.item_id) FILTER (WHERE i.payment_id IS NULL)::int AS deferred,
-             coalesce(sum(i.due_cents), 0)::bigint AS due, coalesce(sum(i.paid_cents), 0)::bigint AS paid
-      FROM dues_item i LEFT JOIN dues_deferral d ON d.item_id = i.id WHERE i.batch_id = ${batchId} AND i.org_id = ANY(${subtree}::int[])`.execute(trx)).rows[0];
-    if (!figures.members) throw new HttpError(400, `${orgName}在本批次中没有党员，无需上报`);
-    const inserted = await trx
-      .insertInto('dues_report')
-      .values({ batch_id: batchId, org_id: orgId, level, members: figures.members, paid_members: figures.paidMembers, deferred: figures.deferred, due_cents: figures.due, paid_cents: figures.paid, comment, reported_by: caller.actor.id, reported_by_name: caller.actor.name })
-      .onConflict((oc) => oc.columns(['batch_id', 'org_id']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new HttpError(409, `${orgName}已上报本批次`);
-    await logBatch(trx, batchId, level === ReportLevel.BRANCH ? 'report-branch' : 'report-committee', caller.actor, {
-      orgId,
-      comment: `应交${formatCents(figures.due)}元，实交${formatCents(figures.paid)}元，${figures.paidMembers}/${figures.members}人已缴${figures.deferred ? `，${figures.deferred}人缓交` : ''}${comment ? `；${comment}` : ''}`,
-    });
-  });
-}
 
 /** Items of this batch by id, checked: in the batch, in the caller's scope. */
 export async function scopedItems(trx: DuesDb, caller: Caller, batchId: number, itemIds: number[]) {

@@ -4,6 +4,7 @@
  * ("is anything unpaid", "paid up to which month") and lapseCandidates (the 自行脱党 list) in status.ts.
  */
 import type { FastifyInstance } from 'fastify';
+import { registerBatchWorkflow } from './batch-workflow.js';
 import { duesOf } from './context.js';
 import { batchRoutes } from './routes-batches.js';
 import { paymentRoutes } from './routes-payments.js';
@@ -18,6 +19,7 @@ export async function duesRoutes(app: FastifyInstance): Promise<void> {
   if (!runtime.module('dues-standard') || !runtime.module('member') || !runtime.module('org')) return;
   registerStandardHook(app.services.appConfig.school, runtime);
   const dues = duesOf(app);
+  registerBatchWorkflow(dues);
   standardRoutes(app, dues);
   batchRoutes(app, dues);
   paymentRoutes(app, dues);

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { perm } from '../../core/auth/guard.js';
 import { sendXlsx } from '../../core/xlsx.js';
 import { addCorrection, listAdjustments, removeAdjustment } from './adjustments.js';
-import { deferItems, reportBatch, undeferItems } from './batch-reports.js';
-import { batchLog, batchRow, closeBatch, configureBatch, createBatch, deleteBatch, getBatch, listBatches, startBatch } from './batches.js';
+import { deferItems, undeferItems } from './batch-reports.js';
+import { batchLog, batchRow, getBatch, listBatches } from './batches.js';
 import { callerOf, idParam, pageParams, type Dues } from './context.js';
 import { waiveMonths } from './waivers.js';
 import { listItems } from './items.js';
@@ -13,44 +13,18 @@ import { progressWorkbook } from './reports.js';
 const batchId = (params: unknown) => idParam((params as { id: string }).id, '收费批次编号不正确');
 const optionalOrg = (value: unknown) => idParam(value, '所选党组织不正确', true);
 
-/** Fee batches (menu 收费批次管理): the state machine, reports up the levels, deferrals, adjustments. */
+/**
+ * Fee batches (menu 收费批次管理): the batch with its progress as the caller sees it, its members, log,
+ * deferrals and adjustments. The batch itself is the module dues-batch: created, deleted and moved through
+ * its states (配置, 开始收缴, 上报, 关闭) by the runtime's API (`/api/m/dues-batch`, its transitions).
+ */
 export function batchRoutes(app: FastifyInstance, dues: Dues): void {
   app.get('/api/dues/batches', { config: perm('dues-batch:list', 'dues-onsite:list', 'dues-report:list') }, async (req) => {
     const q = req.query as { year?: string; state?: string };
     return listBatches(dues, await callerOf(req), { year: q.year ? Number(q.year) || undefined : undefined, state: q.state ? Number(q.state) || undefined : undefined });
   });
 
-  app.post('/api/dues/batches', { config: perm('dues-batch:add') }, async (req, reply) => {
-    const caller = await callerOf(req);
-    const id = await createBatch(dues, (req.body ?? {}) as never, caller.actor);
-    return reply.code(201).send(await getBatch(dues, caller, id));
-  });
-
   app.get('/api/dues/batches/:id', { config: perm('dues-batch:list', 'dues-onsite:list', 'dues-report:list') }, async (req) => getBatch(dues, await callerOf(req), batchId(req.params)));
-
-  app.delete('/api/dues/batches/:id', { config: perm('dues-batch:delete') }, async (req) => {
-    await deleteBatch(dues, batchId(req.params));
-    return { status: 200, message: '删除成功' };
-  });
-
-  app.post('/api/dues/batches/:id/configure', { config: perm('dues-batch:configure') }, async (req) => {
-    const caller = await callerOf(req);
-    const id = batchId(req.params);
-    const result = await configureBatch(dues, id, (req.body ?? {}) as never, caller.actor);
-    return { ...result, batch: await getBatch(dues, caller, id) };
-  });
-
-  app.post('/api/dues/batches/:id/start', { config: perm('dues-batch:start') }, async (req) => {
-    const caller = await callerOf(req);
-    await startBatch(dues, batchId(req.params), caller.actor);
-    return getBatch(dues, caller, batchId(req.params));
-  });
-
-  app.post('/api/dues/batches/:id/close', { config: perm('dues-batch:close') }, async (req) => {
-    const caller = await callerOf(req);
-    await closeBatch(dues, batchId(req.params), caller.actor);
-    return getBatch(dues, caller, batchId(req.params));
-  });
 
   app.get('/api/dues/batches/:id/progress', { config: perm('dues-batch:list', 'dues-report:list') }, async (req) => {
     const id = batchId(req.params);
@@ -73,15 +47,6 @@ export function batchRoutes(app: FastifyInstance, dues: Dues): void {
   });
 
   app.get('/api/dues/batches/:id/log', { config: perm('dues-batch:list') }, async (req) => batchLog(dues, await callerOf(req), batchId(req.params)));
-
-  app.post('/api/dues/batches/:id/report', { config: perm('dues-batch:report') }, async (req) => {
-    const body = (req.body ?? {}) as { orgId?: unknown; comment?: unknown };
-    const orgId = idParam(body.orgId, '请选择上报的党组织');
-    const comment = typeof body.comment === 'string' ? body.comment.trim().slice(0, 200) : '';
-    const caller = await callerOf(req);
-    await reportBatch(dues, caller, batchId(req.params), orgId, comment);
-    return batchProgress(dues, caller, batchId(req.params), orgId);
-  });
 
   app.post('/api/dues/batches/:id/deferrals', { config: perm('dues-batch:defer') }, async (req) => {
     const deferred = await deferItems(dues, await callerOf(req), batchId(req.params), (req.body ?? {}) as never);

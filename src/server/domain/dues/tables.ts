@@ -42,9 +42,11 @@ export interface DuesTables {
     due_cents: WithDefault<number>;
     paid_members: number | null;
     paid_cents: number | null;
-    remark: WithDefault<string>;
+    remark: ColumnType<string | null, string | null | undefined, string | null>;
     created_by: number | null;
     created_at: Stamp;
+    updated_by: number | null;
+    updated_at: Stamp;
     configured_at: Date | null;
     started_at: Date | null;
     closed_at: Date | null;
@@ -138,18 +140,6 @@ export interface DuesTables {
     reported_by: number | null;
     reported_by_name: WithDefault<string>;
     reported_at: Stamp;
-  };
-  dues_batch_log: {
-    id: Generated<number>;
-    batch_id: number;
-    action: string;
-    from_state: number | null;
-    to_state: number | null;
-    org_id: number | null;
-    actor_id: number | null;
-    actor: WithDefault<string>;
-    comment: WithDefault<string>;
-    at: Stamp;
   };
   dues_waiver: {
     item_id: number;

@@ -10,7 +10,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ChangeRecordOrigin, ChangeRecordType } from '../../../shared/constants.js';
 import { localToday } from '../../../shared/module-schema/computed.js';
-import { LEVEL_TITLES, isWaitingStep, type WorkflowLevel } from '../../../shared/module-schema/workflow.js';
+import { LEVEL_READS, LEVEL_TITLES, isWaitingStep, type WorkflowLevel } from '../../../shared/module-schema/workflow.js';
 import type { OrgTree } from '../../core/auth/org-scope.js';
 import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user.js';
 import type { MessageService, NewTodo, TodoTransaction } from '../../core/messages/service.js';
@@ -91,6 +91,14 @@ function readInput(body: unknown, withVersion: boolean): StepInput {
   return { version: withVersion ? (b.version as number) : undefined, comment: String(b.comment ?? '').trim(), values: values as Record<string, unknown> };
 }
 
+/** The organisation a `forOrg` step is taken for, as given (400 when missing or not an id). */
+function forOrgValue(t: Step, values: Record<string, unknown>): number {
+  const v = values[t.forOrg!];
+  if (Number.isSafeInteger(v) && (v as number) > 0) return v as number;
+  const title = t.inputs.find((f) => f.name === t.forOrg)?.title ?? '党组织';
+  throw new HttpError(400, `请选择${title}`, { errors: [{ field: t.forOrg!, message: `请选择${title}` }] });
+}
+
 export class WorkflowEngine {
   readonly levels: OrgLevels;
 
@@ -124,11 +132,20 @@ export class WorkflowEngine {
     return !!field && actor.id !== null && row[field.name] === actor.id;
   }
 
-  /** The level and organisation the participant takes the step at, or why not. */
-  private async acting(m: RuntimeModule, t: Step, record: Record<string, unknown>, p: Participant): Promise<Acting | string> {
+  /**
+   * The level and organisation the participant takes the step at, or why not. A step taken for an
+   * organisation (`forOrg`) reads that organisation instead of the record's, at its own level only.
+   */
+  private async acting(m: RuntimeModule, t: Step, record: Record<string, unknown>, p: Participant, forOrg?: number): Promise<Acting | string> {
     const wf = m.workflow!;
-    const levels = wf.levelsOf(t, record[wf.stateField.name] as number);
+    let levels = wf.levelsOf(t, record[wf.stateField.name] as number);
     const r = levelRecord(m, record);
+    if (t.forOrg) {
+      r.orgId = forOrg ?? null;
+      const own = await this.levels.userLevel(r.orgId, []);
+      levels = levels.filter((level) => level === own);
+      if (!levels.length) return `“${t.title}”须由${levelsText(wf.levelsOf(t, record[wf.stateField.name] as number))}办理，所选党组织不在其列`;
+    }
     let ownLevel = false;
     for (const level of levels) {
       const actingOrg = await this.levels.actingOrg(level, r);
@@ -139,13 +156,14 @@ export class WorkflowEngine {
     return ownLevel ? `该记录不在您的管理范围内，不能办理“${t.title}”` : `“${t.title}”须由${levelsText(levels)}办理`;
   }
 
-  private stepContext(m: RuntimeModule, t: Step, record: Record<string, unknown>, values: Record<string, unknown>, actor: Actor, acting: Acting, trx: Kysely<DB>): StepContext {
+  private stepContext(m: RuntimeModule, t: Step, record: Record<string, unknown>, values: Record<string, unknown>, actor: Actor, acting: Acting, trx: Kysely<DB>, comment = ''): StepContext {
     const moduleValues = Object.fromEntries(t.fields.filter((f) => f in values).map((f) => [f, values[f]]));
     return {
       module: m,
       transition: t,
       record,
       values,
+      comment,
       next: { ...record, ...moduleValues },
       actor,
       level: acting.level,
@@ -217,10 +235,13 @@ export class WorkflowEngine {
     const out: OpenStep[] = [];
     for (const t of wf.transitions.values()) {
       if (!wf.isOpen(t, record) || !hasAnyPermission(user, [t.permission])) continue;
-      const acting = await this.acting(m, t, record, p);
+      // A step taken for an organisation is offered for the caller's own.
+      const forOrg = t.forOrg ? (p.orgId ?? undefined) : undefined;
+      const acting = await this.acting(m, t, record, p, forOrg);
       if (typeof acting === 'string') continue;
       if (acting.level !== 'self' && (await isOwnRecord(m, record, actor.id, this.ctx.db))) continue;
-      const values = Object.fromEntries(t.fields.filter((f) => !isBlank(record[f])).map((f) => [f, record[f]]));
+      const values: Record<string, unknown> = Object.fromEntries(t.fields.filter((f) => !isBlank(record[f])).map((f) => [f, record[f]]));
+      if (t.forOrg) values[t.forOrg] = forOrg;
       const preview = await this.runGuards(t, { ...this.stepContext(m, t, record, values, actor, acting, this.ctx.db), preview: true });
       const to = t.to === 'previous' ? await previousState(this.ctx.db, m, id, state) : (t.to ?? state);
       out.push({
@@ -243,7 +264,11 @@ export class WorkflowEngine {
   async approvals(m: RuntimeModule, id: number, user: SessionUser): Promise<ApprovalDto[]> {
     const { actor } = await this.who(user);
     await this.visibleRow(m, id, actor);
-    return approvalsFor(user, await readLog(this.ctx, m, id));
+    const log = await readLog(this.ctx, m, id);
+    // A school-wide record (no organisation: a fee batch) gathers entries of many organisations (each
+    // branch's report): a reader sees those of the organisations in their scope and the ones of none.
+    const own = levelFields(m).org || actor.scope === 'all' ? log : log.filter((e) => e.actingOrgId === null || LEVEL_READS[e.level as WorkflowLevel] !== 'org' || (actor.scope as number[]).includes(e.actingOrgId));
+    return approvalsFor(user, own);
   }
 
   // ------------------------------------------------------------------ taking steps
@@ -314,7 +339,7 @@ export class WorkflowEngine {
     const t = named.find((x) => x.from.includes(from)) ?? named[0];
     if (!t.from.includes(from)) throw new HttpError(400, `当前状态为“${wf.stateTitle(from)}”，不能办理“${t.title}”`);
     if (t.doneField && !isBlank(record[t.doneField])) throw new HttpError(400, `“${t.title}”已办理`);
-    const acting = await this.acting(m, t, record, p);
+    const acting = await this.acting(m, t, record, p, t.forOrg ? forOrgValue(t, input.values) : undefined);
     if (typeof acting === 'string') throw new HttpError(403, acting);
     // Nobody acts at a level on their own record (the applicant, the person it is about).
     if (acting.level !== 'self' && (await isOwnRecord(m, record, actor.id, this.ctx.db))) throw ownRecordRefusal(m, t);
@@ -331,7 +356,7 @@ export class WorkflowEngine {
     let todos: TodoTransaction | undefined;
     // Write events of the step's effects go out after the commit, with the step's own below.
     const outcome = await this.ctx.transaction(async (trx) => {
-      const ctx = this.stepContext(m, t, record, values, actor, acting, trx);
+      const ctx = this.stepContext(m, t, record, values, actor, acting, trx, input.comment);
       const { problems, warnings } = await this.runGuards(t, { ...ctx, preview: false });
       if (problems.length) throw new HttpError(400, problems[0].message, { rule: problems[0].rule, errors: problems.map((x) => ({ field: x.field ?? '', message: x.message, rule: x.rule })) });
       const to = t.to === 'previous' ? await previousState(trx, m, id, from) : (t.to ?? from);

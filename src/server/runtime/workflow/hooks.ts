@@ -17,6 +17,8 @@ export interface StepContext {
   record: Record<string, unknown>;
   /** The step's values as given (its module fields and its own fields; empty ones left out). */
   values: Record<string, unknown>;
+  /** The actor's comment (opinion) on the step; empty when previewing. */
+  comment: string;
   /** The record as the step leaves it: `record` with the step's module fields applied. */
   next: Record<string, unknown>;
   actor: Actor;

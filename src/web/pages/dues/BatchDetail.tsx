@@ -11,11 +11,6 @@ import { BatchItems } from './BatchItems';
 import { STATE_COLORS } from './BatchPage';
 import { ProgressTable } from './ProgressTable';
 
-const ACTION_LABEL: Record<string, string> = {
-  create: '新建', configure: '配置', start: '开始收缴', close: '关闭', 'report-branch': '党支部上报', 'report-committee': '二级党组织上报',
-  defer: '登记缓交', undefer: '撤销缓交', adjust: '调整', unadjust: '撤销调整', reverse: '冲正',
-};
-
 function Adjustments({ batchId, started, onChanged }: { batchId: number; started: boolean; onChanged: () => void }) {
   const confirmRun = useConfirmRun();
   const list = useQuery({ queryKey: ['dues', 'adjustments', batchId], queryFn: () => duesApi.adjustments(batchId) });
@@ -101,8 +96,9 @@ export default function BatchDetail({ id, onClose }: { id: number; onClose: () =
                   key: l.id,
                   content: (
                     <div className="dues-log">
-                      <b>{ACTION_LABEL[l.action] ?? l.action}</b> {l.orgName ? `· ${l.orgName} ` : ''}· {l.actor} · {timeText(l.at)}
+                      <b>{l.title}</b> {l.orgName ? `· ${l.orgName} ` : ''}· {l.actor} · {timeText(l.at)}
                       {l.comment && <div className="dues-log-comment">{l.comment}</div>}
+                      {l.warnings.map((w) => <div key={w} className="dues-log-comment">{w}</div>)}
                     </div>
                   ),
                 }))}

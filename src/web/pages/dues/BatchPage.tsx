@@ -8,6 +8,7 @@ import { App, Button, Progress, Select, Space, Table, Tag, Tooltip } from 'antd'
 import { lazy, Suspense, useState } from 'react';
 import { BatchState } from '../../../shared/constants';
 import type { BatchView } from '../../../shared/dues/api';
+import { formatCents } from '../../../shared/dues/money';
 import { Permission, useHasPermission } from '../../core/Permission';
 import { useConfirmRun } from '../../core/useConfirmRun';
 import { duesApi, duesKeys, percent } from './api';
@@ -37,8 +38,8 @@ export default function BatchPage() {
 
   const configure = async (b: BatchView, allowMissing = false) => {
     try {
-      const r = await duesApi.configure(b.id, allowMissing);
-      message.success(`已配置：${r.members}名党员，应交${r.due}元${r.missing ? `；${r.missing}名党员无党费标准，未纳入` : ''}`);
+      const r = await duesApi.configure(b, allowMissing);
+      message.success(`已配置：${r.members}名党员，应交${formatCents(r.dueCents)}元${r.warnings.length ? `；${r.warnings.join('；')}` : ''}`);
       refresh();
     } catch (e) {
       const data = (e as { response?: { data?: { message?: string; missing?: { name: string; orgName: string | null }[]; missingCount?: number } } }).response?.data;
@@ -70,7 +71,7 @@ export default function BatchPage() {
       content: text[1],
       okText: text[0],
       danger: action !== 'start',
-      run: () => (action === 'start' ? duesApi.start(b.id) : action === 'close' ? duesApi.close(b.id) : duesApi.remove(b.id)),
+      run: () => (action === 'start' ? duesApi.start(b) : action === 'close' ? duesApi.close(b) : duesApi.remove(b.id)),
       success: `${text[0]}成功`,
       after: refresh,
     });

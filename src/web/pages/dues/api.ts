@@ -1,6 +1,6 @@
 /** The dues API as the pages call it (answers typed in src/shared/dues/api.ts). */
 import type {
-  AdjustmentView, ArrearsRow, BatchLogEntry, BatchView, BranchStandards, Calculation, DuesSettings, GenerateResult, ItemView, LapseCandidate, MyDues,
+  AdjustmentView, ArrearsRow, BatchLogEntry, BatchStepResult, BatchView, BranchStandards, Calculation, DuesSettings, GenerateResult, ItemView, LapseCandidate, MyDues,
   OnsiteMember, OrderView, Page, PayrollResult, ProgressNode, Receipt, YearReport,
 } from '../../../shared/dues/api';
 import { parseTime } from '../../../shared/format';
@@ -32,16 +32,20 @@ export const duesApi = {
 
   batches: (year?: number) => get<BatchView[]>('/api/dues/batches', { year }),
   batch: (id: number) => get<BatchView>(`/api/dues/batches/${id}`),
-  createBatch: (firstMonth: string, months: number, remark?: string) => post<BatchView>('/api/dues/batches', { firstMonth, months, remark }),
-  configure: (id: number, allowMissing = false) => post<{ members: number; due: string; missing: number }>(`/api/dues/batches/${id}/configure`, { allowMissing }, { skipErrorNotify: true }),
-  start: (id: number) => post<BatchView>(`/api/dues/batches/${id}/start`),
-  close: (id: number) => post<BatchView>(`/api/dues/batches/${id}/close`),
-  remove: (id: number) => del<{ message: string }>(`/api/dues/batches/${id}`),
+  // The batch is the module dues-batch: created and deleted by the module API, moved by its workflow's steps.
+  createBatch: (firstMonth: string, months: number, remark?: string) => post<{ id: number; title: string }>('/api/m/dues-batch', { firstMonth, months, ...(remark && { remark }) }),
+  step: (b: { id: number; version: number }, step: string, values: Record<string, unknown> = {}, comment = '', config?: { skipErrorNotify?: boolean }) =>
+    post<BatchStepResult>(`/api/m/dues-batch/${b.id}/transitions/${step}`, { version: b.version, values, comment }, config),
+  configure: (b: BatchView, allowMissing = false) => duesApi.step(b, 'configure', allowMissing ? { allowMissing } : {}, '', { skipErrorNotify: true }),
+  start: (b: BatchView) => duesApi.step(b, 'start'),
+  close: (b: BatchView) => duesApi.step(b, 'close'),
+  remove: (id: number) => del<{ message: string }>('/api/m/dues-batch', [id]),
   progress: (id: number, orgId?: number) => get<ProgressNode[]>(`/api/dues/batches/${id}/progress`, { orgId }),
   exportProgress: (id: number, title: string, orgId?: number) => download(`/api/dues/batches/${id}/progress/export`, { orgId }, `${title}收缴情况.xlsx`),
   items: (id: number, q: { orgId?: number; status?: string; name?: string; page: number; size: number }) => get<Page<ItemView>>(`/api/dues/batches/${id}/items`, q),
   log: (id: number) => get<BatchLogEntry[]>(`/api/dues/batches/${id}/log`),
-  report: (id: number, orgId: number, comment?: string) => post<ProgressNode[]>(`/api/dues/batches/${id}/report`, { orgId, comment }),
+  /** 上报 for one organisation: the batch as it is now (other organisations' reports moved its version). */
+  report: async (id: number, orgId: number, comment?: string) => duesApi.step(await get<{ id: number; version: number }>(`/api/m/dues-batch/${id}`), 'report', { orgId }, comment),
   defer: (id: number, itemIds: number[], kind: string, reason: string) => post<{ message: string }>(`/api/dues/batches/${id}/deferrals`, { itemIds, kind, reason }),
   undefer: (id: number, itemIds: number[]) => del<{ message: string }>(`/api/dues/batches/${id}/deferrals`, { itemIds }),
   adjustments: (id: number) => get<AdjustmentView[]>(`/api/dues/batches/${id}/adjustments`),
