@@ -9,6 +9,7 @@ import { seedPschool } from './pschool/seed.js';
 import { seedDevelopment, seedWorkflowTodos } from './development.js';
 import { seedDemoNotices } from './notices.js';
 import { seedTransfers } from './transfers.js';
+import { seedMemberLife } from './member-life.js';
 import { seedMeetings } from './meetings.js';
 import { seedDemoCadres } from './cadres.js';
 import { seedDemoAppointments } from './cadre-appointments.js';
@@ -47,6 +48,18 @@ const COMMITTEE_UP = /^meeting-theme-plan:/;
 function permissionsUnder(tree: MenuNode[], ...nodeIds: string[]): string[] {
   return collectPermissions(flattenMenus(tree).filter((n) => nodeIds.includes(n.id)));
 }
+
+/**
+ * Members' daily management and evaluation (issue 27): the branch records (talks, rewards, assistance, points,
+ * duty reports, appraisal rounds); the level above approves, scores assessments and decides on weak branches.
+ */
+const EVALUATION_ABOVE = /^(member-assist:approve|member-points:(approve|settings)|org-weak:(decide|accept|close|dismiss)|duty-report:(review|publish)|appraisal:approve)$/;
+const evaluationOfBranch = (tree: MenuNode[]) => [
+  ...permissionsUnder(tree, 'member-daily', 'org-weak', 'stat-duty-report', 'service-appraisal').filter((p) => !EVALUATION_ABOVE.test(p)),
+  'service-assess-plan:list',
+];
+const evaluationAbove = (tree: MenuNode[]) =>
+  permissionsUnder(tree, 'member-daily', 'org-weak', 'stat-duty-report', 'service-assess-plan', 'service-appraisal').filter((p) => p !== 'member-points:settings');
 
 /** Each module's list, edit and delete permissions → its view permission (read from the module schemas). */
 let viewOf: Map<string, string> | undefined;
@@ -95,6 +108,7 @@ export const DEMO_ROLES: DemoRole[] = [
       // Dues: the branch's standards (confirm), its batch (report, deferrals), on-site payment and reports.
       'dues:list', 'dues:edit', 'dues:export', 'dues:confirm', 'dues-batch:list', 'dues-batch:report', 'dues-batch:defer',
       ...permissionsUnder(tree, 'dues-onsite', 'dues-report', 'dues-my'),
+      ...evaluationOfBranch(tree),
       // Statistics (issue 30): 综合查询 and 统计报表 over the branch's own records.
       'service-query:list', 'stat-report:list',
     ]),
@@ -102,7 +116,7 @@ export const DEMO_ROLES: DemoRole[] = [
   {
     // The level between branch and organisation department: the college's committee (workflow level "committee").
     code: 'ejdw', name: '二级党委组织员', description: '本院党委（党总支）所属支部的党员、发展党员与组织关系转接审批、消息', level: 3, dataScope: 'own',
-    permissions: (tree) => withViews(['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'org-election'), ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p))]),
+    permissions: (tree) => withViews(['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'org-election'), ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)), ...evaluationAbove(tree)]),
   },
   {
     code: 'dy', name: '党员', description: '党校学习、我的党费、消息与规章制度', level: 4, dataScope: 'own',
@@ -238,6 +252,8 @@ export const demoSeeders: DemoSeeder[] = [
     },
   },
   { name: 'demo-dues', run: seedDemoDues },
+  // Talks, points, assistance, rewards, duty reports, an assessment, an appraisal round and weak branches (issue 27).
+  { name: 'demo-member-life', run: seedMemberLife },
   // Notices an administrator published, for the workbench (issue 33.4).
   { name: 'demo-notices', run: async ({ database, log }) => log.info({ notices: await seedDemoNotices(database) }, 'demo notices seeded') },
 ];

@@ -140,6 +140,188 @@ export interface AppointmentRecord {
 }
 
 /**
+ * 评议结果
+ */
+export interface AppraisalResultRecord {
+  /**
+   * 评议
+   */
+  appraisalId: number;
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 自评等次
+   */
+  selfGrade?: string;
+  /**
+   * 个人自评
+   */
+  selfAssessment?: string;
+  /**
+   * 优秀票
+   */
+  votesExcellent?: number;
+  /**
+   * 合格票
+   */
+  votesQualified?: number;
+  /**
+   * 基本合格票
+   */
+  votesBasic?: number;
+  /**
+   * 不合格票
+   */
+  votesUnqualified?: number;
+  /**
+   * 支部评定等次
+   */
+  grade?: string;
+  /**
+   * 备注
+   */
+  note?: string;
+}
+
+/**
+ * 评议管理
+ */
+export interface AppraisalRecord {
+  /**
+   * 党支部
+   */
+  orgId: number;
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 评议名称
+   */
+  title: string;
+  /**
+   * 评议会议日期
+   */
+  meetingDate?: string;
+  /**
+   * 发出选票
+   */
+  ballotsIssued?: number;
+  /**
+   * 收回选票
+   */
+  ballotsReturned?: number;
+  /**
+   * 无效票
+   */
+  ballotsVoid?: number;
+  /**
+   * 评定日期
+   */
+  gradeDate?: string;
+  /**
+   * 审核日期
+   */
+  approveDate?: string;
+  /**
+   * 状态
+   */
+  state?: number;
+}
+
+/**
+ * 考核指标
+ */
+export interface AssessPlanIndicatorRecord {
+  /**
+   * 考核方案
+   */
+  planId: number;
+  /**
+   * 指标名称
+   */
+  name: string;
+  /**
+   * 权重（%）
+   */
+  weight: number;
+  /**
+   * 满分
+   */
+  maxScore: number;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 评分标准
+   */
+  criteria?: string;
+}
+
+/**
+ * 考核方案
+ */
+export interface AssessPlanRecord {
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 方案名称
+   */
+  title: string;
+  /**
+   * 制定单位: 被考核的是其下属党支部，由本单位（上级党组织）评分
+   */
+  orgId: number;
+  /**
+   * 考核开始日期
+   */
+  startDate?: string;
+  /**
+   * 考核结束日期
+   */
+  endDate?: string;
+  /**
+   * 方案说明
+   */
+  description?: string;
+  /**
+   * 结果已公布
+   */
+  published?: boolean;
+}
+
+/**
+ * 考核评分
+ */
+export interface AssessScoreRecord {
+  /**
+   * 考核方案
+   */
+  planId: number;
+  /**
+   * 被考核党组织
+   */
+  orgId: number;
+  /**
+   * 考核指标
+   */
+  indicatorId: number;
+  /**
+   * 得分
+   */
+  score: number;
+  /**
+   * 评分说明
+   */
+  note?: string;
+}
+
+/**
  * 档案信息
  */
 export interface CadreArchiveRecord {
@@ -1252,6 +1434,60 @@ export interface DevelopmentRecord {
 }
 
 /**
+ * 收费批次
+ */
+export interface DuesBatchRecord {
+  /**
+   * 批次名称
+   */
+  title?: string;
+  /**
+   * 收费月份: 按季收费时为季度的第一个月（1、4、7、10月）
+   */
+  firstMonth: string;
+  /**
+   * 收费周期（月）: 1：按月；3：按季
+   */
+  months?: 1 | 3;
+  /**
+   * 状态
+   */
+  state?: number;
+  /**
+   * 党员人数
+   */
+  members?: number;
+  /**
+   * 应交金额（分）
+   */
+  dueCents?: number;
+  /**
+   * 已缴人数
+   */
+  paidMembers?: number;
+  /**
+   * 实交金额（分）
+   */
+  paidCents?: number;
+  /**
+   * 配置时间
+   */
+  configuredAt?: string;
+  /**
+   * 开始收缴时间
+   */
+  startedAt?: string;
+  /**
+   * 关闭时间
+   */
+  closedAt?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 党费标准
  */
 export interface DuesStandardRecord {
@@ -1299,6 +1535,60 @@ export interface DuesStandardRecord {
    * 备注
    */
   remark?: string;
+}
+
+/**
+ * 述职述廉报告
+ */
+export interface DutyReportRecord {
+  /**
+   * 所在党组织
+   */
+  orgId: number;
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 述职人
+   */
+  reporterName: string;
+  /**
+   * 述职人类别
+   */
+  reporterRole: "党支部书记" | "党委（党总支）书记" | "领导干部";
+  /**
+   * 报告标题
+   */
+  title: string;
+  /**
+   * 报告内容
+   */
+  content?: string;
+  /**
+   * 报告附件
+   */
+  file?: string;
+  /**
+   * 提交日期
+   */
+  submitDate?: string;
+  /**
+   * 审阅意见
+   */
+  reviewOpinion?: string;
+  /**
+   * 评价
+   */
+  rating?: "好" | "较好" | "一般" | "差";
+  /**
+   * 公开日期
+   */
+  publishDate?: string;
+  /**
+   * 状态
+   */
+  state?: number;
 }
 
 /**
@@ -1864,6 +2154,56 @@ export interface MeetingRecord {
 }
 
 /**
+ * 党员帮扶
+ */
+export interface MemberAssistRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 所在党支部: 党员当前所在党支部，保存时按所选党员填写
+   */
+  orgId?: number;
+  /**
+   * 困难类别
+   */
+  kind: "生活困难" | "因病" | "因灾" | "子女就学" | "老党员慰问" | "其他";
+  /**
+   * 申请日期
+   */
+  applyDate: string;
+  /**
+   * 困难情况
+   */
+  situation: string;
+  /**
+   * 申请金额（元）
+   */
+  amount: string;
+  /**
+   * 支部意见
+   */
+  branchOpinion?: string;
+  /**
+   * 批准金额（元）
+   */
+  approvedAmount?: string;
+  /**
+   * 批准日期
+   */
+  approveDate?: string;
+  /**
+   * 发放日期
+   */
+  paidDate?: string;
+  /**
+   * 状态
+   */
+  state?: number;
+}
+
+/**
  * 党员联系记录
  */
 export interface MemberContactRecord {
@@ -1899,6 +2239,158 @@ export interface MemberContactRecord {
    * 联系情况
    */
   note?: string;
+}
+
+/**
+ * 积分项目
+ */
+export interface MemberPointsItemRecord {
+  /**
+   * 项目编码
+   */
+  code: string;
+  /**
+   * 项目名称
+   */
+  name: string;
+  /**
+   * 数据来源: meeting 参加组织生活（会议出勤）；study 党校学习学时；dues 按时交纳党费（每月）；manual 手工录入（经审批）
+   */
+  source: "meeting" | "study" | "dues" | "manual";
+  /**
+   * 每次（每学时、每月）分值
+   */
+  score: number;
+  /**
+   * 年度上限（分）
+   */
+  yearCap?: number;
+  /**
+   * 启用
+   */
+  enabled?: boolean;
+  /**
+   * 说明
+   */
+  remark?: string;
+}
+
+/**
+ * 党员积分
+ */
+export interface MemberPointsRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 所在党支部: 党员当前所在党支部，保存时按所选党员填写
+   */
+  orgId?: number;
+  /**
+   * 积分项目
+   */
+  itemId: number;
+  /**
+   * 日期
+   */
+  date: string;
+  /**
+   * 分值
+   */
+  score: number;
+  /**
+   * 事由
+   */
+  reason: string;
+  /**
+   * 状态
+   */
+  state?: number;
+}
+
+/**
+ * 奖惩信息
+ */
+export interface MemberRewardRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 所在党支部: 党员当前所在党支部，保存时按所选党员填写
+   */
+  orgId?: number;
+  /**
+   * 奖惩类别
+   */
+  kind: "奖" | "惩";
+  /**
+   * 奖惩级别
+   */
+  level: string;
+  /**
+   * 奖惩名称
+   */
+  name?: string;
+  /**
+   * 奖惩日期
+   */
+  date: string;
+  /**
+   * 文号
+   */
+  docNo?: string;
+  /**
+   * 奖惩原因
+   */
+  reason: string;
+  /**
+   * 附件
+   */
+  file?: string;
+}
+
+/**
+ * 谈心谈话
+ */
+export interface MemberTalkRecord {
+  /**
+   * 谈话人
+   */
+  talkerId: number;
+  /**
+   * 谈话对象
+   */
+  memberId: number;
+  /**
+   * 谈话对象所在党支部: 党员当前所在党支部，保存时按所选党员填写
+   */
+  orgId?: number;
+  /**
+   * 谈话日期
+   */
+  date: string;
+  /**
+   * 谈话方式
+   */
+  way?: "面谈" | "电话" | "视频" | "其他";
+  /**
+   * 谈话主题
+   */
+  topic: string;
+  /**
+   * 谈话内容
+   */
+  content?: string;
+  /**
+   * 跟进事项
+   */
+  followUp?: string;
+  /**
+   * 跟进已完成
+   */
+  followUpDone?: boolean;
 }
 
 /**
@@ -2059,6 +2551,99 @@ export interface OrgTermRecord {
    * 备注
    */
   remark?: string;
+}
+
+/**
+ * 整改措施
+ */
+export interface OrgWeakMeasureRecord {
+  /**
+   * 整顿记录
+   */
+  weakId: number;
+  /**
+   * 整改措施
+   */
+  content: string;
+  /**
+   * 责任人
+   */
+  owner?: string;
+  /**
+   * 完成时限
+   */
+  dueDate: string;
+  /**
+   * 完成日期
+   */
+  doneDate?: string;
+  /**
+   * 完成情况
+   */
+  result?: string;
+}
+
+/**
+ * 软弱涣散党组织整顿
+ */
+export interface OrgWeakRecord {
+  /**
+   * 党组织
+   */
+  orgId: number;
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 认定原因
+   *
+   * @minItems 1
+   */
+  reasons: [
+    "书记空缺" | "三会一课不达标" | "年度考核末位" | "其他",
+    ...("书记空缺" | "三会一课不达标" | "年度考核末位" | "其他")[]
+  ];
+  /**
+   * 情况说明
+   */
+  reasonNote?: string;
+  /**
+   * 认定日期
+   */
+  decisionDate?: string;
+  /**
+   * 认定文号
+   */
+  decisionDoc?: string;
+  /**
+   * 原因分析
+   */
+  analysis?: string;
+  /**
+   * 整顿方案
+   */
+  plan?: string;
+  /**
+   * 方案日期
+   */
+  planDate?: string;
+  /**
+   * 验收日期
+   */
+  acceptanceDate?: string;
+  /**
+   * 验收意见
+   */
+  acceptanceOpinion?: string;
+  /**
+   * 销号日期
+   */
+  closeDate?: string;
+  /**
+   * 状态
+   */
+  state?: number;
 }
 
 /**
@@ -3004,10 +3589,15 @@ export interface UnitRecord {
   remark?: string;
 }
 
-export type ModuleId = 'appointment' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'dues-standard' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-contact' | 'member' | 'org-term' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
+export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-assist' | 'member-contact' | 'member-points-item' | 'member-points' | 'member-reward' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
 
 export interface ModuleRecords {
   'appointment': AppointmentRecord;
+  'appraisal-result': AppraisalResultRecord;
+  'appraisal': AppraisalRecord;
+  'assess-plan-indicator': AssessPlanIndicatorRecord;
+  'assess-plan': AssessPlanRecord;
+  'assess-score': AssessScoreRecord;
   'cadre-archive': CadreArchiveRecord;
   'cadre-assessment': CadreAssessmentRecord;
   'cadre-basic-assessment': CadreBasicAssessmentRecord;
@@ -3028,7 +3618,9 @@ export interface ModuleRecords {
   'delegate': DelegateRecord;
   'development-book-range': DevelopmentBookRangeRecord;
   'development': DevelopmentRecord;
+  'dues-batch': DuesBatchRecord;
   'dues-standard': DuesStandardRecord;
+  'duty-report': DutyReportRecord;
   'election': ElectionRecord;
   'exam-rule': ExamRuleRecord;
   'exam': ExamRecord;
@@ -3038,9 +3630,16 @@ export interface ModuleRecords {
   'meeting-rectification': MeetingRectificationRecord;
   'meeting-theme-plan': MeetingThemePlanRecord;
   'meeting': MeetingRecord;
+  'member-assist': MemberAssistRecord;
   'member-contact': MemberContactRecord;
+  'member-points-item': MemberPointsItemRecord;
+  'member-points': MemberPointsRecord;
+  'member-reward': MemberRewardRecord;
+  'member-talk': MemberTalkRecord;
   'member': MemberRecord;
   'org-term': OrgTermRecord;
+  'org-weak-measure': OrgWeakMeasureRecord;
+  'org-weak': OrgWeakRecord;
   'org': OrgRecord;
   'pschool-batch': PschoolBatchRecord;
   'pschool-class': PschoolClassRecord;

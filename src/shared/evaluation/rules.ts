@@ -1,0 +1,74 @@
+/**
+ * Rules of members' daily management as pure functions (docs/organisation-life.md), cited from
+ * 《中国共产党支部工作条例（试行）》(2018) and 《中国共产党党员教育管理工作条例》(2019).
+ */
+
+/** The calendar year of a date 'YYYY-MM-DD' as its first and last day (a talk on 12-31 counts for that year). */
+export function yearBounds(year: number): [string, string] {
+  return [`${year}-01-01`, `${year}-12-31`];
+}
+
+/** Names of a branch's committee as the organisation record lists them (书记, 副书记, 委员会成员: separated by 、，, ; or spaces). */
+export function committeeNames(org: { secretary?: string | null; deputySecretary?: string | null; committee?: string | null }): { secretary: string[]; committee: string[] } {
+  const split = (s?: string | null) => (s ?? '').split(/[、，,；;\s]+/).map((x) => x.trim()).filter(Boolean);
+  const secretary = split(org.secretary);
+  const committee = [...new Set([...secretary, ...split(org.deputySecretary), ...split(org.committee)])];
+  return { secretary, committee };
+}
+
+export interface TalkFact {
+  talkerId: number;
+  memberId: number;
+}
+export interface CoverageMember {
+  id: number;
+  name: string;
+}
+
+/**
+ * 谈心谈话 coverage of one branch in one year (支部工作条例 第十六条: 支部委员会成员和党员之间每年至少谈心谈话一次；
+ * 党支部书记与每名支委每年至少谈一次): the members no committee member talked with, and the committee members
+ * the secretary did not talk with. Committee members themselves count as covered by the secretary's talk.
+ */
+export function talkCoverage(members: CoverageMember[], committeeIds: Set<number>, secretaryIds: Set<number>, talks: TalkFact[]) {
+  const byCommittee = new Set<number>();
+  const bySecretary = new Set<number>();
+  for (const t of talks) {
+    if (committeeIds.has(t.talkerId)) byCommittee.add(t.memberId);
+    if (secretaryIds.has(t.talkerId)) bySecretary.add(t.memberId);
+  }
+  const uncovered = members.filter((m) => !committeeIds.has(m.id) && !byCommittee.has(m.id));
+  const committeeMissed = members.filter((m) => committeeIds.has(m.id) && !secretaryIds.has(m.id) && !bySecretary.has(m.id));
+  const required = members.length - (secretaryIds.size && members.some((m) => secretaryIds.has(m.id)) ? 1 : 0);
+  const covered = required - uncovered.length - committeeMissed.length;
+  return { members: members.length, required, covered, uncovered, committeeMissed, rate: required > 0 ? covered / required : 1 };
+}
+
+/** The secretary post is vacant over the limit from the day after `since` + `months` (软弱涣散 default: 3 months; on the day itself it is not yet over). */
+export const secretaryVacantTooLong = (since: string, today: string, months: number): boolean => addMonths(since, months) < today;
+
+/** `date` plus `months`, a day the month lacks becoming its last (08-31 + 6 = 02-28). */
+export function addMonths(date: string, months: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  const total = y * 12 + (m - 1) + months;
+  const ny = Math.floor(total / 12);
+  const nm = (total % 12) + 1;
+  const last = new Date(Date.UTC(ny, nm, 0)).getUTCDate();
+  return `${ny}-${String(nm).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
+}
+
+/** Weighted total of an assessment: Σ score/maxScore × weight, two decimals. */
+export function weightedTotal(scores: { score: number; maxScore: number; weight: number }[]): number {
+  const total = scores.reduce((s, x) => s + (x.maxScore > 0 ? (x.score / x.maxScore) * x.weight : 0), 0);
+  return Math.round(total * 100) / 100;
+}
+
+/** Ranks with ties (1, 2, 2, 4) by a value, highest first. */
+export function rankBy<T>(rows: T[], value: (r: T) => number): (T & { rank: number })[] {
+  const sorted = [...rows].sort((a, b) => value(b) - value(a));
+  let rank = 0;
+  return sorted.map((r, i) => {
+    if (i === 0 || value(r) !== value(sorted[i - 1])) rank = i + 1;
+    return { ...r, rank };
+  });
+}
