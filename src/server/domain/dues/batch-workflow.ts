@@ -30,6 +30,13 @@ async function unaccounted(trx: DuesDb, batchId: number, orgIds: number[]) {
   return { total, sample: sample.map((r) => r.name) };
 }
 
+/** How the actor's name reads in the log and the report: their nickname (the name the account goes by), else the user name. */
+async function actorName(trx: DuesDb, actor: { id: number | null; username: string }): Promise<string> {
+  if (actor.id === null) return actor.username;
+  const row = await trx.selectFrom('users').select(['nick_name', 'username']).where('id', '=', actor.id).executeTakeFirst();
+  return row?.nick_name || row?.username || actor.username;
+}
+
 /** A refusal of a guard: listed when previewing (GET transitions), else the answer with its own status (409: the batch's state of affairs). */
 function refuse(ctx: GuardContext, status: number, message: string, body: Record<string, unknown> = {}) {
   if (ctx.preview || status === 400) return { problems: [{ message }] };
@@ -69,7 +76,7 @@ export function registerBatchWorkflow(dues: DuesCore): void {
       if ((error as { code?: string }).code === '23505') throw new HttpError(409, `${monthLabel(r.firstMonth)}已有收费批次`);
       throw error;
     }
-    await logBatch(db(ctx), ctx.id!, 'create', { id: ctx.actor.id, name: ctx.actor.username }, { to: BatchState.NOT_CONFIGURED, comment: r.title });
+    await logBatch(db(ctx), ctx.id!, 'create', { id: ctx.actor.id, name: await actorName(db(ctx), ctx.actor) }, { to: BatchState.NOT_CONFIGURED, comment: r.title });
   });
 
   /**
@@ -139,7 +146,7 @@ export function registerBatchWorkflow(dues: DuesCore): void {
     if (!figures.members) throw new HttpError(400, `${await dues.levels.name(orgId)}在本批次中没有党员，无需上报`);
     const inserted = await trx
       .insertInto('dues_report')
-      .values({ batch_id: ctx.id, org_id: orgId, level, members: figures.members, paid_members: figures.paidMembers, deferred: figures.deferred, due_cents: figures.due, paid_cents: figures.paid, comment: ctx.comment.slice(0, 200), reported_by: ctx.actor.id, reported_by_name: ctx.actor.username })
+      .values({ batch_id: ctx.id, org_id: orgId, level, members: figures.members, paid_members: figures.paidMembers, deferred: figures.deferred, due_cents: figures.due, paid_cents: figures.paid, comment: ctx.comment.slice(0, 200), reported_by: ctx.actor.id, reported_by_name: await actorName(trx, ctx.actor) })
       .onConflict((oc) => oc.columns(['batch_id', 'org_id']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new HttpError(409, `${await dues.levels.name(orgId)}已上报本批次`);
