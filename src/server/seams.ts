@@ -8,6 +8,9 @@ import { duesStatusOf, lapseCandidates } from './domain/dues/index.js';
 import { developmentCandidates, registerTrainingSource } from './domain/development/index.js';
 import { completedTrainingOf, registerCandidateSource } from './domain/pschool/index.js';
 import { setDuesSources } from './domain/transfer/index.js';
+import { registerQuarterCompliance } from './domain/evaluation/index.js';
+import { complianceOf } from './domain/meetings/index.js';
+import { quarterRates } from '../shared/evaluation/rules.js';
 import type { Runtime } from './runtime/index.js';
 import { DxPcType } from '../shared/constants.js';
 
@@ -26,6 +29,11 @@ export function wireAreaSeams(runtime: Runtime): void {
       const { hours, days } = await completedTrainingOf(db, { idCard }, { dxPc: DxPcType.DEVELOP });
       return { hours, days };
     },
+  });
+  // 软弱涣散 candidates read 三会一课 compliance per quarter from the meetings area (issue 27).
+  registerQuarterCompliance(async (app, orgIds, year, today) => {
+    const list = await complianceOf(app, { orgIds, year, today, types: ['支部党员大会', '支委会', '党小组会', '党课'] });
+    return new Map(list.map((o) => [o.orgId, quarterRates(o.periods)]));
   });
   const development = runtime.module('development');
   if (development?.workflow) {

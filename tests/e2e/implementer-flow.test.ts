@@ -12,7 +12,7 @@ import { flowSteps, freshClone, mergePatch } from '../support/fresh-clone.js';
 /**
  * Issue 13: the implementer flow of docs/schema.md ("Add a module in ten minutes"), run verbatim on a
  * fresh copy of the repository — the documented commands run, the documented files written and merged —
- * then `npm start` and the new page used in Chromium: the placeholder 奖惩信息 became the module's page,
+ * then `npm start` and the new page used in Chromium: a new page 党员荣誉 joined 党员日常管理,
  * records are added with a dictionary field, a member picker and an organisation picker, a child table
  * is filled in, and a role granted only the page and its 编辑 button works with the children.
  */
@@ -75,11 +75,11 @@ beforeAll(async () => {
   // Issue 13 item 3: a broken school override stops `npm start` with one line, before anything is built.
   const school = path.join(dir, 'schemas/schools/hntb.json');
   const original = fs.readFileSync(school, 'utf8');
-  fs.writeFileSync(school, JSON.stringify({ ...JSON.parse(original), overrides: { 'member-reward': { properties: { remark: { type: 'text' } } } } }));
+  fs.writeFileSync(school, JSON.stringify({ ...JSON.parse(original), overrides: { 'member-honor': { properties: { remark: { type: 'text' } } } } }));
   const refused = await npmStart(env);
   expect(refused.exit?.code).toBe(1);
   const lines = refused.exit!.output.split('\n').filter((l) => l.trim() && !l.startsWith('>') && !/npm (warn|error)/.test(l));
-  expect(lines).toEqual([expect.stringMatching(/^Start failed: school hntb: the override of module member-reward breaks it: \/properties\/remark\/type must be equal to one of the allowed values/)]);
+  expect(lines).toEqual([expect.stringMatching(/^Start failed: school hntb: the override of module member-honor breaks it: \/properties\/remark\/type must be equal to one of the allowed values/)]);
   fs.writeFileSync(school, original);
 
   const started = await npmStart(env);
@@ -111,7 +111,7 @@ describe('the implementer flow of docs/schema.md on a fresh copy', () => {
   beforeAll(async () => {
     admin = await token('admin', DEMO_ADMIN_PASSWORD);
     const menus = (JSON.parse(fs.readFileSync(path.join(dir, 'schemas/menus.json'), 'utf8')) as { menus: MenuNode[] }).menus;
-    rewardPath = menuPaths(menus).find((p) => p.id === 'member-reward')!.path;
+    rewardPath = menuPaths(menus).find((p) => p.id === 'member-honor')!.path;
     context = await browser.newContext(CONTEXT);
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
@@ -123,13 +123,13 @@ describe('the implementer flow of docs/schema.md on a fresh copy', () => {
   });
   afterAll(() => context?.close());
 
-  it('the placeholder 奖惩信息 is the module page now: a record with a member, a dictionary level and an organisation', async () => {
+  it('the new page 党员荣誉 is the module\'s page: a record with a member, a dictionary level and an organisation', async () => {
     const member = (await call('POST', '/api/m/member/list?size=1&sort=name,asc', { partyStatus: '1' }, admin)).body.content[0];
     await page.goto(`${base}/web${rewardPath}`);
     await page.locator('.rt-table').waitFor();
-    await page.locator('.ant-breadcrumb').getByText('奖惩信息').waitFor();
+    await page.locator('.ant-breadcrumb').getByText('党员荣誉').waitFor();
     await page.getByRole('button', { name: /新\s*增/ }).click();
-    const form = page.locator('.rf-dialog').filter({ has: page.locator('.ant-modal-title', { hasText: '新增奖惩信息' }) });
+    const form = page.locator('.rf-dialog').filter({ has: page.locator('.ant-modal-title', { hasText: '新增党员荣誉' }) });
     await form.locator('#root_name').waitFor();
     await pick(form.locator('[data-field="memberId"]'), member.name, member.name);
     await pick(form.locator('[data-field="kind"]'), '', '奖励');
@@ -141,13 +141,13 @@ describe('the implementer flow of docs/schema.md on a fresh copy', () => {
     const row = page.locator('tr.rt-row', { hasText: rewardName });
     await row.waitFor();
     expect(await row.innerText()).toContain('校级');
-    const saved = (await call('POST', '/api/m/member-reward/list', { name: '流程' }, admin)).body.content[0];
+    const saved = (await call('POST', '/api/m/member-honor/list', { name: '流程' }, admin)).body.content[0];
     expect(saved).toMatchObject({ name: rewardName, memberId: member.id, kind: '奖励', level: '3', levelLabel: '校级', orgId: member.orgId });
   });
 
   it('a child table (证明材料) on the detail page, for a role granted only the page and its 编辑 button', async () => {
     // 角色管理: the page and one button; the children come with the parent's permissions.
-    const role = await call('POST', '/api/roles', { name: '奖惩管理员', code: 'reward_editor', permissions: ['member-reward:list', 'member-reward:edit'], dataScope: 'all', scopeOrgIds: [] }, admin);
+    const role = await call('POST', '/api/roles', { name: '奖惩管理员', code: 'reward_editor', permissions: ['member-honor:list', 'member-honor:edit'], dataScope: 'all', scopeOrgIds: [] }, admin);
     expect(role.status, JSON.stringify(role.body)).toBe(201);
     expect((await call('POST', '/api/users', { username: 'rewarder', nickName: '奖惩管理员', orgId: null, roles: [role.body.id] }, admin)).status).toBe(201);
     expect((await call('POST', '/api/users/updatePassByAdmin', { username: 'rewarder', newPass: await encrypt('Temp#2026abc') }, admin)).status).toBe(200);
@@ -179,7 +179,7 @@ describe('the implementer flow of docs/schema.md on a fresh copy', () => {
       expect(p.url()).toContain(rewardPath);
 
       // The role loses the page: a panel refused now shows it in place, the app does not leave for /401.
-      await call('PUT', '/api/roles', { id: role.body.id, permissions: ['member-reward:edit'] }, admin);
+      await call('PUT', '/api/roles', { id: role.body.id, permissions: ['member-honor:edit'] }, admin);
       await drawer.getByRole('tab', { name: '修改记录' }).click();
       await p.locator('.ant-notification').getByText('没有访问权限').waitFor();
       expect(new URL(p.url()).pathname).toBe(`/web${rewardPath}`);
@@ -188,7 +188,7 @@ describe('the implementer flow of docs/schema.md on a fresh copy', () => {
       await p.screenshot({ path: path.join(import.meta.dirname, '../../.tmp/e2e-implementer-child.png') });
       await clerk.close();
     }
-    const proofs = (await call('POST', '/api/m/member-reward-proof/list', {}, admin)).body.content;
+    const proofs = (await call('POST', '/api/m/member-honor-proof/list', {}, admin)).body.content;
     expect(proofs).toEqual([expect.objectContaining({ title: '表彰决定', issuedBy: '校党委' })]);
   });
 });

@@ -72,3 +72,20 @@ export function rankBy<T>(rows: T[], value: (r: T) => number): (T & { rank: numb
     return { ...r, rank };
   });
 }
+
+/**
+ * The share of required meetings held in each quarter of a year (0–1), from compliance periods
+ * ('2026-01' months, '2026-Q1' quarters; a year's period belongs to no quarter); null for a quarter with
+ * nothing due yet (its periods still open and not met).
+ */
+export function quarterRates(periods: { period: string; compliant: boolean; open: boolean }[]): (number | null)[] {
+  return [1, 2, 3, 4].map((q) => {
+    const due = periods.filter((p) => {
+      const m = /^\d{4}-(?:(\d{2})|Q(\d))$/.exec(p.period);
+      if (!m) return false;
+      const quarter = m[1] ? Math.ceil(Number(m[1]) / 3) : Number(m[2]);
+      return quarter === q && (!p.open || p.compliant);
+    });
+    return due.length ? due.filter((p) => p.compliant).length / due.length : null;
+  });
+}
