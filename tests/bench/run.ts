@@ -9,6 +9,7 @@ import { duesSuite } from './suites/dues.js';
 import { electionsSuite } from './suites/elections.js';
 import { formSuite } from './suites/form.js';
 import { importsSuite } from './suites/imports.js';
+import { meetingsSuite } from './suites/meetings.js';
 import { membersSuite } from './suites/members.js';
 import { pschoolSuite } from './suites/pschool.js';
 import { runtimeSuite } from './suites/runtime.js';
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   pschool: pschoolSuite,
   imports: importsSuite,
   table: tableSuite,
+  meetings: meetingsSuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

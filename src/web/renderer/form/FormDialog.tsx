@@ -61,6 +61,15 @@ function typedDifferences(schema: ModuleSchema, typed: Record<string, unknown>, 
     .map(([name, f]) => ({ name, title: f.title, text: displayText(typed, name, f) || '（空）' }));
 }
 
+/**
+ * A new record may leave its organisation (the x-scope field, referring to org) empty: the server gives it
+ * the caller's own (docs/schema.md, x-scope), so the form does not ask for it first.
+ */
+function scopeDefaulted(schema: ModuleSchema): string[] | undefined {
+  const scope = schema['x-scope'];
+  return scope && schema.properties[scope]?.['x-ref'] === 'org' ? [scope] : undefined;
+}
+
 export function FormDialog({ module, schema, open, editing, preset, presetNames, fixed, onClose, onSaved, instant }: FormDialogProps) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -134,7 +143,7 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
         initialValues={initial}
         refNames={record ? refNamesOf(schema, record) : presetNames}
         fixed={fixed}
-        optional={record ? requiredLackedBy(schema, record) : undefined}
+        optional={record ? requiredLackedBy(schema, record) : scopeDefaulted(schema)}
         onSubmit={() => void save()}
       />
     );

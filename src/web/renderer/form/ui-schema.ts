@@ -25,6 +25,7 @@ export function widgetOf(f: FieldSchema): { widget: RecordWidgetName; options?: 
   if (!isWritable(f)) return { widget: 'readonly' };
   const w = f['x-widget'];
   const mode = w === 'radio' ? 'radio' : w === 'checkbox' ? 'checkbox' : 'select';
+  if (w === 'roster' && f['x-ref'] && f.type === 'array') return { widget: 'roster' };
   if (f['x-ref']) return { widget: 'ref' };
   if (f['x-dict']) return { widget: 'dict', options: { mode } };
   if (f.enum || f.items?.enum) return { widget: 'enum', options: { mode } };

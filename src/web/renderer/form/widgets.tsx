@@ -19,6 +19,7 @@ import { ACCEPT_ALL, uploadFile, uploadProblem, type UploadedFile } from '../../
 import { displayText, fileRef, fileRefValue } from '../model';
 import { RefPicker, RefSelect } from '../pickers';
 import { contextOf, useFieldHandlers } from './context';
+import { RosterWidget } from './RosterWidget';
 import { useFieldValue, useFormStore } from './store';
 
 const fieldOf = (props: WidgetProps) => props.schema as unknown as FieldSchema;
@@ -318,6 +319,7 @@ export const recordWidgets = {
   date: DateWidget,
   upload: UploadWidget,
   readonly: ReadOnlyWidget,
+  roster: RosterWidget,
 };
 
 export type RecordWidgetName = keyof typeof recordWidgets;
