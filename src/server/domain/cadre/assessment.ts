@@ -49,7 +49,7 @@ export async function excellentByUnit(db: Kysely<DB>, year: number, unitIds?: nu
     SELECT u.id AS unit_id, u.name AS unit_name,
       (SELECT count(*)::int FROM m_cadre c WHERE c.unit_id = u.id AND (c.tenure_status IS NULL OR c.tenure_status IN ('1', '2'))) AS cadres,
       count(r.unit_id)::int AS results, count(*) FILTER (WHERE r.result = ${EXCELLENT})::int AS excellent
-    FROM m_unit u JOIN r ON r.unit_id = u.id WHERE true ${only} GROUP BY u.id, u.name ORDER BY u.name`.execute(db)).rows;
+    FROM m_unit u JOIN r ON r.unit_id = u.id WHERE true ${only} GROUP BY u.id, u.name ORDER BY u.name__py`.execute(db)).rows;
   return rows.map((r) => {
     const participants = Math.max(r.cadres, r.results);
     return { unitId: r.unit_id, unitName: r.unit_name, participants, excellent: r.excellent, cap: excellentCap(participants, percent) };
@@ -84,7 +84,7 @@ export async function assessmentRoutes(app: FastifyInstance): Promise<void> {
     const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`.execute(db)).rows[0].n;
     const rows = (await sql<{ id: number; name: string; unitName: string | null; post: string | null; rank: string | null; assessmentId: number | null; version: number | null; result: string | null; note: string | null }>`
       SELECT c.id, c.name, u.name AS "unitName", c.post, c.rank, a.id AS "assessmentId", a.version, a.result, a.note
-      FROM ${from} WHERE ${where} ORDER BY u.name, c.name__py, c.id LIMIT ${limit} OFFSET ${offset}`.execute(db)).rows;
+      FROM ${from} WHERE ${where} ORDER BY u.name__py, c.name__py, c.id LIMIT ${limit} OFFSET ${offset}`.execute(db)).rows;
     const [posts, ranks] = await Promise.all(['GB_JBXX_ZW', 'GB_JBXX_XZJB'].map((code) => app.services.dicts.labels(code)));
     return { content: rows.map((r) => ({ ...r, postLabel: posts.get(r.post ?? ''), rankLabel: ranks.get(r.rank ?? '') })), totalElements: total };
   });
