@@ -133,8 +133,6 @@ export interface BatchStepResult {
   version: number;
   title: string;
   state: number;
-  members: number;
-  dueCents: number;
   warnings: string[];
 }
 

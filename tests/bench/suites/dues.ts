@@ -71,7 +71,8 @@ export async function duesSuite(): Promise<BenchResult[]> {
       const nextMonth = new Date(year, Number(current.firstMonth.slice(5, 7)), 1);
       const created = await call<{ id: number; version: number }>('POST', '/api/m/dues-batch', { firstMonth: `${nextMonth.getFullYear()}-${String(nextMonth.getMonth() + 1).padStart(2, '0')}` });
       // 配置 is a step of the batch's workflow (the snapshot is its effect).
-      const [snapshot, configureMs] = await timed(() => call<{ members: number }>('POST', `/api/m/dues-batch/${created.id}/transitions/configure`, { version: created.version, values: { allowMissing: true } }));
+      const [, configureMs] = await timed(() => call('POST', `/api/m/dues-batch/${created.id}/transitions/configure`, { version: created.version, values: { allowMissing: true } }));
+      const snapshot = await call<{ members: number }>('GET', `/api/dues/batches/${created.id}`);
 
       // 2. A branch's report of the current batch (its progress and its members' page).
       const tree = await call<{ orgId: number; level: string; children?: unknown[] }[]>('GET', `/api/dues/batches/${current.id}/progress`);

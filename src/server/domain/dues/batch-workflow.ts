@@ -95,10 +95,14 @@ export function registerBatchWorkflow(dues: DuesCore): void {
     throw new HttpError(400, message, { missing: missing.sample, missingCount: missing.count, errors: [{ field: 'allowMissing', message }] });
   });
 
-  /** `dues.batchSnapshot` (配置): the snapshot, its totals on the batch. */
+  /**
+   * `dues.batchSnapshot` (配置): the snapshot, its totals on the batch (hidden fields: the school's figures,
+   * which scoped callers read for their scope only).
+   */
   registerEffect('dues.batchSnapshot', async (ctx) => {
     const totals = await snapshotBatch(db(ctx), ctx.id, { first_month: ctx.record.firstMonth as string, months: ctx.record.months as number });
-    return { members: totals.members, dueCents: Number(totals.due), configuredAt: new Date().toISOString() };
+    await db(ctx).updateTable('dues_batch').set({ members: totals.members, due_cents: totals.due }).where('id', '=', ctx.id).execute();
+    return { configuredAt: new Date().toISOString() };
   });
 
   registerEffect('dues.batchStarted', () => ({ startedAt: new Date().toISOString() }));
@@ -168,7 +172,8 @@ export function registerBatchWorkflow(dues: DuesCore): void {
    */
   registerEffect('dues.batchClosingFigures', async (ctx) => {
     const totals = await keepClosedFigures(db(ctx), ctx.id);
-    return { paidMembers: totals.paidMembers, paidCents: Number(totals.paid), closedAt: new Date().toISOString() };
+    await db(ctx).updateTable('dues_batch').set({ paid_members: totals.paidMembers, paid_cents: totals.paid }).where('id', '=', ctx.id).execute();
+    return { closedAt: new Date().toISOString() };
   });
 }
 

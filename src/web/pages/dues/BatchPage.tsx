@@ -8,7 +8,6 @@ import { App, Button, Progress, Select, Space, Table, Tag, Tooltip } from 'antd'
 import { lazy, Suspense, useState } from 'react';
 import { BatchState } from '../../../shared/constants';
 import type { BatchView } from '../../../shared/dues/api';
-import { formatCents } from '../../../shared/dues/money';
 import { Permission, useHasPermission } from '../../core/Permission';
 import { useConfirmRun } from '../../core/useConfirmRun';
 import { duesApi, duesKeys, percent } from './api';
@@ -39,7 +38,9 @@ export default function BatchPage() {
   const configure = async (b: BatchView, allowMissing = false) => {
     try {
       const r = await duesApi.configure(b, allowMissing);
-      message.success(`已配置：${r.members}名党员，应交${formatCents(r.dueCents)}元${r.warnings.length ? `；${r.warnings.join('；')}` : ''}`);
+      // The figures as the caller's scope reads them (the module answers none).
+      const view = await duesApi.batch(b.id);
+      message.success(`已配置：${view.members}名党员，应交${view.due}元${r.warnings.length ? `；${r.warnings.join('；')}` : ''}`);
       refresh();
     } catch (e) {
       const data = (e as { response?: { data?: { message?: string; missing?: { name: string; orgName: string | null }[]; missingCount?: number } } }).response?.data;
