@@ -1,8 +1,8 @@
 /**
- * The figures of 大数据展示 that this area computes: members and organisations by committee and the
- * development funnel, each through a report definition over a data source (so in the caller's scope and
+ * The figures of 大数据展示 that this area computes: members and organisations by committee, genders and
+ * the year's development, each through a report definition over a data source (so in the caller's scope and
  * only from sources they may use). A figure whose source the caller may not use is left out. The page
- * adds the figures other areas serve (dues, 三会一课 compliance, terms) from their own endpoints.
+ * adds the figures other areas serve (the development funnel, dues, 三会一课 compliance, terms) from their own endpoints.
  */
 import type { FastifyInstance } from 'fastify';
 import type { SessionUser } from '../../core/auth/session-user.js';
@@ -14,9 +14,6 @@ import { runReport, type ReportDefinition } from './reports.js';
 const ORGS_BY_COMMITTEE: ReportDefinition = {
   id: 'orgs-by-committee', title: '党组织按二级党组织统计', description: '', source: 'organisations',
   rows: { kind: 'org', field: 'parentId', title: '二级党组织', depth: 1 }, measures: [{ key: 'count', title: '个数', agg: 'count' }],
-};
-const FUNNEL: ReportDefinition = {
-  id: 'development-funnel', title: '发展党员各阶段人数', description: '', source: 'development', rows: { kind: 'dict', field: 'stage' }, measures: [{ key: 'count', title: '人数', agg: 'count' }],
 };
 
 /** A figure, or undefined when the caller may not use its source (403/400 of the report). */
@@ -35,7 +32,6 @@ export async function bigDataOverview(app: FastifyInstance, user: SessionUser) {
   const slices = (r: Awaited<ReturnType<typeof runReport>>, key: string) => r.rows.map((row) => ({ label: row.label, value: row.values[key] ?? 0 }));
   const members = await figure(() => runReport(runtime, user, builtinReport('members-by-org')!, { filter: { partyStatus: ACTIVE_MEMBER_STATUS } }));
   const orgs = await figure(() => runReport(runtime, user, ORGS_BY_COMMITTEE, {}));
-  const funnel = await figure(() => runReport(runtime, user, FUNNEL, {}));
   const yearly = await figure(() => runReport(runtime, user, builtinReport('development-in-year')!, { year }));
   const gender = await figure(() => runReport(runtime, user, builtinReport('members-by-gender')!, { filter: { partyStatus: ACTIVE_MEMBER_STATUS } }));
   return {
@@ -46,7 +42,6 @@ export async function bigDataOverview(app: FastifyInstance, user: SessionUser) {
     }),
     ...(gender && { gender: slices(gender, '|count') }),
     ...(orgs && { orgs: { total: orgs.totals['|count'] ?? 0, byCommittee: slices(orgs, '|count') } }),
-    ...(funnel && { funnel: slices(funnel, '|count') }),
     ...(yearly && { developmentYear: yearly.columns.slice(1).map((c) => ({ label: c.title, value: yearly.totals[c.key] ?? 0 })) }),
   };
 }

@@ -23,7 +23,7 @@ function exportColumns(app: FastifyInstance, q: CompiledQuery): { key: string; t
   const m = q.module;
   const chosen = [...q.own, ...q.paths.map((p) => p.path)];
   const names = chosen.length ? chosen : m.listFields;
-  return names.map((n) => ({ key: n, title: resolvePath(app.runtime.registry, m, n).title }));
+  return names.map((n) => ({ key: n, title: m.field(n)?.title ?? (n === 'id' ? 'ID' : resolvePath(app.runtime.registry, m, n).title) }));
 }
 
 const cell = (r: Record<string, unknown>, key: string): ExcelJS.CellValue => {

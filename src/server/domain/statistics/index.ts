@@ -60,9 +60,10 @@ export async function statisticsArea(app: FastifyInstance): Promise<void> {
         title: m.title,
         listFields: m.listFields,
         detail: hasAnyPermission(u, [m.permissions.view]),
-        fields: [...m.fields.values()]
-          .filter((f) => f.column)
-          .map((f) => ({ name: f.name, title: f.title, kind: f.kind, dict: f.dict ?? null, ref: f.ref && runtime.module(f.ref) ? f.ref : null, format: f.schema.format ?? null, enum: f.schema.enum ?? null })),
+        // Computed fields (age) are columns only: conditions and sorting need a stored one.
+        fields: [...m.fields.values()].map((f) => ({
+          name: f.name, title: f.title, kind: f.kind, stored: !!f.column, dict: f.dict ?? null, ref: f.ref && runtime.module(f.ref) ? f.ref : null, format: f.schema.format ?? null, enum: f.schema.enum ?? null,
+        })),
       }));
   });
 

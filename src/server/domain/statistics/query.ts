@@ -45,9 +45,9 @@ export async function compileQuery(runtime: Runtime, user: SessionUser, body: un
   const own: string[] = [];
   const paths: CompiledQuery['paths'] = [];
   for (const c of columns) {
-    const resolved = resolvePath(runtime.registry, m, c);
-    if (resolved.hops.length) paths.push({ path: c, resolved });
-    else own.push(c);
+    // Own fields may be computed ones (age): the list computes them; paths end at stored fields.
+    if (!c.includes('.') && (m.field(c) || c === 'id')) own.push(c);
+    else paths.push({ path: c, resolved: resolvePath(runtime.registry, m, c) });
   }
   // Fields beyond the list columns are the detail's: they need the module's view permission (as list?fields=all).
   const allFields = own.some((c) => !m.listFields.includes(c) && c !== 'id');

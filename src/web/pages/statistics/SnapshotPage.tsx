@@ -1,0 +1,130 @@
+/**
+ * 数据快照: point-in-time copies of chosen modules (taken by hand here, as a background job), read-only;
+ * reports can read them (统计报表's data source) and two snapshots compare record by record: added,
+ * removed and changed, with the fields that changed.
+ */
+import { CameraOutlined, SwapOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Checkbox, Input, Modal, Select, Space, Statistic, Table, Tabs, Tag } from 'antd';
+import { useState } from 'react';
+import { EXPORT_STATE_LABELS, type Snapshot, type SnapshotDiff } from '../../../shared/statistics';
+import { Permission } from '../../core/Permission';
+import { statApi } from './api';
+
+const MODULES = [
+  { value: 'member', label: '党员信息' },
+  { value: 'org', label: '党组织' },
+  { value: 'development', label: '发展党员' },
+  { value: 'unit', label: '单位' },
+];
+const moduleTitle = (id: string) => MODULES.find((m) => m.value === id)?.label ?? id;
+const STATE_COLORS: Record<number, string> = { 1: 'processing', 2: 'success', 3: 'error' };
+const show = (v: unknown) => (v === null || v === undefined || v === '' ? '（空）' : String(v));
+
+function DiffView({ a, b, module }: { a: number; b: number; module: string }) {
+  const [kind, setKind] = useState<SnapshotDiff['kind']>('changed');
+  const [page, setPage] = useState(0);
+  const diff = useQuery({ queryKey: ['snapshot-diff', a, b, module, kind, page], queryFn: () => statApi.diff(a, b, module, kind, page) });
+  const d = diff.data;
+  return (
+    <>
+      <Space size={32} style={{ margin: '8px 0 12px' }}>
+        <Statistic title="新增记录" value={d?.added ?? '—'} />
+        <Statistic title="减少记录" value={d?.removed ?? '—'} />
+        <Statistic title="变化记录" value={d?.changed ?? '—'} />
+      </Space>
+      <Tabs
+        activeKey={kind}
+        onChange={(k) => (setKind(k as SnapshotDiff['kind']), setPage(0))}
+        items={[
+          { key: 'changed', label: '变化' },
+          { key: 'added', label: '新增' },
+          { key: 'removed', label: '减少' },
+        ]}
+      />
+      <Table
+        rowKey="id"
+        size="small"
+        loading={diff.isFetching}
+        dataSource={d?.content}
+        pagination={{ current: page + 1, pageSize: 10, total: d?.totalElements, showSizeChanger: false, onChange: (p) => setPage(p - 1) }}
+        columns={[
+          { title: '记录', dataIndex: 'name', width: 160 },
+          { title: 'ID', dataIndex: 'id', width: 90 },
+          ...(kind === 'changed'
+            ? [{ title: '变化的字段', key: 'fields', render: (_: unknown, r: SnapshotDiff['content'][number]) => r.fields.map((f) => <div key={f.field}>{f.title}：{show(f.before)} → {show(f.after)}</div>) }]
+            : []),
+        ]}
+      />
+    </>
+  );
+}
+
+export default function SnapshotPage() {
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const snapshots = useQuery({ queryKey: ['snapshots'], queryFn: statApi.snapshots, refetchInterval: (q) => (q.state.data?.some((s) => s.state === 1) ? 2000 : false) });
+  const [creating, setCreating] = useState<{ title: string; modules: string[] }>();
+  const [compare, setCompare] = useState<{ a?: number; b?: number; module: string }>({ module: 'member' });
+  const [shown, setShown] = useState<{ a: number; b: number; module: string }>();
+  const take = useMutation({
+    mutationFn: (c: { title: string; modules: string[] }) => statApi.takeSnapshot(c.title, c.modules),
+    onSuccess: () => {
+      setCreating(undefined);
+      message.success('快照任务已开始，完成后将在消息中通知您');
+      void client.invalidateQueries({ queryKey: ['snapshots'] });
+    },
+  });
+  const done = (snapshots.data ?? []).filter((s) => s.state === 2);
+  const options = done.map((s) => ({ value: s.id, label: `${s.title}（${s.takenAt.slice(0, 10)}）` }));
+
+  return (
+    <div className="page-container">
+      <Card
+        size="small"
+        title="数据快照"
+        extra={
+          <Permission roles={['stat-snapshot:add']}>
+            <Button type="primary" icon={<CameraOutlined />} onClick={() => setCreating({ title: `${new Date().toISOString().slice(0, 10)} 快照`, modules: ['member', 'org'] })}>
+              新建快照
+            </Button>
+          </Permission>
+        }
+      >
+        <Table<Snapshot>
+          rowKey="id"
+          size="small"
+          loading={snapshots.isLoading}
+          dataSource={snapshots.data}
+          pagination={{ pageSize: 10, hideOnSinglePage: true }}
+          columns={[
+            { title: '快照名称', dataIndex: 'title' },
+            { title: '快照时间', dataIndex: 'takenAt', width: 170, render: (v: string) => new Date(v).toLocaleString('zh-CN', { hour12: false }) },
+            { title: '包含数据', key: 'modules', render: (_: unknown, s) => s.modules.map((m) => <Tag key={m}>{moduleTitle(m)} {s.counts[m] ?? ''}</Tag>) },
+            { title: '本次存储（变化的记录）', key: 'stored', render: (_: unknown, s) => s.modules.map((m) => `${moduleTitle(m)} ${s.stored[m] ?? 0}`).join('，') },
+            { title: '状态', dataIndex: 'state', width: 90, render: (v: number) => <Tag color={STATE_COLORS[v]}>{EXPORT_STATE_LABELS[v]}</Tag> },
+            { title: '创建人', dataIndex: 'createdByName', width: 120 },
+          ]}
+        />
+      </Card>
+      <Card size="small" title="快照比较" style={{ marginTop: 12 }}>
+        <Space wrap>
+          <Select aria-label="较早的快照" placeholder="较早的快照" style={{ width: 260 }} options={options} value={compare.a} onChange={(a: number) => setCompare({ ...compare, a })} />
+          <SwapOutlined />
+          <Select aria-label="较晚的快照" placeholder="较晚的快照" style={{ width: 260 }} options={options} value={compare.b} onChange={(b: number) => setCompare({ ...compare, b })} />
+          <Select aria-label="比较的数据" style={{ width: 140 }} options={MODULES} value={compare.module} onChange={(module: string) => setCompare({ ...compare, module })} />
+          <Button type="primary" disabled={!compare.a || !compare.b} onClick={() => setShown({ a: compare.a!, b: compare.b!, module: compare.module })}>
+            比较
+          </Button>
+        </Space>
+        {shown && <DiffView key={`${shown.a}-${shown.b}-${shown.module}`} {...shown} />}
+      </Card>
+      <Modal title="新建快照" open={!!creating} onCancel={() => setCreating(undefined)} onOk={() => creating && take.mutate(creating)} okText="开始快照" confirmLoading={take.isPending} okButtonProps={{ disabled: !creating?.title.trim() || !creating.modules.length }}>
+        <Space orientation="vertical" style={{ width: '100%' }}>
+          <Input aria-label="快照名称" maxLength={60} value={creating?.title} onChange={(e) => setCreating({ ...creating!, title: e.target.value })} />
+          <Checkbox.Group options={MODULES} value={creating?.modules} onChange={(modules) => setCreating({ ...creating!, modules: modules as string[] })} />
+        </Space>
+      </Modal>
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+/** Calls of the statistics pages (docs/statistics.md). */
+import { get, post, request } from '../../core/request/request';
+import { saveBlob, filenameFromDisposition } from '../../core/request/download';
+import type { Job, QueryRequest, ReportResult, ReportSummary, SavedQuery, Snapshot, SnapshotDiff } from '../../../shared/statistics';
+
+export interface QueryField {
+  name: string;
+  title: string;
+  kind: string;
+  /** false: computed (age), a column only. */
+  stored: boolean;
+  dict: string | null;
+  ref: string | null;
+  format: string | null;
+  enum: string[] | null;
+}
+
+export interface QueryModule {
+  id: string;
+  title: string;
+  listFields: string[];
+  detail: boolean;
+  fields: QueryField[];
+}
+
+export type Row = Record<string, unknown> & { id: number };
+
+export const statApi = {
+  modules: () => get<QueryModule[]>('/api/query/modules'),
+  run: (q: QueryRequest) => post<{ content: Row[]; totalElements: number }>('/api/query/run', q),
+  saved: () => get<SavedQuery[]>('/api/query/saved'),
+  save: (body: { title: string; shared: boolean; definition: QueryRequest }, id?: number) =>
+    id ? request.put<SavedQuery>(`/api/query/saved/${id}`, body).then((r) => r.data) : post<SavedQuery>('/api/query/saved', body),
+  removeSaved: (id: number) => request.delete(`/api/query/saved/${id}`),
+  reports: () => get<ReportSummary[]>('/api/reports'),
+  runReport: (id: string, params: Record<string, unknown>) => post<ReportResult>(`/api/reports/${id}/run`, { params }),
+  snapshots: () => get<Snapshot[]>('/api/snapshots'),
+  takeSnapshot: (title: string, modules: string[]) => post<{ jobId: number; snapshotId: number }>('/api/snapshots', { title, modules }),
+  diff: (a: number, b: number, module: string, kind: string, page: number) => get<SnapshotDiff>(`/api/snapshots/${a}/diff/${b}`, { module, kind, page, size: 10 }),
+  snapshotRecords: (id: number, body: { module: string; where: unknown; page: number; size: number }) => post<{ content: Row[]; totalElements: number }>(`/api/snapshots/${id}/records`, body),
+  job: (id: number) => get<Job>(`/api/jobs/${id}`),
+  bigdata: () => get<BigData>('/api/bigdata/overview'),
+};
+
+export interface Slice {
+  label: string;
+  value: number;
+}
+
+export interface BigData {
+  year: number;
+  updatedAt: string;
+  members?: { total: number; byCommittee: (Slice & { full: number; probation: number })[] };
+  gender?: Slice[];
+  orgs?: { total: number; byCommittee: Slice[] };
+  developmentYear?: Slice[];
+}
+
+/**
+ * A POST that answers a file, or 202 with a job (an export over 10,000 rows): saves the file, or answers
+ * the job's id.
+ */
+export async function postDownload(url: string, body: unknown, fallbackName: string): Promise<{ jobId?: number }> {
+  const res = await request.post<Blob>(url, body, { responseType: 'blob' });
+  if (res.status === 202) return JSON.parse(await res.data.text()) as { jobId: number };
+  saveBlob(res.data, filenameFromDisposition(res.headers['content-disposition'] as string | undefined) ?? fallbackName);
+  return {};
+}

@@ -1,0 +1,87 @@
+/**
+ * Statistics in Chromium (issue 30): a query is built, saved, run and exported on 综合查询; a report's
+ * cell drills down to its records on 统计报表; 大数据展示 fits 1920 × 1080 without scrolling.
+ */
+import { describe, expect, it } from 'vitest';
+import { api } from '../support/api.js';
+import { newPage, pickOption, webUrl } from '../support/browser.js';
+import { TOKEN_KEY } from '../../src/web/core/auth/token';
+import { admin, baseUrl, browser, openAs, run, useCoreSession } from './core-helpers.js';
+
+useCoreSession();
+
+const shot = async (page: import('playwright-core').Page, name: string) => {
+  if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/${name}.png` });
+};
+
+describe('统计', () => {
+  it('综合查询: a condition built, the query run, saved and exported', async () => {
+    const expected = (await api<{ totalElements: number }>('POST', '/api/query/run', { module: 'member', where: { and: [{ field: 'gender', op: 'eq', value: '2' }] }, size: 1 }, admin)).body.totalElements;
+    const page = await openAs('admin', '/service/info/query');
+    try {
+      await page.getByRole('combobox', { name: '查询对象' }).waitFor();
+      await page.locator('.ant-select', { has: page.getByRole('combobox', { name: '查询对象' }) }).locator('.ant-select-content, .ant-select-selection-item', { hasText: '党员基本信息' }).first().waitFor();
+      const condition = page.getByTestId('query-condition').first();
+      await pickOption(page, condition.locator('.ant-select').first(), '性别', '性别');
+      await pickOption(page, condition.locator('.ant-select').nth(2), '女');
+      await page.getByRole('button', { name: /查\s*询/ }).first().click();
+      await page.getByText(`查询结果（共 ${expected} 条）`).waitFor();
+      expect(await page.locator('.statistics-query .ant-table-tbody tr.ant-table-row').count()).toBeGreaterThan(0);
+      await shot(page, 'query');
+
+      await page.getByRole('button', { name: /保存查询/ }).click();
+      const title = `女党员-${run}`;
+      await page.getByRole('textbox', { name: '查询名称' }).fill(title);
+      await page.locator('.ant-modal').getByRole('button', { name: /保\s*存/ }).click();
+      await page.locator('.saved-queries').getByText(title).waitFor();
+      const saved = (await api<{ title: string; definition: { where: unknown } }[]>('GET', '/api/query/saved', undefined, admin)).body.find((q) => q.title === title);
+      expect(saved?.definition.where).toEqual({ and: [{ field: 'gender', op: 'eq', value: '2' }] });
+
+      const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /导出结果/ }).click()]);
+      expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('统计报表: a figure of a report drills down to exactly its records', async () => {
+    const page = await openAs('admin', '/statistics/reports/report');
+    try {
+      const cell = page.locator('.report-table .ant-table-tbody .drill-cell').first();
+      await cell.waitFor();
+      const figure = Number(await cell.textContent());
+      expect(figure).toBeGreaterThan(0);
+      await page.locator('.ant-card').filter({ hasText: '图表' }).locator('svg').first().waitFor();
+      await shot(page, 'report');
+      await cell.click();
+      const drawer = page.locator('.ant-drawer');
+      await drawer.locator('.ant-table-tbody tr.ant-table-row').first().waitFor({ timeout: 5000 }).catch(() => undefined);
+      await shot(page, 'drill');
+      await drawer.getByText(`共 ${figure} 条`).waitFor();
+      expect(await drawer.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(Math.min(10, figure));
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('大数据展示 fits 1920 × 1080 without scrolling', async () => {
+    const page = await newPage(browser, { viewport: { width: 1920, height: 1080 } });
+    try {
+      await page.context().addCookies([{ name: TOKEN_KEY, value: admin, url: baseUrl() }]);
+      await page.goto(webUrl('/statistics/bigdata'));
+      for (const id of ['bigdata-members', 'bigdata-orgs', 'bigdata-funnel']) await page.getByTestId(id).locator('svg').first().waitFor();
+      await shot(page, 'bigdata');
+      const fits = await page.evaluate(() => {
+        const screen = document.querySelector('[data-testid="bigdata-screen"]')!;
+        const panels = [...document.querySelectorAll('.bigdata-panel')].map((p) => p.getBoundingClientRect());
+        return {
+          screen: screen.scrollHeight <= screen.clientHeight && screen.scrollWidth <= screen.clientWidth,
+          panels: panels.length > 0 && panels.every((r) => r.bottom <= window.innerHeight && r.right <= window.innerWidth && r.height > 150),
+        };
+      });
+      expect(fits).toEqual({ screen: true, panels: true });
+    } finally {
+      await page.close();
+    }
+  });
+});
