@@ -56,6 +56,8 @@ interface Teacher {
 type Slot = readonly [post: string, rank: string, category: string, attr: string, title: string];
 const COLLEGE: Slot[] = [['08', '05', '2', '1', '党委书记'], ['10', '05', '2', '1', '院长'], ['09', '06', '3', '2', '党委副书记'], ['11', '06', '3', '2', '副院长'], ['11', '06', '3', '2', '副院长'], ['11', '06', '3', '2', '副院长']];
 const OFFICE: Slot[] = [['17', '05', '2', '1', '处长'], ['18', '06', '3', '2', '副处长'], ['18', '06', '3', '2', '副处长'], ['23', '07', '4', '1', '科长'], ['24', '08', '4', '2', '副科长']];
+/** Section-level posts beyond the team (科级: 办公室主任, 科长, 副科长). */
+const SECTION: Slot[] = [['19', '07', '4', '1', '办公室主任'], ['23', '07', '4', '1', '科长'], ['24', '08', '4', '2', '副科长']];
 const TEAM_TYPE: Record<string, string> = { '1': '2', '2': '3', '3': '4', '4': '5' };
 const TRAININGS = ['中青年干部培训班', '新任处级干部任职培训班', '高校领导干部政治能力提升专题培训班', '全国高校院长（书记）研修班', '干部网络学院专题学习'];
 const ORGANIZERS = ['中共湖南省委党校', '教育部高校干部培训中心', '国家教育行政学院', '本校党委组织部'];
@@ -96,7 +98,7 @@ export async function seedCadres(database: Database, options: CadreSeedOptions):
       const used = slotsUsed.get(unit.id) ?? 0;
       slotsUsed.set(unit.id, used + 1);
       // Beyond the unit's slots: further deputies (units over their staffing) or section chiefs.
-      const slot = used < slots.length ? slots[used] : rng.chance(0.5) ? slots[slots.length - 1] : (['19', '07', '4', '1', '主任'] as Slot);
+      const slot = used < slots.length ? slots[used] : used === slots.length && rng.chance(0.4) ? slots[slots.length - 1] : rng.pick(SECTION);
       const born = t.birth_date;
       const workStart = t.hired_on && t.hired_on > addMonths(born, 12 * 21) ? t.hired_on : addMonths(born, 12 * 23 + rng.int(0, 24));
       // The current post: started 0-8 years ago; a few exactly so that the term, the probation are due.
@@ -223,8 +225,8 @@ export async function seedCadres(database: Database, options: CadreSeedOptions):
     const teamRows = teams.map((t) => ({ ...t, term_end: addMonths(t.term_start, 60) }));
     for (let i = 0; i < teamRows.length; i += CHUNK) await db.insertInto('m_leader_team').values(teamRows.slice(i, i + CHUNK)).execute();
     counts.teams = teamRows.length;
-    await sql`UPDATE m_leader_team t SET plan_size = (SELECT coalesce(sum(s.approved), 0)::int FROM m_staffing s WHERE s.unit_id = t.unit_id),
-        member_count = (SELECT count(DISTINCT p.cadre_id)::int FROM m_cadre_post p WHERE p.unit_id = t.unit_id AND p.kind = '职务' AND p.full_time AND p.end_date IS NULL)`.execute(db);
+    await sql`UPDATE m_leader_team t SET plan_size = (SELECT coalesce(sum(s.approved), 0)::int FROM m_staffing s WHERE s.unit_id = t.unit_id AND s.rank <= '06'),
+        member_count = (SELECT count(DISTINCT p.cadre_id)::int FROM m_cadre_post p WHERE p.unit_id = t.unit_id AND p.kind = '职务' AND p.full_time AND p.end_date IS NULL AND p.rank <= '06')`.execute(db);
     return counts;
   });
 }

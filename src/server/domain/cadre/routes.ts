@@ -13,7 +13,7 @@ import { currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
 import { lookup } from '../member/lookups.js';
 import { CADRE_SETTINGS, readSetting } from './settings.js';
-import { teamDetail } from './teams.js';
+import { TEAM_RANKS, teamDetail } from './teams.js';
 
 const CADRE_READERS = ['cadre-info:list', 'cadre-leadership:list', 'cadre-selection:list', 'cadre-assess:list'];
 
@@ -33,7 +33,7 @@ export async function cadreRoutes(app: FastifyInstance): Promise<void> {
     const members = unitIds.length
       ? (await sql<{ unitId: number; cadreId: number; name: string; postTitle: string | null }>`
           SELECT DISTINCT p.unit_id AS "unitId", c.id AS "cadreId", c.name, p.post_title AS "postTitle" FROM m_cadre_post p JOIN m_cadre c ON c.id = p.cadre_id
-          WHERE p.unit_id = ANY(${unitIds}::int[]) AND p.kind = '职务' AND coalesce(p.full_time, true) AND (p.end_date IS NULL OR p.end_date > current_date)
+          WHERE p.unit_id = ANY(${unitIds}::int[]) AND p.kind = '职务' AND coalesce(p.full_time, true) AND (p.end_date IS NULL OR p.end_date > current_date) AND p.rank = ANY(${TEAM_RANKS}::text[])
           ORDER BY c.id`.execute(app.services.database.db)).rows
       : [];
     return { ...page, content: page.content.map((t) => ({ ...t, members: members.filter((m) => m.unitId === t.unitId).map(({ cadreId, name, postTitle }) => ({ cadreId, name, postTitle })) })) };

@@ -10,13 +10,19 @@ import type { DB } from '../../db/types.js';
 import { registerHook } from '../../runtime/index.js';
 import { termEndOf } from './rules.js';
 
-const currentPost = (today: string) => sql`p.kind = '职务' AND coalesce(p.full_time, true) AND (p.end_date IS NULL OR p.end_date > ${today}::date)`;
+/**
+ * A team member: a current full-time 职务 in the unit at 处级 or above (GB_JBXX_XZJB 01-06; 科级 posts are
+ * the unit's staff, not its leadership team).
+ */
+export const TEAM_RANKS = ['01', '02', '03', '04', '05', '06'];
+const currentPost = (today: string) =>
+  sql`p.kind = '职务' AND coalesce(p.full_time, true) AND (p.end_date IS NULL OR p.end_date > ${today}::date) AND p.rank = ANY(${TEAM_RANKS}::text[])`;
 
 /** Recomputes the plan and member counts of the teams of these units. */
 export async function refreshTeams(db: Kysely<DB>, unitIds: number[], today = localToday()): Promise<void> {
   if (!unitIds.length) return;
   await sql`UPDATE m_leader_team t SET
-      plan_size = (SELECT coalesce(sum(s.approved), 0)::int FROM m_staffing s WHERE s.unit_id = t.unit_id),
+      plan_size = (SELECT coalesce(sum(s.approved), 0)::int FROM m_staffing s WHERE s.unit_id = t.unit_id AND s.rank = ANY(${TEAM_RANKS}::text[])),
       member_count = (SELECT count(DISTINCT p.cadre_id)::int FROM m_cadre_post p WHERE p.unit_id = t.unit_id AND ${currentPost(today)})
     WHERE t.unit_id = ANY(${unitIds}::int[])`.execute(db);
 }
@@ -28,7 +34,7 @@ registerHook('cadre.team', async (ctx) => {
   if (typeof r.unitId !== 'number') return;
   const today = localToday();
   const counts = (await sql<{ plan: number; members: number }>`SELECT
-      (SELECT coalesce(sum(s.approved), 0)::int FROM m_staffing s WHERE s.unit_id = ${r.unitId}) AS plan,
+      (SELECT coalesce(sum(s.approved), 0)::int FROM m_staffing s WHERE s.unit_id = ${r.unitId} AND s.rank = ANY(${TEAM_RANKS}::text[])) AS plan,
       (SELECT count(DISTINCT p.cadre_id)::int FROM m_cadre_post p WHERE p.unit_id = ${r.unitId} AND ${currentPost(today)}) AS members`.execute(ctx.trx)).rows[0];
   ctx.record.planSize = counts.plan;
   ctx.record.memberCount = counts.members;
@@ -83,7 +89,7 @@ export async function teamDetail(db: Kysely<DB>, unitId: number, today = localTo
   };
   const plan = (await sql<{ rank: string; rankLabel: string; approved: number; occupied: number }>`
     SELECT s.rank, coalesce(d.label, s.rank) AS "rankLabel", s.approved, coalesce(s.occupied, 0)::int AS occupied FROM m_staffing s
-    LEFT JOIN dict_details d ON d.dict_code = 'GB_JBXX_XZJB' AND d.value = s.rank WHERE s.unit_id = ${unitId} ORDER BY s.rank`.execute(db)).rows;
+    LEFT JOIN dict_details d ON d.dict_code = 'GB_JBXX_XZJB' AND d.value = s.rank WHERE s.unit_id = ${unitId} AND s.rank = ANY(${TEAM_RANKS}::text[]) ORDER BY s.rank`.execute(db)).rows;
   const actualByRank = new Map<string, number>();
   for (const m of members) if (m.rank) actualByRank.set(m.rank, (actualByRank.get(m.rank) ?? 0) + 1);
   return {
