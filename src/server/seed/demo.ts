@@ -9,6 +9,7 @@ import { seedPschool } from './pschool/seed.js';
 import { seedDevelopment, seedWorkflowTodos } from './development.js';
 import { seedDemoNotices } from './notices.js';
 import { seedTransfers } from './transfers.js';
+import { seedStatistics } from './statistics.js';
 import { seedMemberLife } from './member-life.js';
 import { seedMeetings } from './meetings.js';
 import { seedDemoCadres } from './cadres.js';
@@ -256,4 +257,6 @@ export const demoSeeders: DemoSeeder[] = [
   { name: 'demo-member-life', run: seedMemberLife },
   // Notices an administrator published, for the workbench (issue 33.4).
   { name: 'demo-notices', run: async ({ database, log }) => log.info({ notices: await seedDemoNotices(database) }, 'demo notices seeded') },
+  // Data sources, saved queries and two snapshots (last year's end, this month), after every area's data (issue 30).
+  { name: 'demo-statistics', run: seedStatistics },
 ];

@@ -1,0 +1,63 @@
+/**
+ * Demo data of the statistics area (issue 30): the data sources as configured records, saved queries
+ * (the administrator's own and shared ones, a branch secretary's), and two snapshots: the roster at the
+ * end of last year and this month's. The year-end copy is taken now from the members who had joined by
+ * then (the demo has no history to take it from), so comparing it with this month's shows the year's
+ * new members.
+ */
+import { sql } from 'kysely';
+import { DEFAULT_SOURCES } from '../domain/statistics/sources.js';
+import { newSnapshot, takeSnapshot } from '../domain/statistics/snapshots.js';
+import type { QueryRequest } from '../../shared/statistics.js';
+import type { SeedContext } from './index.js';
+
+const SOURCE_USES: Record<string, string> = { members: '党员统计报表、大数据展示', organisations: '党组织统计、大数据展示', development: '年度发展党员情况、大数据展示' };
+
+function yearsAgo(years: number): string {
+  const d = new Date();
+  return `${d.getFullYear() - years}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+export async function seedStatistics({ database, app, log }: SeedContext): Promise<void> {
+  const { db } = database;
+  const year = new Date().getFullYear();
+  await sql`INSERT INTO m_stat_datasource (code, title, module, fields, permissions, enabled, used_by)
+    SELECT * FROM unnest(${DEFAULT_SOURCES.map((s) => s.code)}::text[], ${DEFAULT_SOURCES.map((s) => s.title)}::text[], ${DEFAULT_SOURCES.map((s) => s.module)}::text[],
+      ${DEFAULT_SOURCES.map((s) => s.fields.join(','))}::text[], ${DEFAULT_SOURCES.map((s) => s.permissions.join(','))}::text[], ${DEFAULT_SOURCES.map(() => true)}::boolean[],
+      ${DEFAULT_SOURCES.map((s) => SOURCE_USES[s.code] ?? '')}::text[])
+    ON CONFLICT DO NOTHING`.execute(db);
+
+  const users = await db.selectFrom('users').select(['id', 'username']).where('username', 'in', ['admin', 'zbsj', 'dwzzb']).execute();
+  const idOf = (name: string) => users.find((u) => u.username === name)?.id ?? null;
+  const queries: { owner: string; title: string; shared: boolean; definition: QueryRequest }[] = [
+    {
+      owner: 'admin', title: '35岁以下具有研究生学历的女党员', shared: true,
+      definition: { module: 'member', where: { and: [{ field: 'gender', op: 'eq', value: '2' }, { field: 'birthDate', op: 'gt', value: yearsAgo(35) }, { field: 'education', op: 'in', value: ['11', '14'] }] }, columns: ['name', 'gender', 'age', 'education', 'orgId', 'orgId.parentId', 'joinDate'], sort: 'joinDate,desc' },
+    },
+    {
+      owner: 'admin', title: `${year}年入党的党员`, shared: true,
+      definition: { module: 'member', where: { and: [{ field: 'joinDate', op: 'between', value: [`${year}-01-01`, `${year}-12-31`] }] }, columns: ['name', 'gender', 'category', 'joinDate', 'orgId'], sort: 'joinDate,desc' },
+    },
+    {
+      owner: 'dwzzb', title: '教职工党员或党龄30年以上的党员', shared: false,
+      definition: { module: 'member', where: { or: [{ field: 'category', op: 'eq', value: '1' }, { field: 'fullDate', op: 'lte', value: yearsAgo(30) }] }, columns: ['name', 'category', 'fullDate', 'partyAge', 'orgId'] },
+    },
+    {
+      owner: 'zbsj', title: '本支部预备党员', shared: false,
+      definition: { module: 'member', where: { and: [{ field: 'memberType', op: 'eq', value: '2' }] }, columns: ['name', 'joinDate', 'probationStatus', 'phone'], sort: 'joinDate,asc' },
+    },
+  ];
+  for (const q of queries) {
+    await sql`INSERT INTO stat_saved_query (title, module, definition, shared, owner_id) VALUES (${q.title}, ${q.definition.module}, ${JSON.stringify(q.definition)}::jsonb, ${q.shared}, ${idOf(q.owner)})`.execute(db);
+  }
+
+  if (!app) return;
+  const admin = { id: idOf('admin'), name: '系统管理员' };
+  const yearEnd = `${year - 1}-12-31`;
+  const first = await newSnapshot(db, `${year - 1}年末党员名册`, ['member', 'org'], admin, new Date(`${yearEnd}T23:59:59`));
+  await takeSnapshot(app.runtime, first, undefined, { member: (eb) => eb('join_date', '<=', yearEnd) });
+  const month = `${year}年${new Date().getMonth() + 1}月`;
+  const second = await newSnapshot(db, `${month}党员名册`, ['member', 'org'], admin);
+  const taken = await takeSnapshot(app.runtime, second);
+  log.info({ savedQueries: queries.length, snapshots: 2, members: taken.counts.member, stored: taken.stored }, 'demo statistics seeded');
+}
