@@ -167,6 +167,15 @@ describe(`elections on ${TEST_DB}`, () => {
     const counts = log.filter((e) => e.transition === 'count');
     expect(counts[0]!.values.ballots).toBe(lines.join('\n'));
     expect(counts[0]!.warnings[0]).toContain(`收回${quorum}张`);
+    // The printable documents: each round recounted from the ballots in the log; the report names the posts; .xlsx.
+    const docs = (await zbsj.get(`/api/elections/${id}/documents`)).body;
+    expect(docs.rounds).toHaveLength(counts.length);
+    expect(docs.rounds[0].tally.ballotsReturned).toBe(quorum);
+    expect(docs.elected.map((e: { post: string }) => e.post)).toEqual(['书记', '副书记', '委员']);
+    const xlsx = await t.app.inject({ method: 'GET', url: `/api/elections/${id}/documents/xlsx?doc=report`, headers: { authorization: `Bearer ${await login(t.app, 'zbsj', DEMO_USER_PASSWORD)}` } });
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-disposition']).toContain('.xlsx');
+    expect((await zbsj.get(`/api/elections/${id}/documents/xlsx?doc=constructor`)).status).toBe(400);
   });
 
   it('[S1.F4a] the congress: allocation of the delegate number by member count, the 500-member rule, sessions', async () => {

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import './workflow.js';
 import './congress.js';
+import { documentRoutes } from './documents.js';
 import { electionRoutes } from './routes.js';
 import { registerTermHooks } from './terms.js';
 
@@ -16,4 +17,5 @@ export async function electionArea(app: FastifyInstance): Promise<void> {
   registerTermHooks(app.runtime);
   if (!app.runtime.module('election') || !app.runtime.module('org')) return;
   await electionRoutes(app);
+  await documentRoutes(app);
 }
