@@ -186,6 +186,40 @@ describe(`cadre base on ${TEST_DB}`, () => {
     }
   });
 
+  it('[S1.F3a] the cadre pages ask the uKey of the roles the setting names, for accounts signing with one; a change to the cadre base pushes gb_base_refresh', async () => {
+    const role = await admin('POST', '/api/roles', { name: '干部科B', code: 'r_cadre_b', permissions: ['cadre-info:list'], dataScope: 'all' });
+    const user = await admin('POST', '/api/users', { username: 'cadre_b', nickName: '干部科B', roles: [role.body.id] });
+    const { hashPassword } = await import('../../src/server/core/passwords.js');
+    await t.database.db.updateTable('users').set({ password_hash: await hashPassword(PASS), password_weak: false, use_ukey: true }).where('id', '=', user.body.id).execute();
+    const keyed = clientOf(t.app, await login(t.app, 'cadre_b', PASS));
+    expect((await keyed('GET', '/api/cadre/ukey')).body).toEqual({ required: false });
+    await setting('cadreUkeyRoles', 'r_other, r_cadre_b');
+    try {
+      expect((await keyed('GET', '/api/cadre/ukey')).body).toEqual({ required: true });
+      // An account without a uKey is not asked.
+      expect((await admin('GET', '/api/cadre/ukey')).body).toEqual({ required: false });
+    } finally {
+      await setting('cadreUkeyRoles', '');
+    }
+
+    const pushed: { userIds: number[]; event: Record<string, unknown> }[] = [];
+    const messages = t.app.services.messages;
+    const original = messages.push.bind(messages);
+    messages.push = (userIds, event) => {
+      pushed.push({ userIds, event });
+      original(userIds, event);
+    };
+    try {
+      const c = await newCadre();
+      await expect.poll(() => pushed.find((p) => p.event.type === 'gb_base_refresh' && (p.event.ids as number[]).includes(c.id))).toBeTruthy();
+      const frame = pushed.find((p) => p.event.type === 'gb_base_refresh')!;
+      expect(frame.event).toMatchObject({ module: 'cadre', action: 'created' });
+      expect(frame.userIds).toContain(user.body.id);
+    } finally {
+      messages.push = original;
+    }
+  });
+
   it('[S1.F3a] reminder 1 (term) is due at the post\'s start + its term, announced 180 days ahead: not the day before, from the day of', async () => {
     const { id: cadreId } = await newCadre();
     const start = addMonths(addDays(TODAY, 100), -12 * 4); // the term ends in 100 days
