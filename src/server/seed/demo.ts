@@ -117,7 +117,7 @@ export const DEMO_ROLES: DemoRole[] = [
   {
     // The level between branch and organisation department: the college's committee (workflow level "committee").
     code: 'ejdw', name: '二级党委组织员', description: '本院党委（党总支）所属支部的党员、发展党员与组织关系转接审批、消息', level: 3, dataScope: 'own',
-    permissions: (tree) => withViews(['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'org-election'), ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)), ...evaluationAbove(tree)]),
+    permissions: (tree) => withViews(['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'org-election'), ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)), 'service-query:list', 'stat-report:list', ...evaluationAbove(tree)]),
   },
   {
     code: 'dy', name: '党员', description: '党校学习、我的党费、消息与规章制度', level: 4, dataScope: 'own',
