@@ -67,7 +67,7 @@ export async function meetingRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/meetings/compliance/overview', { config: perm(LIST) }, async (req) => {
     const p = await complianceParams(req);
-    const orgs = await complianceOf(app, p);
+    const orgs = await complianceOf(app, { ...p, periods: false });
     return { year: p.year, orgs: orgs.map(withoutPeriods), summary: summaryOf(orgs) };
   });
 
