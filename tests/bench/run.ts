@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BenchResult } from './lib.js';
 import { apiSuite } from './suites/api.js';
+import { cadreAnalysisSuite } from './suites/cadre-analysis.js';
 import { cadresSuite } from './suites/cadres.js';
 import { duesSuite } from './suites/dues.js';
 import { electionsSuite } from './suites/elections.js';
@@ -29,6 +30,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   dues: duesSuite,
   elections: electionsSuite,
   cadres: cadresSuite,
+  'cadre-analysis': cadreAnalysisSuite,
   pschool: pschoolSuite,
   imports: importsSuite,
   table: tableSuite,
