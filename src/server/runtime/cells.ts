@@ -5,7 +5,7 @@
  */
 import type ExcelJS from 'exceljs';
 import { rawText } from '../core/xlsx-read.js';
-import { formOrder } from '../../shared/module-schema/fields.js';
+import { formOrder, isRowTable } from '../../shared/module-schema/fields.js';
 import { parseTime, toDate } from '../../shared/format.js';
 import type { FieldInfo, RuntimeModule } from './module.js';
 
@@ -34,7 +34,8 @@ export function childSheetName(link: { title?: string }, child: RuntimeModule): 
 
 /** Columns of the template and of an import: the fields users type in, in form order. */
 export function importFields(m: RuntimeModule): FieldInfo[] {
-  return exportFields(m).filter((f) => f.writable);
+  // A table of rows does not fit one cell: its rows are filled on the form (fill-in forms export them on sheets of their own).
+  return exportFields(m).filter((f) => f.writable && !isRowTable(f.schema));
 }
 
 export function isRequired(m: RuntimeModule, f: FieldInfo): boolean {
@@ -56,7 +57,7 @@ export function exportCell(f: FieldInfo, record: Record<string, unknown>): Excel
     case 'boolean':
       return v ? '是' : '否';
     case 'array':
-      return (v as unknown[]).join('、');
+      return isRowTable(f.schema) ? `${(v as unknown[]).length} 行` : (v as unknown[]).join('、');
     case 'date-time':
       return parseTime(v as string | Date);
     default:
@@ -126,7 +127,7 @@ export function parseCell(f: FieldInfo, raw: unknown, lookups: CellLookups): Cel
   if (f.kind !== 'array') return scalar(f, raw, lookups);
   const values: unknown[] = [];
   for (const item of rawText(raw).split(ITEM_SEPARATOR).map((s) => s.trim()).filter(Boolean)) {
-    const r = scalar(f, item, lookups, f.schema.items?.type);
+    const r = scalar(f, item, lookups, f.schema.items?.type as 'string' | 'integer' | undefined);
     if ('error' in r) return r;
     values.push(r.value);
   }

@@ -13,6 +13,7 @@ import type { RuntimeModule } from './module.js';
 import { RecordService, type WriteEvent } from './records.js';
 import { ModuleRegistry, SchemaLoadError } from './registry.js';
 import { syncTables, type SyncReport } from './table-sync.js';
+import { StoredModules } from './stored-modules.js';
 import { WorkflowEngine } from './workflow/engine.js';
 import { Reminders } from './reminders/service.js';
 import { addDays } from '../../shared/calendar.js';
@@ -56,6 +57,7 @@ export class Runtime {
   private jobs?: ImportJobs;
   private engine?: WorkflowEngine;
   private reminderService?: Reminders;
+  private storedModules?: StoredModules;
 
   constructor(private readonly options: RuntimeOptions) {}
 
@@ -71,6 +73,15 @@ export class Runtime {
     const report = await syncTables(database, registry.list(), log);
     if (report.created.length || report.changed.length) log.info(report, 'module tables synced');
     this.context = new RuntimeContext(database.db, registry, this.options.dicts(), this.options.orgTree, school, log);
+    // Modules stored in the database (issue 29) join the registry after the file modules.
+    this.storedModules = new StoredModules({
+      database,
+      registry: () => this.registry,
+      dictExists: (code) => this.options.dicts().exists(code),
+      changed: (id) => this.services.delete(id),
+      log,
+    });
+    await this.storedModules.loadAll();
     this.jobs = new ImportJobs(this.context, (id) => this.records(id), log);
     await this.jobs.failInterrupted(database.kind === 'pglite');
     this.engine = new WorkflowEngine({
@@ -113,6 +124,12 @@ export class Runtime {
 
   get imports(): ImportJobs {
     return this.jobs!;
+  }
+
+  /** Modules stored in the database: added, changed and read while the server runs. */
+  get stored(): StoredModules {
+    if (!this.storedModules) throw new Error('the schema runtime has not started');
+    return this.storedModules;
   }
 
   /** Steps, approval log and "waiting for me" of modules with x-workflow. */

@@ -35,6 +35,8 @@ export function readSchoolOverrides(schemasDir: string, school: string): Record<
  */
 export class ModuleRegistry {
   private readonly modules = new Map<string, RuntimeModule>();
+  /** Modules added at run time from the database (never a file module's id). */
+  private readonly storedIds = new Set<string>();
 
   constructor(
     modules: RuntimeModule[],
@@ -160,6 +162,26 @@ export class ModuleRegistry {
 
   get(id: string): RuntimeModule | undefined {
     return this.modules.get(id);
+  }
+
+  /** Whether `id` is a module of `schemas/modules/` (a stored module may never take its place). */
+  isFileModule(id: string): boolean {
+    return this.modules.has(id) && !this.storedIds.has(id);
+  }
+
+  /** Whether `id` is served from a schema stored in the database (runtime/stored-modules.ts). */
+  isStored(id: string): boolean {
+    return this.storedIds.has(id);
+  }
+
+  /**
+   * Adds or replaces a module stored in the database while the server runs. A stored module has no
+   * children and no parents (refused by its check), so nothing else of the registry changes.
+   */
+  putStored(m: RuntimeModule): void {
+    if (this.isFileModule(m.id)) throw new Error(`module ${m.id} is a file module; the database cannot replace it`);
+    this.modules.set(m.id, m);
+    this.storedIds.add(m.id);
   }
 
   list(): RuntimeModule[] {

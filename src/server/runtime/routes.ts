@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { MODULE_ACTIONS } from '../../shared/module-schema/types.js';
+import { MODULE_ACTIONS, type ModuleAction } from '../../shared/module-schema/types.js';
 import { LOGIN, currentUser, perm } from '../core/auth/guard.js';
 import { hasAnyPermission, type SessionUser } from '../core/auth/session-user.js';
 import { idsOf } from '../core/ids.js';
@@ -18,6 +18,7 @@ import { trailOf } from './trail.js';
 import { listDeleted } from './deleted.js';
 import { missingWorkflowHooks } from './workflow/hooks.js';
 import { listWaiting, workflowRoutes } from './workflow/routes.js';
+import { STORED_MODULES_TOPIC } from './stored-modules.js';
 
 /** The actions of a module this user may perform. */
 export function allowedActions(user: Pick<SessionUser, 'roles' | 'isSuper'>, m: RuntimeModule): string[] {
@@ -32,7 +33,11 @@ function idParam(raw: unknown, m: RuntimeModule): number {
 
 /**
  * The generic module API, `/api/m/{module}/...` for every module of the registry (see docs/schema.md,
- * "Runtime API"). Each route declares the module's permission for its action; data scope applies inside.
+ * "Runtime API"). One table of routes (`MODULE_ROUTES`) serves every module: the modules of
+ * `schemas/modules/` get it registered under their own path at boot (so the API index and the route matrix
+ * name each module's permission), and one parameterised set `/api/m/:module/...` serves the modules stored
+ * in the database, looking the module up per request and checking the same permission per request.
+ * Data scope applies inside.
  */
 export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
   const runtime = app.runtime;
@@ -46,7 +51,26 @@ export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
       .map((m) => ({ id: m.id, title: m.title, actions: allowedActions(user, m) }));
   });
 
-  for (const m of runtime.registry.list()) moduleRoutes(app, runtime, m);
+  for (const m of runtime.registry.list()) {
+    if (runtime.registry.isStored(m.id)) continue;
+    for (const route of MODULE_ROUTES) {
+      if (route.when && !route.when(m)) continue;
+      app.route({
+        method: route.method,
+        url: `/api/m/${m.id}${route.path}`,
+        config: perm(...route.permissions(m, runtime)),
+        handler: (req, reply) => route.handler(runtime, m, req, reply),
+      });
+    }
+    workflowRoutes(app, runtime, m);
+  }
+  storedModuleRoutes(app, runtime);
+
+  // Other servers on the same PostgreSQL stored or changed a module: read it again.
+  app.services.invalidations.on(STORED_MODULES_TOPIC, (key) => {
+    if (typeof key === 'string') runtime.stored.reload(key).catch((err) => app.log.error({ err, module: key }, 'a stored module could not be read again'));
+  });
+  runtime.stored.announce = (id) => app.services.invalidations.invalidate(STORED_MODULES_TOPIC, id);
 
   app.addHook('onReady', async () => {
     const missing = missingHooks(runtime.registry.list());
@@ -58,77 +82,140 @@ export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('preClose', async () => runtime.imports.drain());
 }
 
-function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule): void {
-  const base = `/api/m/${m.id}`;
-  const p = m.permissions;
-  const records = () => runtime.records(m.id);
-  const actor = (req: FastifyRequest) => runtime.actorOf(currentUser(req));
+/** The module a parameterised route resolved for this request. */
+const resolved = new WeakMap<FastifyRequest, RuntimeModule>();
 
-  app.get(`${base}/schema`, { config: perm(p.list) }, async (req) => {
-    const user = currentUser(req);
-    const actions: string[] = allowedActions(user, m);
-    // 'deleted': the page offers the module's deleted records (see the deletions routes below).
-    if (actions.includes('delete') && user.dataScope.kind === 'all') actions.push('deleted');
-    return { schema: m.schema, actions, dicts: m.dictCodes };
-  });
+/**
+ * `/api/m/:module/...` for modules stored in the database. A file module's own (static) routes win over
+ * these, so only stored modules arrive here. Order of answers as for a file module: 401 without a session,
+ * 404 for a module that does not exist, 403 without the route's permission.
+ */
+function storedModuleRoutes(app: FastifyInstance, runtime: Runtime): void {
+  for (const route of MODULE_ROUTES) {
+    app.route({
+      method: route.method,
+      url: `/api/m/:module${route.path}`,
+      config: LOGIN,
+      onRequest: async (req) => {
+        const id = String((req.params as { module: string }).module);
+        let m = runtime.registry.isStored(id) ? runtime.module(id) : undefined;
+        // Stored on another server a moment ago (its notification is on its way): read it now.
+        if (!m && !runtime.registry.isFileModule(id) && (await runtime.stored.reload(id))) m = runtime.module(id);
+        if (!m || (route.when && !route.when(m))) throw new HttpError(404, '模块不存在');
+        if (!hasAnyPermission(currentUser(req), route.permissions(m, runtime))) throw new HttpError(403, STATUS_MESSAGES[403]);
+        resolved.set(req, m);
+      },
+      handler: (req, reply) => route.handler(runtime, resolved.get(req)!, req, reply),
+    });
+  }
+}
 
-  app.post(`${base}/list`, { config: perm(p.list) }, async (req) => {
-    const query = req.query as Record<string, unknown>;
-    // Every field of every record is what the detail shows: it needs the view permission too.
-    if (query.fields === 'all' && !hasAnyPermission(currentUser(req), [p.view])) throw new HttpError(403, STATUS_MESSAGES[403]);
-    const { filter, conditions } = await listWaiting(runtime, m, req.body, currentUser(req));
-    const page = await records().list({ filter, conditions, query, allFields: query.fields === 'all' }, await actor(req));
-    maskRecords(m, page.content);
-    return page;
-  });
+interface ModuleRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** After `/api/m/{module}`. */
+  path: string;
+  /** The caller needs one of these. */
+  permissions: (m: RuntimeModule, runtime: Runtime) => string[];
+  /** Only modules this is true of have the route. */
+  when?: (m: RuntimeModule) => boolean;
+  handler: (runtime: Runtime, m: RuntimeModule, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+}
 
-  // Records lacking a required field added after they were stored (x-required-from).
-  app.get(`${base}/incomplete`, { config: perm(p.list) }, async (req) => {
-    const page = await records().incomplete(req.query, await actor(req));
-    maskRecords(m, page.content);
-    return page;
-  });
+const may = (action: ModuleAction) => (m: RuntimeModule) => [m.permissions[action]];
+const actor = (runtime: Runtime, req: FastifyRequest) => runtime.actorOf(currentUser(req));
 
-  app.get(`${base}/export`, { config: perm(p.export) }, async (req, reply) => {
-    const query = req.query as { filter?: string };
-    let filter: unknown;
-    try {
-      filter = query.filter ? JSON.parse(query.filter) : undefined;
-    } catch {
-      throw new HttpError(400, '筛选条件的格式不正确', { errors: [{ field: 'filter', message: '筛选条件必须是 JSON 对象' }] });
-    }
-    return streamExport(reply, records(), { filter, query: req.query }, await actor(req));
-  });
+/**
+ * Options for reference pickers are for anyone who may list the module or fill in a field of another
+ * module that references it.
+ */
+function pickerPermissions(m: RuntimeModule, runtime: Runtime): string[] {
+  const pickers = new Set([m.permissions.list, m.permissions.view]);
+  for (const other of runtime.registry.list()) {
+    if ([...other.fields.values()].some((f) => f.ref === m.id)) [other.permissions.add, other.permissions.edit].forEach((x) => pickers.add(x));
+  }
+  return [...pickers];
+}
 
-  app.get(`${base}/template`, { config: perm(p.import) }, async (_req, reply) => sendTemplate(reply, runtime.ctx, m));
+/**
+ * Deleted records (who deleted what, when, with its last values) and their restore: for administrators
+ * who may delete here and see all organisations (the kept rows are not filtered by scope).
+ */
+async function deletionsActor(runtime: Runtime, req: FastifyRequest) {
+  const a = await actor(runtime, req);
+  if (a.scope !== 'all') throw new HttpError(403, '仅数据范围为全部的管理员可查看和恢复已删除的记录');
+  return a;
+}
 
-  app.post(`${base}/import`, { config: perm(p.import) }, async (req, reply) => {
-    const upload = await readImportUpload(req);
-    const jobId = await runtime.imports.start(m, upload, await actor(req));
-    return reply.code(202).send({ jobId });
-  });
-
-  app.get(`${base}/import/:jobId`, { config: perm(p.import) }, async (req) => {
-    const job = await runtime.imports.status(m, Number((req.params as { jobId: string }).jobId), currentUser(req));
-    return job;
-  });
-
-  app.get(`${base}/import/:jobId/report`, { config: perm(p.import) }, async (req, reply) =>
-    runtime.imports.sendReport(reply, m, Number((req.params as { jobId: string }).jobId), currentUser(req)),
-  );
-
-  // Options for reference pickers: records of this module by name, for anyone who may list it or
-  // fill in a field that references it.
-  if (m.nameField) {
-    const nameColumn = m.nameField.column!;
-    const pickers = new Set([p.list, p.view]);
-    for (const other of runtime.registry.list()) {
-      if ([...other.fields.values()].some((f) => f.ref === m.id)) [other.permissions.add, other.permissions.edit].forEach((x) => pickers.add(x));
-    }
-    app.get(`${base}/options`, { config: perm(...pickers) }, async (req) => {
+const MODULE_ROUTES: ModuleRoute[] = [
+  {
+    method: 'GET', path: '/schema', permissions: may('list'),
+    handler: async (_runtime, m, req) => {
+      const user = currentUser(req);
+      const actions: string[] = allowedActions(user, m);
+      // 'deleted': the page offers the module's deleted records (see the deletions routes below).
+      if (actions.includes('delete') && user.dataScope.kind === 'all') actions.push('deleted');
+      return { schema: m.schema, actions, dicts: m.dictCodes };
+    },
+  },
+  {
+    method: 'POST', path: '/list', permissions: may('list'),
+    handler: async (runtime, m, req) => {
+      const query = req.query as Record<string, unknown>;
+      // Every field of every record is what the detail shows: it needs the view permission too.
+      if (query.fields === 'all' && !hasAnyPermission(currentUser(req), [m.permissions.view])) throw new HttpError(403, STATUS_MESSAGES[403]);
+      const { filter, conditions } = await listWaiting(runtime, m, req.body, currentUser(req));
+      const page = await runtime.records(m.id).list({ filter, conditions, query, allFields: query.fields === 'all' }, await actor(runtime, req));
+      maskRecords(m, page.content);
+      return page;
+    },
+  },
+  {
+    // Records lacking a required field added after they were stored (x-required-from).
+    method: 'GET', path: '/incomplete', permissions: may('list'),
+    handler: async (runtime, m, req) => {
+      const page = await runtime.records(m.id).incomplete(req.query, await actor(runtime, req));
+      maskRecords(m, page.content);
+      return page;
+    },
+  },
+  {
+    method: 'GET', path: '/export', permissions: may('export'),
+    handler: async (runtime, m, req, reply) => {
+      const query = req.query as { filter?: string };
+      let filter: unknown;
+      try {
+        filter = query.filter ? JSON.parse(query.filter) : undefined;
+      } catch {
+        throw new HttpError(400, '筛选条件的格式不正确', { errors: [{ field: 'filter', message: '筛选条件必须是 JSON 对象' }] });
+      }
+      return streamExport(reply, runtime.records(m.id), { filter, query: req.query }, await actor(runtime, req));
+    },
+  },
+  { method: 'GET', path: '/template', permissions: may('import'), handler: async (runtime, m, _req, reply) => sendTemplate(reply, runtime.ctx, m) },
+  {
+    method: 'POST', path: '/import', permissions: may('import'),
+    handler: async (runtime, m, req, reply) => {
+      const upload = await readImportUpload(req);
+      const jobId = await runtime.imports.start(m, upload, await actor(runtime, req));
+      return reply.code(202).send({ jobId });
+    },
+  },
+  {
+    method: 'GET', path: '/import/:jobId', permissions: may('import'),
+    handler: async (runtime, m, req) => runtime.imports.status(m, Number((req.params as { jobId: string }).jobId), currentUser(req)),
+  },
+  {
+    method: 'GET', path: '/import/:jobId/report', permissions: may('import'),
+    handler: async (runtime, m, req, reply) => runtime.imports.sendReport(reply, m, Number((req.params as { jobId: string }).jobId), currentUser(req)),
+  },
+  {
+    // Options for reference pickers: records of this module by name.
+    method: 'GET', path: '/options', permissions: pickerPermissions, when: (m) => !!m.nameField,
+    handler: async (runtime, m, req) => {
+      const nameColumn = m.nameField!.column!;
       const q = req.query as { q?: string; ids?: string; size?: string };
       const size = Math.min(Math.max(Number(q.size) || 20, 1), 100);
-      const scope = records().pickerScopeCondition(await actor(req));
+      const scope = runtime.records(m.id).pickerScopeCondition(await actor(runtime, req));
       let query = runtime.ctx.anyDb.selectFrom(m.table).select(['id', `${nameColumn} as name`]);
       if (scope) query = query.where(scope);
       if (q.ids) {
@@ -138,57 +225,59 @@ function moduleRoutes(app: FastifyInstance, runtime: Runtime, m: RuntimeModule):
         query = query.where(containsText(nameColumn, q.q.trim()));
       }
       return query.orderBy(sql.ref(m.pinyinColumn ?? nameColumn)).orderBy('id').limit(size).execute();
-    });
-  }
-
-  workflowRoutes(app, runtime, m);
-
-  // Deleted records (who deleted what, when, with its last values) and their restore: for administrators
-  // who may delete here and see all organisations (the kept rows are not filtered by scope).
-  const deletionsActor = async (req: FastifyRequest) => {
-    const a = await actor(req);
-    if (a.scope !== 'all') throw new HttpError(403, '仅数据范围为全部的管理员可查看和恢复已删除的记录');
-    return a;
-  };
-  app.get(`${base}/deleted`, { config: perm(p.delete) }, async (req) => {
-    await deletionsActor(req);
-    return listDeleted(runtime.ctx, m, parsePaging(req.query, {}));
-  });
-  app.post(`${base}/deleted/:deletionId/restore`, { config: perm(p.delete) }, async (req) => {
-    const deletionId = Number((req.params as { deletionId: string }).deletionId);
-    if (!Number.isSafeInteger(deletionId) || deletionId <= 0) throw new HttpError(404, '删除记录不存在');
-    const restored = await records().restoreDeleted(deletionId, await deletionsActor(req));
-    return { status: 200, message: '已恢复', id: restored.recordId };
-  });
-
-  // The identity-card number whole only for who may edit the record, and that read is logged (sensitive.ts).
-  app.get(`${base}/:id`, { config: perm(p.view) }, async (req) => {
-    const a = await actor(req);
-    const record = await records().get(idParam((req.params as { id: string }).id, m), a);
-    if (!hasAnyPermission(currentUser(req), [p.edit])) return maskRecords(m, [record])[0];
-    await logSensitiveRead(runtime.ctx.db, m, record, a, req.ip);
-    return record;
-  });
-
-  app.get(`${base}/:id/trail`, { config: perm(p.view) }, async (req) => {
-    const id = idParam((req.params as { id: string }).id, m);
-    await records().get(id, await actor(req)); // 404 outside the caller's scope
-    return trailOf(runtime.ctx, m, id, parsePaging(req.query, {}));
-  });
-
-  app.post(`${base}/:id/restore/:changeId`, { config: perm(p.edit) }, async (req) => {
-    const params = req.params as { id: string; changeId: string };
-    const body = (req.body ?? {}) as { version?: unknown };
-    const version = Number.isSafeInteger(body.version) ? (body.version as number) : undefined;
-    return records().restore(idParam(params.id, m), Number(params.changeId), await actor(req), version);
-  });
-
-  app.post(base, { config: perm(p.add) }, async (req, reply) => reply.code(201).send(await records().create(req.body, await actor(req))));
-
-  app.put(base, { config: perm(p.edit) }, async (req) => records().update(req.body, await actor(req)));
-
-  app.delete(base, { config: perm(p.delete) }, async (req) => {
-    const deleted = await records().remove(idsOf(req.body), await actor(req));
-    return { status: 200, message: '删除成功', deleted };
-  });
-}
+    },
+  },
+  {
+    method: 'GET', path: '/deleted', permissions: may('delete'),
+    handler: async (runtime, m, req) => {
+      await deletionsActor(runtime, req);
+      return listDeleted(runtime.ctx, m, parsePaging(req.query, {}));
+    },
+  },
+  {
+    method: 'POST', path: '/deleted/:deletionId/restore', permissions: may('delete'),
+    handler: async (runtime, m, req) => {
+      const deletionId = Number((req.params as { deletionId: string }).deletionId);
+      if (!Number.isSafeInteger(deletionId) || deletionId <= 0) throw new HttpError(404, '删除记录不存在');
+      const restored = await runtime.records(m.id).restoreDeleted(deletionId, await deletionsActor(runtime, req));
+      return { status: 200, message: '已恢复', id: restored.recordId };
+    },
+  },
+  {
+    // The identity-card number whole only for who may edit the record, and that read is logged (sensitive.ts).
+    method: 'GET', path: '/:id', permissions: may('view'),
+    handler: async (runtime, m, req) => {
+      const a = await actor(runtime, req);
+      const record = await runtime.records(m.id).get(idParam((req.params as { id: string }).id, m), a);
+      if (!hasAnyPermission(currentUser(req), [m.permissions.edit])) return maskRecords(m, [record])[0];
+      await logSensitiveRead(runtime.ctx.db, m, record, a, req.ip);
+      return record;
+    },
+  },
+  {
+    method: 'GET', path: '/:id/trail', permissions: may('view'),
+    handler: async (runtime, m, req) => {
+      const id = idParam((req.params as { id: string }).id, m);
+      await runtime.records(m.id).get(id, await actor(runtime, req)); // 404 outside the caller's scope
+      return trailOf(runtime.ctx, m, id, parsePaging(req.query, {}));
+    },
+  },
+  {
+    method: 'POST', path: '/:id/restore/:changeId', permissions: may('edit'),
+    handler: async (runtime, m, req) => {
+      const params = req.params as { id: string; changeId: string };
+      const body = (req.body ?? {}) as { version?: unknown };
+      const version = Number.isSafeInteger(body.version) ? (body.version as number) : undefined;
+      return runtime.records(m.id).restore(idParam(params.id, m), Number(params.changeId), await actor(runtime, req), version);
+    },
+  },
+  { method: 'POST', path: '', permissions: may('add'), handler: async (runtime, m, req, reply) => reply.code(201).send(await runtime.records(m.id).create(req.body, await actor(runtime, req))) },
+  { method: 'PUT', path: '', permissions: may('edit'), handler: async (runtime, m, req) => runtime.records(m.id).update(req.body, await actor(runtime, req)) },
+  {
+    method: 'DELETE', path: '', permissions: may('delete'),
+    handler: async (runtime, m, req) => {
+      const deleted = await runtime.records(m.id).remove(idsOf(req.body), await actor(runtime, req));
+      return { status: 200, message: '删除成功', deleted };
+    },
+  },
+];

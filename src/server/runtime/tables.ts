@@ -16,6 +16,15 @@ export interface AppliedColumn {
 
 /** Tables of migration 0010 (module tables m_<id> are dynamic and typed by the runtime itself). */
 export interface RuntimeTables {
+  /** Module schemas stored at run time, every version kept (migration 0260, runtime/stored-modules.ts). */
+  stored_modules: {
+    module: string;
+    version: number;
+    /** JSON text (the fields keep their order). */
+    schema: string;
+    created_at: Stamp;
+    created_by: number | null;
+  };
   runtime_modules: {
     module: string;
     table_name: string;

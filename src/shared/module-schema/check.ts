@@ -106,6 +106,14 @@ function checkRuntimeRules(module: ModuleSchema): string[] {
     if (field['x-required-from'] && !module.required?.includes(name)) problems.push(`${name}.x-required-from applies to required fields: add "${name}" to required`);
     if (field['x-dict'] && !isStringLike(field)) problems.push(`${name}.x-dict needs type string (or an array of strings): dictionary values are strings`);
     if (field.type === 'array' && !field.items?.type) problems.push(`${name} is an array: give items.type`);
+    const rows = field.items?.properties;
+    if (field.type === 'array' && field.items?.type === 'object') {
+      // A table of rows: its columns are named, and nothing else describes the items.
+      if (!rows) problems.push(`${name} is a table of rows (items.type object): give items.properties, its columns`);
+      if (field.items.enum) problems.push(`${name}: a table of rows has no items.enum`);
+      if (field['x-dict'] || field['x-ref']) problems.push(`${name}: a table of rows cannot name x-dict or x-ref`);
+      field.items.required?.forEach((c) => rows && !rows[c] && problems.push(`${name}.items.required names unknown column "${c}"`));
+    } else if (rows || field.items?.required) problems.push(`${name}: items.properties and items.required belong to a table of rows (items.type object)`);
     for (const suffix of ['Label', 'Name']) {
       if (name.endsWith(suffix) && fields[name.slice(0, -suffix.length)]) {
         problems.push(`${name} collides with the ${suffix.toLowerCase()} the API adds for "${name.slice(0, -suffix.length)}": rename it`);

@@ -12,6 +12,11 @@ export function fieldKind(field: FieldSchema): FieldKind {
   return field.type;
 }
 
+/** A table of rows: an array whose items are objects with their own columns (items.properties). */
+export function isRowTable(field: FieldSchema): boolean {
+  return field.type === 'array' && field.items?.type === 'object';
+}
+
 /** Typed in by users (forms, imports): not read-only and not computed. */
 export function isWritable(field: FieldSchema): boolean {
   return !field.readOnly && !field['x-computed'];

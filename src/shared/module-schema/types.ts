@@ -4,6 +4,19 @@ import type { WorkflowSchema } from './workflow.js';
 
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'array';
 
+/** A column of a table-of-rows field (FieldSchema.items.properties): a scalar value. */
+export interface RowFieldSchema {
+  type: 'string' | 'integer' | 'number' | 'boolean';
+  title: string;
+  description?: string;
+  format?: 'date' | 'mobile' | 'email' | 'money' | 'id-card';
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+}
+
 export interface FieldSchema {
   type: FieldType;
   title: string;
@@ -17,7 +30,11 @@ export interface FieldSchema {
   pattern?: string;
   default?: unknown;
   readOnly?: boolean;
-  items?: { type?: 'string' | 'integer'; enum?: unknown[] };
+  /** Items of a multi-value field; `type: 'object'` with `properties` makes a table of rows (one row per item). */
+  items?: { type?: 'string' | 'integer' | 'object'; enum?: unknown[]; properties?: Record<string, RowFieldSchema>; required?: string[]; additionalProperties?: false };
+  /** Bounds of a multi-value field or a table of rows. */
+  minItems?: number;
+  maxItems?: number;
   'x-dict'?: string;
   'x-ref'?: string;
   'x-computed'?: { fn: string; args: string[] };

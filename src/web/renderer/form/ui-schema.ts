@@ -3,7 +3,7 @@
  * field, and the layout (groups or tabs, columns) of x-form.
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { fieldKind, formOrder, isWritable } from '../../../shared/module-schema/fields.js';
+import { fieldKind, formOrder, isRowTable, isWritable } from '../../../shared/module-schema/fields.js';
 import type { FieldSchema, ModuleSchema } from '../../../shared/module-schema/types.js';
 import type { RecordWidgetName } from './widgets.js';
 
@@ -22,6 +22,7 @@ export interface FormLayout {
 
 /** The widget of a field: x-widget when it names one, else by type, format, dictionary or reference. */
 export function widgetOf(f: FieldSchema): { widget: RecordWidgetName; options?: Record<string, unknown> } {
+  if (isRowTable(f)) return { widget: 'rows', options: { readonly: !isWritable(f) } };
   if (!isWritable(f)) return { widget: 'readonly' };
   const w = f['x-widget'];
   const mode = w === 'radio' ? 'radio' : w === 'checkbox' ? 'checkbox' : 'select';
@@ -69,7 +70,7 @@ export function formUiSchema(schema: ModuleSchema): UiSchema {
 }
 
 const isWide = (f: FieldSchema) =>
-  f.format === 'textarea' || f.format === 'rich-text' || f.format === 'file' || f['x-widget'] === 'textarea' || f['x-widget'] === 'rich-text';
+  isRowTable(f) || f.format === 'textarea' || f.format === 'rich-text' || f.format === 'file' || f['x-widget'] === 'textarea' || f['x-widget'] === 'rich-text';
 
 /** The sections of x-form: its groups (fields not in any group follow in a last one), or one section. */
 export function formLayout(schema: ModuleSchema): FormLayout {

@@ -19,6 +19,7 @@ import { ACCEPT_ALL, uploadFile, uploadProblem, type UploadedFile } from '../../
 import { displayText, fileRef, fileRefValue } from '../model';
 import { RefPicker, RefSelect } from '../pickers';
 import { contextOf, useFieldHandlers } from './context';
+import { RowsWidget } from './RowsWidget';
 import { RosterWidget } from './RosterWidget';
 import { useFieldValue, useFormStore } from './store';
 
@@ -319,6 +320,7 @@ export const recordWidgets = {
   date: DateWidget,
   upload: UploadWidget,
   readonly: ReadOnlyWidget,
+  rows: RowsWidget,
   roster: RosterWidget,
 };
 
