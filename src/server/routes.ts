@@ -17,6 +17,7 @@ import { pschoolRoutes } from './domain/pschool/index.js';
 import { transferArea } from './domain/transfer/index.js';
 import { developmentArea } from './domain/development/index.js';
 import { calendarArea } from './domain/calendar/index.js';
+import { formsArea } from './domain/forms/index.js';
 import { evaluationArea } from './domain/evaluation/index.js';
 import { statisticsArea } from './domain/statistics/index.js';
 import { jobRoutes } from './runtime/jobs.js';
@@ -44,6 +45,7 @@ export const routePlugins: FastifyPluginAsync[] = [
   reminderRoutes,
   jobRoutes,
   calendarArea,
+  formsArea,
   orgRoutes,
   memberLookupRoutes,
   memberAnalysisRoutes,

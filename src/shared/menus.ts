@@ -73,7 +73,7 @@ export const CORE_PAGES = [
   'transfer-lost-contact', 'transfer-stats',
   'development-process', 'development-record',
   'reminders',
-  'member-talk', 'member-points',
+  'forms',
   'service-query', 'stat-report', 'stat-snapshot', 'stat-bigdata',
   'member-talk', 'member-points',
   'cadre-info', 'cadre-assess', 'cadre-structure', 'cadre-performance',

@@ -105,6 +105,10 @@ export const DEMO_ROLES: DemoRole[] = [
       'member:list', 'member:view', 'member:edit', 'member:export', 'org:list',
       // Elections (issue 28): the branch's own steps; the steps of the level above check the level.
       ...permissionsUnder(tree, 'org-election'),
+      // 任务管理 (issue 29): the branch reads the tasks given to it and reports back.
+      'service-task:list', 'work-task:report',
+      // 填报管理 (issue 29): the branch fills the forms published to it.
+      'stat-fill-in:list', 'stat-fill-in:fill',
       ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'pschool-study', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p) && !COMMITTEE_UP.test(p)),
       // Dues: the branch's standards (confirm), its batch (report, deferrals), on-site payment and reports.
       'dues:list', 'dues:edit', 'dues:export', 'dues:confirm', 'dues-batch:list', 'dues-batch:report', 'dues-batch:defer',

@@ -46,6 +46,7 @@ export const corePages: Record<string, Page> = {
   'development-process': lazy(() => import('./development/DevelopmentProcessPage')),
   'development-record': lazy(() => import('./development/DevelopmentRecordPage')),
   reminders: lazy(() => import('./reminders/RemindersPage')),
+  forms: lazy(() => import('./forms/FormsPage')),
   'member-talk': lazy(() => import('./evaluation/MemberTalkPage')),
   'member-points': lazy(() => import('./evaluation/MemberPointsPage')),
   'service-query': lazy(() => import('./statistics/QueryPage')),

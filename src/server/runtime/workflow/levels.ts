@@ -30,7 +30,7 @@ export type OrgLevel = 'orgdept' | 'committee' | 'branch';
 
 /** DJ_DZZ_LB: 1 党委, 2 党总支 act as committees; 3 党支部, 4 联合党支部, 5 临时党支部 as branches. */
 const COMMITTEE_TYPES = new Set(['1', '2']);
-const BRANCH_TYPES = new Set(['3', '4', '5']);
+export const BRANCH_TYPES = new Set(['3', '4', '5']);
 
 /** A user as workflows see them: permissions, their organisation's level, and the organisations and units they see. */
 export interface Participant {

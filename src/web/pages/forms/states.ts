@@ -1,0 +1,15 @@
+import { CollectStatus, CollectStatusLabel, ShareState, ShareStateLabel } from '../../../shared/constants';
+
+/** Tag colours of the collection states (spec §4 CollectStatus). */
+export const STATE_COLORS: Record<number, string> = {
+  [CollectStatus.NO_START]: 'default',
+  [CollectStatus.STASHED_END]: 'orange',
+  [CollectStatus.COLLECT_END]: 'blue',
+  [CollectStatus.IMPORT_END]: 'green',
+};
+
+export const stateLabel = (state: number) => CollectStatusLabel[state as 0] ?? String(state);
+
+/** 草稿 before publication, then the spec's share states. */
+export const shareLabel = (state: number | null) => (state === null ? '草稿' : (ShareStateLabel[state as 1] ?? String(state)));
+export const isSharing = (state: number | null) => state === ShareState.SHARING;
