@@ -121,6 +121,8 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
       unitId, post: '10', rank: '05', startDate: appointDate, endDate: null, termYears: 5,
       probationEnd: addMonths(appointDate, 12), appointDocNo: '校党干〔2025〕12号', overReason: '学科建设急需，经党委常委会研究同意',
     });
+    // The cadre's record follows: its post, rank and date, on probation.
+    expect((await admin('GET', `/api/m/cadre/${cadreId}`)).body).toMatchObject({ unitId, post: '10', rank: '05', postDate: appointDate, rankDate: appointDate, tenureStatus: '2' });
     // The approval log holds the steps with their values, the warning of the staffing check among them.
     const log = (await admin('GET', `${BASE}/${id}/approvals`)).body as { transition: string; warnings: string[] }[];
     expect(log.map((l) => l.transition)).toEqual(['propose', 'recommend', 'inspect', 'publicize', 'decide', 'appoint']);
@@ -135,6 +137,7 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
       const confirmed = await ok(dwzzb, id, 'confirm', { confirmDate: end, confirmOpinion: '试用期考核胜任，正式任职' });
       expect(confirmed).toMatchObject({ state: 6, stateLabel: '已正式任职' });
       expect((await admin('GET', `/api/m/cadre-post/${appointed.postId}`)).body).toMatchObject({ confirmDate: end });
+      expect((await admin('GET', `/api/m/cadre/${cadreId}`)).body.tenureStatus).toBe('1');
     }
   });
 

@@ -89,8 +89,25 @@ registerEffect('appointment.writePost', async (ctx) => {
     ctx.actor,
     { trx: ctx.trx, source: ctx.source },
   );
+  await updateCadre(ctx, {
+    unitId: r.unitId, post: r.post, rank: r.rank, postDate: appointDate, rankDate: appointDate,
+    tenureStatus: probationEnd ? TENURE.probation : TENURE.serving,
+  });
   return { postId: post.id, probationEnd };
 });
+
+/** 任职状态 (GB_JBXX_RZZT): 在任 1, 试用期 2, 免职 3. */
+const TENURE = { serving: '1', probation: '2', removed: '3' } as const;
+
+/** The cadre's own record follows its current post (现任职务, 职级, 任现职时间, 任职状态). */
+async function updateCadre(ctx: EffectContext, values: Record<string, unknown>): Promise<void> {
+  const cadres = ctx.records('cadre');
+  const cadre = await cadres.readRow(ctx.next.cadreId as number, ctx.trx);
+  if (!cadre) return;
+  const changed = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== undefined && cadre[k] !== v));
+  if (changed.rank === undefined) delete changed.rankDate;
+  if (Object.keys(changed).length) await cadres.update({ id: cadre.id, version: cadre.version, ...changed }, ctx.actor, { trx: ctx.trx, source: ctx.source });
+}
 
 /** What the post records of the appointment besides the contract's fields: a full-time leading post, its document and the staffing reason. */
 function postExtras(r: Record<string, unknown>): Record<string, unknown> {
@@ -107,7 +124,13 @@ async function updatePost(ctx: EffectContext, values: Record<string, unknown>): 
 }
 
 /** 试用期满转正: the post records the confirmation (its probation reminder ends with it). */
-registerEffect('appointment.confirmPost', (ctx) => updatePost(ctx, { confirmDate: ctx.next.confirmDate ?? ctx.today }));
+registerEffect('appointment.confirmPost', async (ctx) => {
+  await updatePost(ctx, { confirmDate: ctx.next.confirmDate ?? ctx.today });
+  await updateCadre(ctx, { tenureStatus: TENURE.serving });
+});
 
 /** 试用期不合格: the post on probation ends on the day of the decision (免去试用职务). */
-registerEffect('appointment.endPost', (ctx) => updatePost(ctx, { endDate: ctx.next.confirmDate ?? ctx.today }));
+registerEffect('appointment.endPost', async (ctx) => {
+  await updatePost(ctx, { endDate: ctx.next.confirmDate ?? ctx.today });
+  await updateCadre(ctx, { tenureStatus: TENURE.removed });
+});
