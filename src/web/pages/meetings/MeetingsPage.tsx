@@ -85,7 +85,7 @@ function Overview({ orgs, onPick }: { orgs: OrgCompliance[]; onPick: (orgId: num
         { title: '党组织', dataIndex: 'orgName', render: (name: string, o) => <Button type="link" size="small" onClick={() => onPick(o.orgId)}>{name}</Button> },
         { title: '完成率', dataIndex: 'rate', width: 180, render: (rate: number) => <Progress percent={pct(rate)} size="small" status={rate < 1 ? 'exception' : 'success'} /> },
         { title: '已完成/应完成', width: 120, render: (_: unknown, o) => `${o.met}/${o.due}` },
-        { title: '状态', dataIndex: 'compliant', width: 90, render: (ok: boolean) => (ok ? <Tag color="success">达标</Tag> : <Tag color="error">未达标</Tag>) },
+        { title: '状态', dataIndex: 'compliant', width: 90, render: (ok: boolean, o) => (!o.due ? <Tag>未到期</Tag> : ok ? <Tag color="success">达标</Tag> : <Tag color="error">未达标</Tag>) },
       ]}
     />
   );
@@ -115,6 +115,11 @@ export function MeetingsPage({ title, types, compliance = true }: { title?: stri
     setView(id === undefined ? 'overview' : 'calendar');
   };
   const summary = overview.data?.summary;
+  // Branches for 三会一课, leadership teams (党委) for 民主生活会: counted as organisations; nothing due yet is neither.
+  const counts = useMemo(() => {
+    const orgs = overview.data?.orgs ?? [];
+    return { total: orgs.length, compliant: orgs.filter((o) => o.due && o.compliant).length, failing: orgs.filter((o) => !o.compliant).length };
+  }, [overview.data]);
   const calendarName = overview.data?.orgs.find((o) => o.orgId === calendarOrg)?.orgName;
 
   const header = compliance ? (
@@ -144,9 +149,9 @@ export function MeetingsPage({ title, types, compliance = true }: { title?: stri
       ) : (
         <div className="mt-summary">
           <div className="mt-stats">
-            <Statistic title="党支部" value={summary?.branches ?? 0} suffix="个" />
-            <Statistic title="达标支部" value={summary?.compliantBranches ?? 0} suffix="个" />
-            <Statistic title="未达标支部" value={(summary?.branches ?? 0) - (summary?.compliantBranches ?? 0)} suffix="个" styles={{ content: { color: '#cf1322' } }} />
+            <Statistic title="党组织" value={counts.total} suffix="个" />
+            <Statistic title="达标" value={counts.compliant} suffix="个" />
+            <Statistic title="未达标" value={counts.failing} suffix="个" styles={{ content: { color: '#cf1322' } }} />
             <Statistic title="总体完成率" value={pct(summary?.rate ?? 1)} suffix="%" />
           </div>
           <Overview orgs={overview.data?.orgs ?? []} onPick={pickOrg} />
