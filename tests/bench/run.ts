@@ -8,6 +8,7 @@ import { cadreAnalysisSuite } from './suites/cadre-analysis.js';
 import { cadresSuite } from './suites/cadres.js';
 import { duesSuite } from './suites/dues.js';
 import { electionsSuite } from './suites/elections.js';
+import { evaluationSuite } from './suites/evaluation.js';
 import { formSuite } from './suites/form.js';
 import { importsSuite } from './suites/imports.js';
 import { meetingsSuite } from './suites/meetings.js';
@@ -35,6 +36,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   imports: importsSuite,
   table: tableSuite,
   meetings: meetingsSuite,
+  evaluation: evaluationSuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

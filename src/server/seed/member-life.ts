@@ -127,5 +127,11 @@ export async function seedMemberLife({ database, config, log }: SeedContext): Pr
     const v = demo.length;
     return { ...base, appraisal_id: rounds[0], member_id: m.id, self_grade: excellent ? '1' : '2', self_assessment: '认真学习党的理论，按时参加组织生活，履行党员义务。', votes_excellent: excellent ? Math.ceil(v * 0.7) : Math.floor(v * 0.2), votes_qualified: excellent ? Math.floor(v * 0.3) : Math.ceil(v * 0.8), votes_basic: 0, votes_unqualified: 0, grade: excellent ? '1' : '2' };
   }));
+  // This year's round of a second branch under way: started, members' self-assessment open.
+  const second = branches[1] && byBranch.get(branches[1].id);
+  if (second?.length) {
+    const [open] = await insert(db, 'm_appraisal', [{ ...base, org_id: branches[1].id, year, title: `${year}年度民主评议党员`, meeting_date: null, state: 0 }]);
+    await insert(db, 'm_appraisal_result', second.map((m, i) => ({ ...base, appraisal_id: open, member_id: m.id, self_grade: i % 2 ? '2' : null, self_assessment: i % 2 ? '按时参加组织生活，认真完成工作任务。' : null })));
+  }
   log.info({ talks: talks.length, points: points.length, rewards: rewards.length, assists: assists.length, reports: reports.length, weakBranches: 2, date: today }, 'demo member life seeded');
 }

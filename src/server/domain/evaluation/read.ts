@@ -118,12 +118,14 @@ export async function pointsOf(app: FastifyInstance, where: { orgIds?: number[];
   const members = (await sql<{ id: number; name: string; orgId: number; idCard: string | null }>`
     SELECT m.id, m.name, m.org_id AS "orgId", m.id_card AS "idCard" FROM m_member m WHERE ${memberFilter}`.execute(db)).rows;
   const ids = members.map((m) => m.id);
+  // Members attend their branch's meetings: only those are read (an index on the branch, not the school's year).
+  const orgIds = [...new Set(members.map((m) => m.orgId))];
   const count = new Map<string, Map<number, number>>();
   const put = (source: string, rows: { id: number; n: number }[]) => count.set(source, new Map(rows.map((r) => [r.id, Number(r.n)])));
   if (app.runtime.module('meeting')) {
     put('meeting', (await sql<{ id: number; n: number }>`
       SELECT (a.v)::int AS id, count(*)::int AS n FROM m_meeting mt CROSS JOIN LATERAL jsonb_array_elements_text(mt.attendee_ids) AS a(v)
-      WHERE mt.date BETWEEN ${from}::date AND ${to}::date AND (a.v)::int = ANY(${ids}::int[]) GROUP BY 1`.execute(db)).rows);
+      WHERE mt.org_id = ANY(${orgIds}::int[]) AND mt.date BETWEEN ${from}::date AND ${to}::date AND (a.v)::int = ANY(${ids}::int[]) GROUP BY 1`.execute(db)).rows);
   }
   if (app.runtime.module('pschool-student')) {
     put('study', (await sql<{ id: number; n: number }>`
