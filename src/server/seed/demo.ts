@@ -5,6 +5,7 @@ import { modulePermissions } from '../../shared/module-schema/fields.js';
 import type { ModuleSchema } from '../../shared/module-schema/types.js';
 import { hashPassword } from '../core/passwords.js';
 import { seedDemoDues } from './demo-dues.js';
+import { seedDemoForms } from './forms.js';
 import { seedPschool } from './pschool/seed.js';
 import { seedDevelopment, seedWorkflowTodos } from './development.js';
 import { seedDemoNotices } from './notices.js';
@@ -257,6 +258,8 @@ export const demoSeeders: DemoSeeder[] = [
     },
   },
   { name: 'demo-dues', run: seedDemoDues },
+  // Fill-in forms: one published with its organisations in every collection state (a table of rows), a draft, a stopped one (issue 29).
+  { name: 'demo-forms', run: async (ctx) => ctx.log.info(await seedDemoForms(ctx), 'demo forms seeded') },
   // Talks, points, assistance, rewards, duty reports, an assessment, an appraisal round and weak branches (issue 27).
   { name: 'demo-member-life', run: seedMemberLife },
   // Notices an administrator published, for the workbench (issue 33.4).
