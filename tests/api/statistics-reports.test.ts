@@ -10,6 +10,7 @@ import { fullYearsBetween } from '../../src/shared/module-schema/computed.js';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { AGE_BANDS, PARTY_AGE_BANDS } from '../../src/server/domain/member/analysis.js';
 import { jobsOf } from '../../src/server/runtime/jobs.js';
+import { dueOn, runDueSchedules } from '../../src/server/domain/statistics/schedules.js';
 import { bearer, login } from '../support/auth.js';
 import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
 
@@ -145,5 +146,25 @@ describe(`statistical reports and snapshots on ${TEST_DB}`, () => {
     expect([...live.values()].reduce((x, y) => x + y, 0)).toBe(members - 1);
     // A 支部书记 is refused the snapshots.
     expect((await t.app.inject({ url: `/api/snapshots/${a}/diff/${b}?module=member`, headers: bearer(zbsj) })).statusCode).toBe(403);
+  });
+
+  it('a schedule takes its snapshot once on the day it is due (the last of the month), not the day before', async () => {
+    const bad = await t.app.inject({ method: 'POST', url: '/api/snapshots/schedules', headers: bearer(admin), payload: { title: '月末快照', modules: ['member'], every: 'weekly' } });
+    expect(bad.statusCode).toBe(400);
+    const res = await t.app.inject({ method: 'POST', url: '/api/snapshots/schedules', headers: bearer(admin), payload: { title: '月末快照', modules: ['member'], every: 'month-end' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(dueOn('month-end', new Date(2027, 1, 27))).toBe(false);
+    expect(dueOn('month-end', new Date(2027, 1, 28))).toBe(true);
+    expect(dueOn('year-end', new Date(2027, 11, 30))).toBe(false);
+    expect(dueOn('year-end', new Date(2027, 11, 31))).toBe(true);
+    expect(await runDueSchedules(t.app, new Date(2027, 1, 27))).toEqual([]);
+    const jobs = await runDueSchedules(t.app, new Date(2027, 1, 28));
+    expect(jobs).toHaveLength(1);
+    // Claimed: a second look (another server) the same day takes nothing.
+    expect(await runDueSchedules(t.app, new Date(2027, 1, 28))).toEqual([]);
+    await jobsOf(t.app).drain();
+    const list = (await t.app.inject({ url: '/api/snapshots', headers: bearer(admin) })).json() as { title: string; state: number }[];
+    expect(list.find((x) => x.title === '月末快照（2027-02-28）')?.state).toBe(2);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/snapshots/schedules/${res.json().id}`, headers: bearer(admin) })).statusCode).toBe(200);
   });
 });

@@ -16,6 +16,7 @@ import { membersSuite } from './suites/members.js';
 import { pschoolSuite } from './suites/pschool.js';
 import { runtimeSuite } from './suites/runtime.js';
 import { serverSuite } from './suites/server.js';
+import { statisticsSuite } from './suites/statistics.js';
 import { tableSuite } from './suites/table.js';
 import { webSuite } from './suites/web.js';
 import { workflowSuite } from './suites/workflow.js';
@@ -35,6 +36,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   pschool: pschoolSuite,
   imports: importsSuite,
   table: tableSuite,
+  statistics: statisticsSuite,
   meetings: meetingsSuite,
   evaluation: evaluationSuite,
 };

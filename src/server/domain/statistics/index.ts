@@ -16,6 +16,7 @@ import { runReport, type ReportDefinition } from './reports.js';
 import { deleteSaved, listSaved, saveQuery } from './saved-queries.js';
 import { checkModules, diffSnapshots, listSnapshots, newSnapshot, snapshotRecords, takeSnapshot, type DiffKind } from './snapshots.js';
 import { dataSources, mayUse } from './sources.js';
+import { addSchedule, listSchedules, removeSchedule, startScheduleTimer } from './schedules.js';
 import { compileWhere } from './where.js';
 
 const QUERY = 'service-query:list';
@@ -112,6 +113,13 @@ export async function statisticsArea(app: FastifyInstance): Promise<void> {
     await db.updateTable('stat_snapshot' as never).set({ job_id: jobId } as never).where('id' as never, '=', id as never).execute();
     return reply.code(202).send({ jobId, snapshotId: id, state: ExportState.START });
   });
+  app.get('/api/snapshots/schedules', { config: perm(SNAPSHOT) }, async () => listSchedules(app));
+  app.post('/api/snapshots/schedules', { config: perm(SNAPSHOT_ADD) }, async (req) => addSchedule(app, user(req), req.body));
+  app.delete('/api/snapshots/schedules/:id', { config: perm(SNAPSHOT_ADD) }, async (req) => {
+    await removeSchedule(app, idParam(req, 'id', '快照计划'));
+    return { ok: true };
+  });
+  startScheduleTimer(app);
   app.get('/api/snapshots/:a/diff/:b', { config: perm(SNAPSHOT) }, async (req) => {
     const q = req.query as Record<string, unknown>;
     const kind = (q.kind ?? 'changed') as DiffKind;

@@ -95,14 +95,16 @@ export async function takeSnapshot(runtime: Runtime, id: number, job?: JobContro
         const m = runtime.module(module)!;
         const filter = where?.[module];
         const source = filter ? (trx as Kysely<any>).selectFrom(m.table).where(filter).selectAll() : (trx as Kysely<any>).selectFrom(m.table).selectAll();
+        // The hash of each row now (its text form), then only the rows that changed are turned into JSON.
         await sql`DROP TABLE IF EXISTS snapshot_current`.execute(trx);
-        await sql`CREATE TEMP TABLE snapshot_current ON COMMIT DROP AS SELECT t.id, t.d, md5(t.d::text) AS h FROM (SELECT s.id, to_jsonb(s) AS d FROM (${source}) s) t`.execute(trx);
-        await sql`CREATE INDEX ON snapshot_current (id)`.execute(trx);
+        await sql`CREATE TEMP TABLE snapshot_current ON COMMIT DROP AS SELECT s.id, md5(s::text) AS h FROM (${source}) s`.execute(trx);
+        await sql`CREATE UNIQUE INDEX ON snapshot_current (id)`.execute(trx);
+        await sql`ANALYZE snapshot_current`.execute(trx);
         await sql`UPDATE stat_snapshot_version v SET last_snapshot = ${id}
           WHERE v.module = ${module} AND v.last_snapshot IS NULL
             AND NOT EXISTS (SELECT 1 FROM snapshot_current c WHERE c.id = v.record_id AND c.h = v.hash)`.execute(trx);
         const inserted = await sql`INSERT INTO stat_snapshot_version (module, record_id, first_snapshot, hash, data)
-          SELECT ${module}, c.id, ${id}, c.h, c.d FROM snapshot_current c
+          SELECT ${module}, c.id, ${id}, c.h, to_jsonb(t) FROM snapshot_current c JOIN ${sql.table(m.table)} t ON t.id = c.id
           WHERE NOT EXISTS (SELECT 1 FROM stat_snapshot_version v WHERE v.module = ${module} AND v.record_id = c.id AND v.last_snapshot IS NULL)`.execute(trx);
         const { rows: n } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM snapshot_current`.execute(trx);
         counts[module] = n[0].n;

@@ -3,13 +3,13 @@
  * reports can read them (统计报表's data source) and two snapshots compare record by record: added,
  * removed and changed, with the fields that changed.
  */
-import { CameraOutlined, SwapOutlined } from '@ant-design/icons';
+import { CameraOutlined, DeleteOutlined, FieldTimeOutlined, SwapOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Checkbox, Input, Modal, Select, Space, Statistic, Table, Tabs, Tag } from 'antd';
+import { App, Button, Card, Checkbox, Input, Modal, Radio, Select, Space, Statistic, Table, Tabs, Tag } from 'antd';
 import { useState } from 'react';
 import { EXPORT_STATE_LABELS, type Snapshot, type SnapshotDiff } from '../../../shared/statistics';
-import { Permission } from '../../core/Permission';
-import { statApi } from './api';
+import { Permission, useHasPermission } from '../../core/Permission';
+import { statApi, type SnapshotSchedule } from './api';
 
 const MODULES = [
   { value: 'member', label: '党员信息' },
@@ -19,6 +19,10 @@ const MODULES = [
 ];
 const moduleTitle = (id: string) => MODULES.find((m) => m.value === id)?.label ?? id;
 const STATE_COLORS: Record<number, string> = { 1: 'processing', 2: 'success', 3: 'error' };
+const EVERY = [
+  { value: 'month-end', label: '每月末' },
+  { value: 'year-end', label: '每年末（12月31日）' },
+];
 const show = (v: unknown) => (v === null || v === undefined || v === '' ? '（空）' : String(v));
 
 function DiffView({ a, b, module }: { a: number; b: number; module: string }) {
@@ -57,6 +61,48 @@ function DiffView({ a, b, module }: { a: number; b: number; module: string }) {
         ]}
       />
     </>
+  );
+}
+
+/** Snapshots taken on a schedule (the last day of each month or 31 December), checked hourly by the server. */
+function Schedules() {
+  const client = useQueryClient();
+  const canAdd = useHasPermission(['stat-snapshot:add']);
+  const schedules = useQuery({ queryKey: ['snapshot-schedules'], queryFn: statApi.schedules });
+  const [adding, setAdding] = useState<{ title: string; modules: string[]; every: string }>();
+  const refresh = () => void client.invalidateQueries({ queryKey: ['snapshot-schedules'] });
+  const add = useMutation({ mutationFn: statApi.addSchedule, onSuccess: () => (setAdding(undefined), refresh()) });
+  const remove = useMutation({ mutationFn: statApi.removeSchedule, onSuccess: refresh });
+  return (
+    <Card
+      size="small"
+      title="快照计划"
+      style={{ marginTop: 12 }}
+      extra={canAdd && <Button icon={<FieldTimeOutlined />} onClick={() => setAdding({ title: '月末党员名册', modules: ['member', 'org'], every: 'month-end' })}>新增计划</Button>}
+    >
+      <Table<SnapshotSchedule>
+        rowKey="id"
+        size="small"
+        pagination={false}
+        loading={schedules.isLoading}
+        dataSource={schedules.data}
+        locale={{ emptyText: '暂无快照计划' }}
+        columns={[
+          { title: '计划名称', dataIndex: 'title' },
+          { title: '周期', dataIndex: 'every', render: (v: string) => EVERY.find((e) => e.value === v)?.label },
+          { title: '包含数据', dataIndex: 'modules', render: (v: string[]) => v.map(moduleTitle).join('、') },
+          { title: '上次执行', dataIndex: 'lastRun', render: (v: string | null) => v ?? '尚未执行' },
+          ...(canAdd ? [{ title: '操作', key: 'op', width: 80, render: (_: unknown, r: SnapshotSchedule) => <Button type="text" danger size="small" aria-label={`删除${r.title}`} icon={<DeleteOutlined />} onClick={() => remove.mutate(r.id)} /> }] : []),
+        ]}
+      />
+      <Modal title="新增快照计划" open={!!adding} onCancel={() => setAdding(undefined)} onOk={() => adding && add.mutate(adding)} confirmLoading={add.isPending} okButtonProps={{ disabled: !adding?.title.trim() || !adding.modules.length }}>
+        <Space orientation="vertical" style={{ width: '100%' }}>
+          <Input aria-label="计划名称" maxLength={60} value={adding?.title} onChange={(e) => setAdding({ ...adding!, title: e.target.value })} />
+          <Radio.Group options={EVERY} value={adding?.every} onChange={(e) => setAdding({ ...adding!, every: e.target.value as string })} />
+          <Checkbox.Group options={MODULES} value={adding?.modules} onChange={(modules) => setAdding({ ...adding!, modules: modules as string[] })} />
+        </Space>
+      </Modal>
+    </Card>
   );
 }
 
@@ -107,6 +153,7 @@ export default function SnapshotPage() {
           ]}
         />
       </Card>
+      <Schedules />
       <Card size="small" title="快照比较" style={{ marginTop: 12 }}>
         <Space wrap>
           <Select aria-label="较早的快照" placeholder="较早的快照" style={{ width: 260 }} options={options} value={compare.a} onChange={(a: number) => setCompare({ ...compare, a })} />

@@ -38,9 +38,20 @@ export const statApi = {
   takeSnapshot: (title: string, modules: string[]) => post<{ jobId: number; snapshotId: number }>('/api/snapshots', { title, modules }),
   diff: (a: number, b: number, module: string, kind: string, page: number) => get<SnapshotDiff>(`/api/snapshots/${a}/diff/${b}`, { module, kind, page, size: 10 }),
   snapshotRecords: (id: number, body: { module: string; where: unknown; page: number; size: number }) => post<{ content: Row[]; totalElements: number }>(`/api/snapshots/${id}/records`, body),
+  schedules: () => get<SnapshotSchedule[]>('/api/snapshots/schedules'),
+  addSchedule: (body: { title: string; modules: string[]; every: string }) => post<SnapshotSchedule>('/api/snapshots/schedules', body),
+  removeSchedule: (id: number) => request.delete(`/api/snapshots/schedules/${id}`),
   job: (id: number) => get<Job>(`/api/jobs/${id}`),
   bigdata: () => get<BigData>('/api/bigdata/overview'),
 };
+
+export interface SnapshotSchedule {
+  id: number;
+  title: string;
+  modules: string[];
+  every: 'month-end' | 'year-end';
+  lastRun: string | null;
+}
 
 export interface Slice {
   label: string;
