@@ -26,7 +26,7 @@ describe('[S1.F4c] a branch election in Chromium', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    for (const user of ['zbsj', 'ejdw']) {
+    for (const user of ['zbsj', 'ejdw', 'dwzzb']) {
       tokens[user] = await apiToken(user, DEMO_USER_PASSWORD);
       pages[user] = await signedIn(browser, tokens[user]);
       pages[user].setDefaultTimeout(20_000);
@@ -124,4 +124,19 @@ describe('[S1.F4c] a branch election in Chromium', () => {
     await page.locator('.election-print-actions').getByText('选举结果报告').click();
     await page.locator('.election-print[data-doc="report"]').getByText(`${people[0]!.name}`).first().waitFor();
   }, 300_000);
+
+  it('[S1.F4a][S1.F4b] 党代会 lists the congress in preparation with its sessions; 党代表选举 lists the delegates by unit', async () => {
+    const page = pages.dwzzb;
+    await page.goto(webUrl('/party-org/election/congress'));
+    const row = page.locator('tr.rt-row').filter({ hasText: '代表大会' }).first();
+    await row.waitFor();
+    await row.getByText('代表选举').first().waitFor(); // its state
+    const congress = (await api<{ content: { id: number; name: string }[] }>('POST', '/api/m/congress/list', {}, tokens.dwzzb)).body.content[0]!;
+    await page.goto(webUrl(`/party-org/election/congress?id=${congress.id}`));
+    await drawerOf(page).getByRole('tab', { name: '会议议程' }).click();
+    await drawerOf(page).getByText('选举大会：选举新一届党委委员、纪委委员').waitFor();
+    await page.goto(webUrl('/party-org/election/delegate'));
+    await page.locator('tr.rt-row').filter({ hasText: '当选代表' }).first().waitFor();
+    await page.locator('tr.rt-row').filter({ hasText: '候选人' }).first().waitFor();
+  });
 });
