@@ -1,3 +1,5 @@
+import { addMonths } from './calendar.js';
+
 /**
  * Party organisation rules (《中国共产党支部工作条例（试行）》, 《中国共产党章程》) as pure functions:
  * shown as warnings on an organisation and in the check list.
@@ -13,7 +15,7 @@ export interface OrgFacts {
 }
 
 export interface OrgWarning {
-  code: 'too-few-full-members' | 'needs-committee' | 'suggest-general-branch' | 'suggest-committee' | 'term-overdue';
+  code: 'too-few-full-members' | 'needs-committee' | 'suggest-general-branch' | 'suggest-committee' | 'term-due' | 'term-overdue';
   message: string;
 }
 
@@ -36,6 +38,9 @@ export function orgWarnings(org: OrgFacts, today: string): OrgWarning[] {
   }
   if (org.termEnd && org.termEnd < today) {
     warnings.push({ code: 'term-overdue', message: `本届任期已于${org.termEnd}届满，应及时换届选举` });
+  } else if (org.termEnd && org.termEnd <= addMonths(today, 6)) {
+    // 《中国共产党基层组织选举工作条例》: preparations start six months before the term ends (docs/elections.md).
+    warnings.push({ code: 'term-due', message: `本届任期将于${org.termEnd}届满，应做好换届准备，约届满前四个月向上级党组织请示` });
   }
   return warnings;
 }

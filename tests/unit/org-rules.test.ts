@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orgWarnings } from '../../src/shared/org-rules.js';
 
-const branch = { type: '3', memberCount: 5, fullMemberCount: 5, committee: null, termEnd: '2027-01-01' };
+const branch = { type: '3', memberCount: 5, fullMemberCount: 5, committee: null, termEnd: '2028-01-01' };
 const codes = (o: Parameters<typeof orgWarnings>[0]) => orgWarnings(o, '2026-11-22').map((w) => w.code);
 
 describe('party organisation rules', () => {
@@ -21,5 +21,10 @@ describe('party organisation rules', () => {
     expect(codes({ ...branch, termEnd: '2026-11-21' })).toEqual(['term-overdue']);
     expect(codes({ type: '1', memberCount: 0, fullMemberCount: 0, committee: null, termEnd: '2020-01-01' })).toEqual(['term-overdue']);
     expect(orgWarnings({ ...branch, termEnd: '2026-01-01' }, '2026-11-22')[0].message).toBe('本届任期已于2026-01-01届满，应及时换届选举');
+  });
+  it('[S1.F4c] a term ending within six months is due for election: the day six months ahead yes, the day after no', () => {
+    expect(codes({ ...branch, termEnd: '2027-05-22' })).toEqual(['term-due']);
+    expect(codes({ ...branch, termEnd: '2027-05-23' })).toEqual([]);
+    expect(codes({ ...branch, termEnd: '2026-11-22' })).toEqual(['term-due']);
   });
 });
