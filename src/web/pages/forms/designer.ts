@@ -110,7 +110,7 @@ export function designFields(schema: ModuleSchema): DesignField[] {
       if (f.type === 'array' && f.items?.type === 'object') {
         const cols = f.items.properties ?? {};
         const req = new Set(f.items.required ?? []);
-        return { ...common, kind: 'rows', columns: Object.entries(cols).map(([c, s]) => ({ name: c, title: s.title, type: s.format === 'date' ? 'date' : s.type === 'string' ? 'string' : 'number', required: req.has(c) })) };
+        return { ...common, kind: 'rows', columns: Object.entries(cols).map(([c, s]) => ({ name: c, title: s.title, type: s.format === 'date' ? 'date' : s.type === 'string' ? 'string' : 'number', ...(req.has(c) && { required: true }) })) };
       }
       if (f['x-ref'] === 'org') return { ...common, kind: 'org' };
       if (f['x-ref']) return { ...common, kind: 'person' };
