@@ -31,6 +31,8 @@ export default defineConfig({
     // @rc-component packages declare no `sideEffects`, so importing one name from an index would pull the
     // whole package into the importing page's chunks; their modules are pure, and lazy barrels skip the rest.
     rolldownOptions: {
+      // The desktop app and the mobile terminal (issue 31: /web/m/, served from mobile/index.html).
+      input: { main: path.resolve(import.meta.dirname, 'src/web/index.html'), mobile: path.resolve(import.meta.dirname, 'src/web/mobile/index.html') },
       treeshake: { moduleSideEffects: [{ test: /node_modules[\\/]@rc-component[\\/].*\.js$/, sideEffects: false }, { test: /\.css$/, sideEffects: true }] },
       experimental: { lazyBarrel: true },
     },

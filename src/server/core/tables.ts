@@ -69,6 +69,8 @@ export interface SessionsTable {
   created_at: Created;
   last_seen_at: WithDefault<Date>;
   expires_at: Date;
+  /** Spec §9: PC 1, MOBILE 2 (0290). */
+  terminal: WithDefault<number>;
 }
 
 export interface LoginAttemptsTable {

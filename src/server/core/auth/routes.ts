@@ -11,6 +11,7 @@ import { assertRegistrationOpen, registrationGrants } from './registration.js';
 import type { MessageSender } from './messages.js';
 import { decryptPassword } from './rsa.js';
 import { publicUser } from './session-user.js';
+import { TERMINAL_HEADER, terminalOf } from '../../../shared/terminal.js';
 
 const BAD_CREDENTIALS = '用户名或密码错误';
 // Verified against when the username is unknown, so both failures take the same time.
@@ -30,7 +31,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   const smsLimit = authLimit;
 
   const captchaEnabled = async () => appConfig.captcha && (await config.flag('captchaEnabled', true));
-  const clientMeta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
+  // Spec §9: the session records its terminal (PC 1, MOBILE 2): the mobile app names itself, a phone's browser is one.
+  const clientMeta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'], terminal: terminalOf(req.headers[TERMINAL_HEADER], req.headers['user-agent']) });
 
   /** Opens a session for a user who proved who they are, and answers `{ token, user }`. */
   async function signIn(req: FastifyRequest, userId: number, method: string, username: string) {

@@ -86,7 +86,7 @@ export class SessionService {
     return (await this.config.number('sessionIdleMinutes', 120)) * 60_000;
   }
 
-  async create(userId: number, meta: { ip?: string; userAgent?: string }): Promise<{ token: string; sessionId: number }> {
+  async create(userId: number, meta: { ip?: string; userAgent?: string; terminal?: number }): Promise<{ token: string; sessionId: number }> {
     const token = crypto.randomBytes(32).toString('base64url');
     const row = await this.database.db
       .insertInto('sessions')
@@ -95,6 +95,7 @@ export class SessionService {
         user_id: userId,
         ip: meta.ip ?? null,
         user_agent: meta.userAgent?.slice(0, 300) ?? null,
+        terminal: meta.terminal ?? 1,
         expires_at: new Date(Date.now() + (await this.idleMs())),
       })
       .returning('id')

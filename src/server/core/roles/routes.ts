@@ -127,7 +127,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
     let q = db.selectFrom('sessions as s').innerJoin('users as u', 'u.id', 's.user_id').where('s.expires_at', '>', sql<Date>`now()`);
     if (blurry) q = q.where((eb) => eb.or([eb('u.username', 'ilike', likeContains(blurry)), eb('u.nick_name', 'ilike', likeContains(blurry)), eb('s.ip', 'ilike', likeContains(blurry))]));
     const { total } = await q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
-    let rows = q.select(['s.id', 'u.username', 'u.nick_name as nickName', 's.ip', 's.user_agent as userAgent', 's.created_at as loginTime', 's.last_seen_at as lastSeen']);
+    let rows = q.select(['s.id', 'u.username', 'u.nick_name as nickName', 's.ip', 's.user_agent as userAgent', 's.terminal', 's.created_at as loginTime', 's.last_seen_at as lastSeen']);
     for (const [c, d] of paging.order) rows = rows.orderBy(sql.ref(c), d);
     const me = currentUser(req).sessionId;
     const content = (await rows.limit(paging.limit).offset(paging.offset).execute()).map((r) => ({ ...r, current: r.id === me }));

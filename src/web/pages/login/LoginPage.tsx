@@ -6,6 +6,7 @@ import Password from 'antd/es/input/Password';
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { defaultSettings } from '../../../shared/school-branding';
+import { isPhoneUserAgent } from '../../../shared/terminal';
 import { useSchool } from '../../core/stores/settings';
 import { getRemembered } from '../../core/auth/token';
 import { showFeedback } from '../../core/request/feedback';
@@ -212,7 +213,12 @@ export default function LoginPage() {
   const siteTitle = config.htmlTitle || defaultSettings.title;
   const isDead = useConfigFlag('isDead');
   const smsFirst = location.pathname.startsWith('/newlogin');
-  const onDone = () => navigate(afterLoginPath(params.get('redirect')), { replace: true });
+  const onDone = () => {
+    const to = afterLoginPath(params.get('redirect'));
+    // Issue 31: a phone goes to the mobile terminal (it links back to this site), as does a login it asked for.
+    if (to.startsWith('/m/') || (to === '/' && isPhoneUserAgent(navigator.userAgent))) window.location.replace(`/web${to === '/' ? '/m/' : to}`);
+    else void navigate(to, { replace: true });
+  };
   const [mode, setMode] = useState<LoginMode>(smsFirst ? 'sms' : 'password');
 
   return (

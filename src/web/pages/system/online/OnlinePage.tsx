@@ -14,6 +14,8 @@ interface SessionRow {
   nickName: string;
   ip: string | null;
   userAgent: string | null;
+  /** Spec §9: PC 1, MOBILE 2. */
+  terminal: number;
   loginTime: string;
   lastSeen: string;
   /** The session of the viewer: it cannot be ended from here. */
@@ -36,6 +38,7 @@ const columns: ColumnsType<SessionRow> = [
   { title: '姓名', dataIndex: 'nickName' },
   { title: 'IP地址', dataIndex: 'ip', render: (v) => v || '-' },
   // Browser and system told simply; the full user-agent string on hover.
+  { title: '终端', dataIndex: 'terminal', render: (t: number) => (t === 2 ? '移动端' : '电脑端') },
   { title: '浏览器与系统', dataIndex: 'userAgent', render: (ua: string | null) => (ua ? <Tooltip title={ua}>{describeUserAgent(ua)}</Tooltip> : '-') },
   { title: '登录时间', dataIndex: 'loginTime', key: 'loginTime', sorter: true, render: timeCell },
   { title: '最后活动', dataIndex: 'lastSeen', key: 'lastSeen', sorter: true, render: timeCell },

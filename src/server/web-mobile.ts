@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+
+/** Where the mobile terminal lives (issue 31): a second page of the same build, same session and API. */
+export const MOBILE_BASE = '/web/m';
+const SHELL_CACHE = 'dj-mobile-shell-v1';
+
+/** The web app manifest that makes the mobile terminal installable (a home-screen icon, no browser chrome). */
+export const mobileManifest = {
+  name: '党建',
+  short_name: '党建',
+  description: '党员、支部书记和入党申请人的手机端',
+  lang: 'zh-CN',
+  id: `${MOBILE_BASE}/`,
+  start_url: `${MOBILE_BASE}/`,
+  scope: `${MOBILE_BASE}/`,
+  display: 'standalone',
+  orientation: 'portrait',
+  background_color: '#ffffff',
+  theme_color: '#c8161d',
+  icons: [{ src: '/web/favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+};
+
+/**
+ * The service worker keeps only the shell: the page (refreshed on every online visit) and the hashed assets it
+ * loaded. Offline, a visit gets the kept shell (which shows 离线) or a small 离线 page; /api is never cached.
+ */
+const serviceWorker = `'use strict';
+const CACHE = ${JSON.stringify(SHELL_CACHE)};
+const SHELL = ${JSON.stringify(`${MOBILE_BASE}/`)};
+const OFFLINE = '<!doctype html><html lang="zh-CN"><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>党建</title><body style="font:18px sans-serif;text-align:center;padding-top:30vh;color:#555"><p>离线</p><p style="font-size:14px">网络已断开，恢复后请刷新</p></body></html>';
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (e) => e.waitUntil(
+  caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k)))).then(() => self.clients.claim()),
+));
+const keep = (key, res) => { if (res.ok) { const copy = res.clone(); caches.open(CACHE).then((c) => c.put(key, copy)); } return res; };
+self.addEventListener('fetch', (e) => {
+  const req = e.request;
+  if (req.method !== 'GET') return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin) return;
+  if (req.mode === 'navigate') {
+    e.respondWith(fetch(req).then((res) => keep(SHELL, res)).catch(() => caches.match(SHELL).then((hit) => hit || new Response(OFFLINE, { headers: { 'content-type': 'text/html; charset=utf-8' } }))));
+  } else if (url.pathname.startsWith('/web/assets/') || url.pathname === '/web/favicon.svg') {
+    e.respondWith(caches.match(req).then((hit) => hit || fetch(req).then((res) => keep(req, res))));
+  }
+});
+`;
+
+/** The manifest and the service worker answer whether or not the page is built (they are made here). */
+export function registerMobileFiles(app: FastifyInstance): void {
+  app.get(`${MOBILE_BASE}/manifest.webmanifest`, (_req, reply) =>
+    reply.header('cache-control', 'no-cache').type('application/manifest+json; charset=utf-8').send(JSON.stringify(mobileManifest)),
+  );
+  app.get(`${MOBILE_BASE}/sw.js`, (_req, reply) =>
+    reply.header('cache-control', 'no-cache').header('service-worker-allowed', `${MOBILE_BASE}/`).type('text/javascript; charset=utf-8').send(serviceWorker),
+  );
+}

@@ -1,0 +1,73 @@
+/** 首页: my open to-dos (mark one done) and my unread reminders — the existing msgTodo / msgPushHistory APIs. */
+import { useState } from 'react';
+import { get, post, type Page } from '../api';
+import { Section, timeText } from '../ui';
+import { useLoad } from '../useLoad';
+
+interface Todo {
+  id: number;
+  title: string;
+  content: string;
+  link: string | null;
+  status: number;
+  createTime: string;
+}
+
+export interface Message {
+  id: number;
+  type: string;
+  title: string;
+  content: string;
+  senderName: string;
+  isRead: boolean;
+  createTime: string;
+}
+
+export function Home({ name }: { name: string }) {
+  const todos = useLoad(() => get<Page<Todo>>('/api/msgTodo/getTodo?status=0&page=0&size=20'));
+  const reminders = useLoad(() => get<Page<Message>>('/api/msgPushHistory?type=remind&read=false&page=0&size=10'));
+  const [error, setError] = useState('');
+  const done = async (id: number) => {
+    setError('');
+    try {
+      await post('/api/msgTodo/updateTodo', { ids: [id], status: 1 });
+      todos.reload();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  return (
+    <>
+      <p className="m-greeting">{name}，您好</p>
+      <Section title={`我的待办${todos.data ? `（${todos.data.totalElements}）` : ''}`} loading={todos.loading} error={todos.error || error} empty={todos.data?.content.length === 0}>
+        <ul className="m-list" aria-label="我的待办">
+          {todos.data?.content.map((t) => (
+            <li key={t.id} className="m-item">
+              <div className="m-item-main">
+                <div className="m-item-title">{t.title}</div>
+                {t.content && <div className="m-item-text">{t.content}</div>}
+                <div className="m-item-meta">{timeText(t.createTime)}</div>
+              </div>
+              <button type="button" className="m-btn" onClick={() => void done(t.id)}>
+                完成
+              </button>
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section title="我的提醒" loading={reminders.loading} error={reminders.error} empty={reminders.data?.content.length === 0}>
+        <ul className="m-list" aria-label="我的提醒">
+          {reminders.data?.content.map((m) => (
+            <li key={m.id} className="m-item">
+              <div className="m-item-main">
+                <div className="m-item-title">{m.title}</div>
+                <div className="m-item-text">{m.content}</div>
+                <div className="m-item-meta">{timeText(m.createTime)}</div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </Section>
+    </>
+  );
+}

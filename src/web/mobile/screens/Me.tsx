@@ -1,0 +1,36 @@
+/** 我的: who I am, my dues (where my role has them), the full site and logging out. */
+import type { PublicUser } from '../../../shared/session-user';
+import { get } from '../api';
+import { removeToken } from '../../core/auth/token';
+
+export function Me({ user, go, hasDues }: { user: PublicUser; go: (screen: string) => void; hasDues: boolean }) {
+  const logout = async () => {
+    await get('/auth/logout').catch(() => undefined);
+    removeToken();
+    window.location.assign('/web/login?redirect=%2Fm%2F');
+  };
+  return (
+    <>
+      <div className="m-card m-me">
+        <div className="m-avatar" aria-hidden>{user.nickName.slice(0, 1)}</div>
+        <div>
+          <div className="m-item-title">{user.nickName}</div>
+          <div className="m-item-meta">{user.username}{user.phone ? ` · ${user.phone}` : ''}</div>
+        </div>
+      </div>
+      <nav className="m-menu" aria-label="我的">
+        {hasDues && (
+          <button type="button" className="m-menu-item" onClick={() => go('dues')}>
+            我的党费
+          </button>
+        )}
+        <a className="m-menu-item" href="/web/">
+          访问电脑版
+        </a>
+        <button type="button" className="m-menu-item" onClick={() => void logout()}>
+          退出登录
+        </button>
+      </nav>
+    </>
+  );
+}

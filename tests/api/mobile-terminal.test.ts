@@ -1,0 +1,61 @@
+// engines: both — the session's terminal is a column written at login and read by the online list on each engine
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, enc } from '../support/auth.js';
+import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
+import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
+
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const ANDROID_WECHAT = 'Mozilla/5.0 (Linux; Android 13; V2183A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/116.0 Mobile Safari/537.36 MicroMessenger/8.0.47';
+const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const IPAD = 'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/604.1';
+
+/** Issue 31: the mobile terminal's manifest and service worker, and spec §9's terminal type of a session. */
+describe(`mobile terminal on ${TEST_DB}`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.app.close());
+
+  const loginAs = async (headers: Record<string, string>) => {
+    const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers, payload: { username: 'admin', password: enc(t.app, DEMO_ADMIN_PASSWORD) } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().token as string;
+  };
+  const terminalOf = async (token: string) => {
+    const me = await t.app.inject({ url: '/api/online?size=100', headers: bearer(token) });
+    expect(me.statusCode, me.body).toBe(200);
+    const row = (me.json().content as { current: boolean; terminal: number }[]).find((r) => r.current);
+    return row?.terminal;
+  };
+
+  it('the manifest answers at /web/m/manifest.webmanifest: name 党建, start_url /web/m/, standalone, icons', async () => {
+    const res = await t.app.inject({ url: '/web/m/manifest.webmanifest' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    const manifest = JSON.parse(res.body);
+    expect(manifest).toMatchObject({ name: '党建', start_url: '/web/m/', scope: '/web/m/', display: 'standalone', lang: 'zh-CN' });
+    expect(manifest.icons.length).toBeGreaterThan(0);
+  });
+
+  it('the service worker keeps the shell only: /api is never cached, offline shows 离线', async () => {
+    const res = await t.app.inject({ url: '/web/m/sw.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.body).toContain('离线');
+    expect(res.body).not.toContain('/api');
+  });
+
+  it('a session made from the mobile app (X-Terminal: 2) reports terminal 2 in GET /api/online', async () => {
+    expect(await terminalOf(await loginAs({ 'x-terminal': '2', 'user-agent': DESKTOP }))).toBe(2);
+  });
+
+  it('a login from a phone browser (iPhone, Android WeChat) is MOBILE 2; a desktop or an iPad is PC 1', async () => {
+    expect(await terminalOf(await loginAs({ 'user-agent': IPHONE }))).toBe(2);
+    expect(await terminalOf(await loginAs({ 'user-agent': ANDROID_WECHAT }))).toBe(2);
+    expect(await terminalOf(await loginAs({ 'user-agent': DESKTOP }))).toBe(1);
+    expect(await terminalOf(await loginAs({ 'user-agent': IPAD }))).toBe(1);
+    // The app names itself over the browser: the desktop site opened on a phone with X-Terminal 1 is PC.
+    expect(await terminalOf(await loginAs({ 'user-agent': IPHONE, 'x-terminal': '1' }))).toBe(1);
+  });
+});
