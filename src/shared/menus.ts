@@ -75,6 +75,7 @@ export const CORE_PAGES = [
   'reminders',
   'forms',
   'service-query', 'stat-report', 'stat-snapshot', 'stat-bigdata',
+  'service-mobile',
   'member-talk', 'member-points',
   'cadre-info', 'cadre-assess', 'cadre-structure', 'cadre-performance',
   'meetings-three-one', 'meetings-theme-day', 'meetings-life', 'meetings-democratic',

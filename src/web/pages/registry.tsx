@@ -50,6 +50,7 @@ export const corePages: Record<string, Page> = {
   'member-talk': lazy(() => import('./evaluation/MemberTalkPage')),
   'member-points': lazy(() => import('./evaluation/MemberPointsPage')),
   'service-query': lazy(() => import('./statistics/QueryPage')),
+  'service-mobile': lazy(() => import('./mobile/ServiceMobilePage')),
   'stat-report': lazy(() => import('./statistics/ReportPage')),
   'stat-snapshot': lazy(() => import('./statistics/SnapshotPage')),
   'stat-bigdata': lazy(() => import('./statistics/BigDataPage')),
