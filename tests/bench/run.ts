@@ -10,6 +10,7 @@ import { duesSuite } from './suites/dues.js';
 import { electionsSuite } from './suites/elections.js';
 import { evaluationSuite } from './suites/evaluation.js';
 import { formSuite } from './suites/form.js';
+import { formsSuite } from './suites/forms.js';
 import { importsSuite } from './suites/imports.js';
 import { meetingsSuite } from './suites/meetings.js';
 import { membersSuite } from './suites/members.js';
@@ -27,6 +28,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   web: webSuite,
   runtime: runtimeSuite,
   form: formSuite,
+  forms: formsSuite,
   workflow: workflowSuite,
   api: apiSuite,
   dues: duesSuite,
