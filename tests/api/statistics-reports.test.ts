@@ -144,6 +144,11 @@ describe(`statistical reports and snapshots on ${TEST_DB}`, () => {
     const old = figures(await report('members-by-gender', { snapshot: a }));
     expect([...old.values()].reduce((x, y) => x + y, 0)).toBe(members);
     expect([...live.values()].reduce((x, y) => x + y, 0)).toBe(members - 1);
+    // Exportable: the snapshot's members as .xlsx.
+    const exported = await t.app.inject({ url: `/api/snapshots/${a}/export?module=member`, headers: bearer(admin) });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toMatch(/spreadsheetml/);
+    expect(exported.rawPayload.length).toBeGreaterThan(1000);
     // A 支部书记 is refused the snapshots.
     expect((await t.app.inject({ url: `/api/snapshots/${a}/diff/${b}?module=member`, headers: bearer(zbsj) })).statusCode).toBe(403);
   });

@@ -11,6 +11,8 @@ import { fileStoreOf } from '../../core/files/upload.js';
 import { commitStreamedRow, neutraliseFormula, sendXlsx, streamXlsx } from '../../core/xlsx.js';
 import { jobsOf, type JobControl } from '../../runtime/jobs.js';
 import type { ReportResult } from '../../../shared/statistics.js';
+import type { RuntimeModule } from '../../runtime/module.js';
+import { snapshotRecords } from './snapshots.js';
 import { runQuery, type CompiledQuery } from './query.js';
 import { resolvePath } from './where.js';
 
@@ -82,4 +84,19 @@ export async function exportReport(reply: FastifyReply, r: ReportResult): Promis
   sheet.addRow(['合计', ...r.columns.slice(1).map((c) => r.totals[c.key] ?? 0)]).font = { bold: true };
   sheet.columns.forEach((c, i) => (c.width = i === 0 ? 28 : 14));
   return sendXlsx(reply, book, `${r.title}.xlsx`);
+}
+
+/** A snapshot's records of a module as .xlsx (the list's columns, by their labels), in the caller's scope. */
+export async function exportSnapshot(app: FastifyInstance, reply: FastifyReply, user: SessionUser, id: number, m: RuntimeModule, title: string): Promise<FastifyReply> {
+  const columns = m.listFields.map((n) => ({ key: n, title: m.field(n)!.title }));
+  return streamXlsx(reply, `${title}-${m.title}.xlsx`, async (book, addRow) => {
+    const sheet = book.addWorksheet(m.title.slice(0, 31));
+    await addRow(sheet, columns.map((c) => c.title), { bold: true });
+    for (let page = 0; ; page++) {
+      const { content } = await snapshotRecords(app.runtime, user, id, m, [], page, PAGE);
+      for (const r of content) await addRow(sheet, columns.map((c) => cell(r as Record<string, unknown>, c.key)));
+      if (content.length < PAGE) break;
+    }
+    sheet.commit();
+  });
 }

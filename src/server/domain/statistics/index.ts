@@ -9,12 +9,12 @@ import { HttpError, STATUS_MESSAGES } from '../../errors.js';
 import { jobsOf } from '../../runtime/jobs.js';
 import { ExportState } from '../../../shared/statistics.js';
 import { BUILTIN_REPORTS, builtinReport } from './builtin-reports.js';
-import { exportQuery, exportReport } from './exports.js';
+import { exportQuery, exportReport, exportSnapshot } from './exports.js';
 import { bigDataOverview } from './bigdata.js';
 import { compileQuery, queryModule, runQuery } from './query.js';
 import { runReport, type ReportDefinition } from './reports.js';
 import { deleteSaved, listSaved, saveQuery } from './saved-queries.js';
-import { checkModules, diffSnapshots, listSnapshots, newSnapshot, snapshotRecords, takeSnapshot, type DiffKind } from './snapshots.js';
+import { checkModules, diffSnapshots, listSnapshots, newSnapshot, snapshotInfo, snapshotRecords, takeSnapshot, type DiffKind } from './snapshots.js';
 import { dataSources, mayUse } from './sources.js';
 import { addSchedule, listSchedules, removeSchedule, startScheduleTimer } from './schedules.js';
 import { compileWhere } from './where.js';
@@ -133,6 +133,13 @@ export async function statisticsArea(app: FastifyInstance): Promise<void> {
     const cond = await compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree }, m, body.where);
     const { page, size } = paging(body);
     return snapshotRecords(runtime, user(req), idParam(req, 'id', '数据快照'), m, cond ? [cond] : [], page, size);
+  });
+
+  app.get('/api/snapshots/:id/export', { config: perm(SNAPSHOT) }, async (req, reply) => {
+    const id = idParam(req, 'id', '数据快照');
+    const m = queryModule(runtime, user(req), (req.query as { module?: unknown }).module ?? 'member');
+    const info = await snapshotInfo(runtime, id, m.id);
+    return exportSnapshot(app, reply, user(req), id, m, info.title);
   });
 
   // ---- 大数据展示

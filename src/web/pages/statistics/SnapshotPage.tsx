@@ -3,12 +3,13 @@
  * reports can read them (统计报表's data source) and two snapshots compare record by record: added,
  * removed and changed, with the fields that changed.
  */
-import { CameraOutlined, DeleteOutlined, FieldTimeOutlined, SwapOutlined } from '@ant-design/icons';
+import { CameraOutlined, DeleteOutlined, DownloadOutlined, FieldTimeOutlined, SwapOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Input, Modal, Radio, Select, Space, Statistic, Table, Tabs, Tag } from 'antd';
 import { useState } from 'react';
 import { EXPORT_STATE_LABELS, type Snapshot, type SnapshotDiff } from '../../../shared/statistics';
 import { Permission, useHasPermission } from '../../core/Permission';
+import { download } from '../../core/request/download';
 import { statApi, type SnapshotSchedule } from './api';
 
 const MODULES = [
@@ -150,6 +151,17 @@ export default function SnapshotPage() {
             { title: '本次存储（变化的记录）', key: 'stored', render: (_: unknown, s) => s.modules.map((m) => `${moduleTitle(m)} ${s.stored[m] ?? 0}`).join('，') },
             { title: '状态', dataIndex: 'state', width: 90, render: (v: number) => <Tag color={STATE_COLORS[v]}>{EXPORT_STATE_LABELS[v]}</Tag> },
             { title: '创建人', dataIndex: 'createdByName', width: 120 },
+            {
+              title: '导出',
+              key: 'export',
+              render: (_: unknown, s) =>
+                s.state === 2 &&
+                s.modules.map((m) => (
+                  <Button key={m} type="link" size="small" icon={<DownloadOutlined />} onClick={() => void download(`/api/snapshots/${s.id}/export`, { module: m }, `${s.title}-${moduleTitle(m)}.xlsx`)}>
+                    {moduleTitle(m)}
+                  </Button>
+                )),
+            },
           ]}
         />
       </Card>
