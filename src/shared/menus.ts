@@ -76,7 +76,7 @@ export const CORE_PAGES = [
   'forms',
   'service-query', 'stat-report', 'stat-snapshot', 'stat-bigdata',
   'service-mobile',
-  'member-talk', 'member-points',
+  'member-talk', 'member-points', 'org-weak',
   'cadre-info', 'cadre-assess', 'cadre-structure', 'cadre-performance',
   'meetings-three-one', 'meetings-theme-day', 'meetings-life', 'meetings-democratic',
 ] as const;

@@ -49,6 +49,7 @@ export const corePages: Record<string, Page> = {
   forms: lazy(() => import('./forms/FormsPage')),
   'member-talk': lazy(() => import('./evaluation/MemberTalkPage')),
   'member-points': lazy(() => import('./evaluation/MemberPointsPage')),
+  'org-weak': lazy(() => import('./evaluation/WeakOrgPage')),
   'service-query': lazy(() => import('./statistics/QueryPage')),
   'service-mobile': lazy(() => import('./mobile/ServiceMobilePage')),
   'stat-report': lazy(() => import('./statistics/ReportPage')),
