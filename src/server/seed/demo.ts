@@ -104,6 +104,8 @@ export const DEMO_ROLES: DemoRole[] = [
     code: 'zbsj', name: '支部书记', description: '本支部党员、发展党员、组织关系转接、组织生活、党费收缴、党校学习与消息', level: 3, dataScope: 'own',
     permissions: (tree) => withViews([
       'member:list', 'member:view', 'member:edit', 'member:export', 'org:list',
+      // 移动终端 (issue 31): the page with the mobile terminal's link and QR code.
+      'service-mobile:list',
       // Elections (issue 28): the branch's own steps; the steps of the level above check the level.
       ...permissionsUnder(tree, 'org-election'),
       // 任务管理 (issue 29): the branch reads the tasks given to it and reports back.
@@ -122,7 +124,7 @@ export const DEMO_ROLES: DemoRole[] = [
   {
     // The level between branch and organisation department: the college's committee (workflow level "committee").
     code: 'ejdw', name: '二级党委组织员', description: '本院党委（党总支）所属支部的党员、发展党员与组织关系转接审批、消息', level: 3, dataScope: 'own',
-    permissions: (tree) => withViews(['member:list', 'member:view', 'org:list', ...permissionsUnder(tree, 'org-election'), ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)), 'service-query:list', 'stat-report:list', ...evaluationAbove(tree)]),
+    permissions: (tree) => withViews(['member:list', 'member:view', 'org:list', 'service-mobile:list', ...permissionsUnder(tree, 'org-election'), ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)), 'service-query:list', 'stat-report:list', ...evaluationAbove(tree)]),
   },
   {
     code: 'dy', name: '党员', description: '党校学习、我的党费、消息与规章制度', level: 4, dataScope: 'own',
