@@ -84,4 +84,28 @@ describe('统计', () => {
       await page.close();
     }
   });
+
+  it("数据快照: the demo snapshots of last year's end and this month compare record by record", async () => {
+    const snapshots = (await api<{ id: number; title: string }[]>('GET', '/api/snapshots', undefined, admin)).body;
+    const yearEnd = snapshots.find((x) => x.title.endsWith('年末党员名册'))!;
+    const month = snapshots.find((x) => x.title.endsWith('月党员名册'))!;
+    const diff = (await api<{ added: number }>('GET', `/api/snapshots/${yearEnd.id}/diff/${month.id}?module=member&kind=added`, undefined, admin)).body;
+    const page = await openAs('admin', '/statistics/data/snapshot');
+    try {
+      await page.getByText(yearEnd.title).first().waitFor();
+      await pickOption(page, page.locator('.ant-select', { has: page.getByRole('combobox', { name: '较早的快照' }) }), await optionText(yearEnd.id));
+      await pickOption(page, page.locator('.ant-select', { has: page.getByRole('combobox', { name: '较晚的快照' }) }), await optionText(month.id));
+      await page.getByRole('button', { name: /比\s*较/ }).click();
+      await page.locator('.ant-statistic', { hasText: '新增记录' }).getByText(String(diff.added), { exact: true }).waitFor();
+      await shot(page, 'snapshot');
+    } finally {
+      await page.close();
+    }
+  });
 });
+
+/** The option text of a snapshot on the compare selects: its title and day. */
+async function optionText(id: number): Promise<string> {
+  const s = (await api<{ id: number; title: string; takenAt: string }[]>('GET', '/api/snapshots', undefined, admin)).body.find((x) => x.id === id)!;
+  return `${s.title}（${s.takenAt.slice(0, 10)}）`;
+}

@@ -32,8 +32,8 @@ function DiffView({ a, b, module }: { a: number; b: number; module: string }) {
   const diff = useQuery({ queryKey: ['snapshot-diff', a, b, module, kind, page], queryFn: () => statApi.diff(a, b, module, kind, page) });
   const d = diff.data;
   return (
-    <>
-      <Space size={32} style={{ margin: '8px 0 12px' }}>
+    <div style={{ marginTop: 12 }}>
+      <Space size={32} style={{ marginBottom: 12 }}>
         <Statistic title="新增记录" value={d?.added ?? '—'} />
         <Statistic title="减少记录" value={d?.removed ?? '—'} />
         <Statistic title="变化记录" value={d?.changed ?? '—'} />
@@ -61,7 +61,7 @@ function DiffView({ a, b, module }: { a: number; b: number; module: string }) {
             : []),
         ]}
       />
-    </>
+    </div>
   );
 }
 
@@ -168,9 +168,9 @@ export default function SnapshotPage() {
       <Schedules />
       <Card size="small" title="快照比较" style={{ marginTop: 12 }}>
         <Space wrap>
-          <Select aria-label="较早的快照" placeholder="较早的快照" style={{ width: 260 }} options={options} value={compare.a} onChange={(a: number) => setCompare({ ...compare, a })} />
+          <Select aria-label="较早的快照" placeholder="较早的快照" style={{ width: 320 }} options={options} value={compare.a} onChange={(a: number) => setCompare({ ...compare, a })} />
           <SwapOutlined />
-          <Select aria-label="较晚的快照" placeholder="较晚的快照" style={{ width: 260 }} options={options} value={compare.b} onChange={(b: number) => setCompare({ ...compare, b })} />
+          <Select aria-label="较晚的快照" placeholder="较晚的快照" style={{ width: 320 }} options={options} value={compare.b} onChange={(b: number) => setCompare({ ...compare, b })} />
           <Select aria-label="比较的数据" style={{ width: 140 }} options={MODULES} value={compare.module} onChange={(module: string) => setCompare({ ...compare, module })} />
           <Button type="primary" disabled={!compare.a || !compare.b} onClick={() => setShown({ a: compare.a!, b: compare.b!, module: compare.module })}>
             比较
