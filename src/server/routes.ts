@@ -18,12 +18,13 @@ import { transferArea } from './domain/transfer/index.js';
 import { developmentArea } from './domain/development/index.js';
 import { calendarArea } from './domain/calendar/index.js';
 import { formsArea } from './domain/forms/index.js';
-import { evaluationArea } from './domain/evaluation/index.js';
 import { statisticsArea } from './domain/statistics/index.js';
 import { jobRoutes } from './runtime/jobs.js';
 import { electionArea } from './domain/elections/index.js';
 import { cadreArea } from './domain/cadre/index.js';
+import { evaluationArea } from './domain/evaluation/index.js';
 import { meetingsArea } from './domain/meetings/index.js';
+import { workArea } from './domain/work/index.js';
 import { sysConfigRoutes } from './core/sysconfig/routes.js';
 import { userRoutes } from './core/users/routes.js';
 
@@ -54,9 +55,10 @@ export const routePlugins: FastifyPluginAsync[] = [
   pschoolRoutes,
   transferArea,
   developmentArea,
-  evaluationArea,
+  cadreArea,
   statisticsArea,
   electionArea,
-  cadreArea,
+  evaluationArea,
   meetingsArea,
+  workArea,
 ];

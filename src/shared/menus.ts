@@ -76,9 +76,10 @@ export const CORE_PAGES = [
   'forms',
   'service-query', 'stat-report', 'stat-snapshot', 'stat-bigdata',
   'service-mobile',
-  'member-talk', 'member-points', 'org-weak',
-  'cadre-info', 'cadre-assess', 'cadre-structure', 'cadre-performance',
   'meetings-three-one', 'meetings-theme-day', 'meetings-life', 'meetings-democratic',
+  'cadre-info', 'cadre-assess', 'cadre-structure', 'cadre-performance',
+  'member-talk', 'member-points', 'org-weak',
+  'service-download',
 ] as const;
 
 /** Modules whose schema is being written; `module:<id>` may name them before schemas/modules/<id>.json exists. */

@@ -11,11 +11,12 @@ import { seedDevelopment, seedWorkflowTodos } from './development.js';
 import { seedDemoNotices } from './notices.js';
 import { seedTransfers } from './transfers.js';
 import { seedStatistics } from './statistics.js';
-import { seedMemberLife } from './member-life.js';
-import { seedMeetings } from './meetings.js';
 import { seedDemoCadres } from './cadres.js';
 import { seedDemoAppointments } from './cadre-appointments.js';
+import { seedMeetings } from './meetings.js';
 import { seedElections } from './elections.js';
+import { seedMemberLife } from './member-life.js';
+import { seedWork } from './work.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
 import { MenuService } from '../core/menus/service.js';
@@ -42,6 +43,7 @@ const SYSTEM_PERMISSION = /^(users?|roles?|menus?|dicts?|sysconfig|online|outbox
 
 /** The organisation department's own: 入党志愿书 number ranges. */
 const ORG_DEPARTMENT_ONLY = /^development-book-range:/;
+
 
 /** What the school and the committees do for their branches: publish theme party day plans (issue 27). */
 const COMMITTEE_UP = /^meeting-theme-plan:/;
@@ -106,12 +108,14 @@ export const DEMO_ROLES: DemoRole[] = [
       'member:list', 'member:view', 'member:edit', 'member:export', 'org:list',
       // 移动终端 (issue 31): the page with the mobile terminal's link and QR code.
       'service-mobile:list',
-      // Elections (issue 28): the branch's own steps; the steps of the level above check the level.
-      ...permissionsUnder(tree, 'org-election'),
       // 任务管理 (issue 29): the branch reads the tasks given to it and reports back.
-      'service-task:list', 'work-task:report',
+      'service-task:list', 'work-task:report', 'service-download:list',
+      // 其他报表 (issue 29): the branch uploads its periodic reports, saves and submits them.
+      'stat-other-report:list', 'stat-other-report:add', 'stat-other-report:edit', 'other-report:stash', 'other-report:submit',
       // 填报管理 (issue 29): the branch fills the forms published to it.
       'stat-fill-in:list', 'stat-fill-in:fill',
+      // Elections (issue 28): the branch's own steps; the steps of the level above check the level.
+      ...permissionsUnder(tree, 'org-election'),
       ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'pschool-study', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p) && !COMMITTEE_UP.test(p)),
       // Dues: the branch's standards (confirm), its batch (report, deferrals), on-site payment and reports.
       'dues:list', 'dues:edit', 'dues:export', 'dues:confirm', 'dues-batch:list', 'dues-batch:report', 'dues-batch:defer',
@@ -124,11 +128,18 @@ export const DEMO_ROLES: DemoRole[] = [
   {
     // The level between branch and organisation department: the college's committee (workflow level "committee").
     code: 'ejdw', name: '二级党委组织员', description: '本院党委（党总支）所属支部的党员、发展党员与组织关系转接审批、消息', level: 3, dataScope: 'own',
-    permissions: (tree) => withViews(['member:list', 'member:view', 'org:list', 'service-mobile:list', ...permissionsUnder(tree, 'org-election'), ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)), 'service-query:list', 'stat-report:list', ...evaluationAbove(tree)]),
+    permissions: (tree) => withViews([
+      'member:list', 'member:view', 'org:list', 'service-mobile:list', ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)),
+      ...permissionsUnder(tree, 'org-election'), ...evaluationAbove(tree),
+      // 工作管理 (issue 29): the committee gives its branches tasks (declares the overdue ones not completed) and collects their reports.
+      ...permissionsUnder(tree, 'service-task', 'stat-other-report'), 'service-batch:list', 'service-download:list',
+      // Statistics (issue 30): 综合查询 and 统计报表 over the committee's records.
+      'service-query:list', 'stat-report:list',
+    ]),
   },
   {
     code: 'dy', name: '党员', description: '党校学习、我的党费、消息与规章制度', level: 4, dataScope: 'own',
-    permissions: (tree) => withViews([...permissionsUnder(tree, 'pschool-study', 'message-center', 'dues-my'), 'regulation:list']),
+    permissions: (tree) => withViews([...permissionsUnder(tree, 'pschool-study', 'message-center', 'dues-my'), 'regulation:list', 'service-task:list', 'work-task:report-self', 'service-download:list']),
   },
 ];
 
@@ -244,12 +255,6 @@ export const demoSeeders: DemoSeeder[] = [
       log.info(await seedElections(database, { school: config.school, focusBranchId: orgOf('zbsj'), focusCommitteeId: orgOf('ejdw') }), 'demo elections seeded');
     },
   },
-  // Party dues of the last 12 months, last: every member the other areas added (预备党员, transfers in)
-  // has a standard, so the next batch can be configured. The demo secretary and member are in their branch.
-  // About 600 cadres with their nine kinds of records, teams and staffing of every unit, reminders due (issue 26).
-  { name: 'demo-cadres', run: seedDemoCadres },
-  // Selection and appointment in every stage, after the cadres (issue 26).
-  { name: 'demo-appointments', run: seedDemoAppointments },
   {
     // A year and more of 三会一课, 主题党日 (with the school's plans), 组织生活会 and 民主生活会, with gaps (issue 27).
     name: 'demo-meetings',
@@ -259,11 +264,19 @@ export const demoSeeders: DemoSeeder[] = [
       if (app) log.info({ todos: await seedWorkflowTodos(app, 'meeting') }, 'demo meeting to-dos seeded');
     },
   },
+  // About 600 cadres with their nine kinds of records, teams and staffing of every unit, reminders due (issue 26).
+  { name: 'demo-cadres', run: seedDemoCadres },
+  // Selection and appointment in every stage, after the cadres (issue 26).
+  { name: 'demo-appointments', run: seedDemoAppointments },
+  // Party dues of the last 12 months, last: every member the other areas added (预备党员, transfers in)
+  // has a standard, so the next batch can be configured. The demo secretary and member are in their branch.
   { name: 'demo-dues', run: seedDemoDues },
   // Fill-in forms: one published with its organisations in every collection state (a table of rows), a draft, a stopped one (issue 29).
   { name: 'demo-forms', run: async (ctx) => ctx.log.info(await seedDemoForms(ctx), 'demo forms seeded') },
   // Talks, points, assistance, rewards, duty reports, an assessment, an appraisal round and weak branches (issue 27).
   { name: 'demo-member-life', run: seedMemberLife },
+  // 工作管理 (issue 29): tasks given to the branches with their reports, and the other reports they upload.
+  { name: 'demo-work', run: async (ctx) => ctx.log.info(await seedWork(ctx, { school: ctx.config.school }), 'demo work seeded') },
   // Notices an administrator published, for the workbench (issue 33.4).
   { name: 'demo-notices', run: async ({ database, log }) => log.info({ notices: await seedDemoNotices(database) }, 'demo notices seeded') },
   // Data sources, saved queries and two snapshots (last year's end, this month), after every area's data (issue 30).

@@ -1434,6 +1434,56 @@ export interface DevelopmentRecord {
 }
 
 /**
+ * 下载文件
+ */
+export interface DocumentRecord {
+  /**
+   * 文件名称
+   */
+  title: string;
+  /**
+   * 文件分类
+   */
+  category: "规章制度" | "通知文件" | "表格模板" | "学习资料" | "其他";
+  /**
+   * 文件
+   */
+  file: string;
+  /**
+   * 文件说明
+   */
+  description?: string;
+  /**
+   * 发布范围: 共享类型（spec §4）：指定组织 1、指定角色 2、全部党支部 3
+   */
+  shareType: "指定组织" | "指定角色" | "全部党支部";
+  /**
+   * 发布组织: 发布范围为“指定组织”时填写：这些组织及其下级组织的用户可以下载
+   *
+   * @maxItems 500
+   */
+  orgIds?: number[];
+  /**
+   * 发布角色（角色ID）: 发布范围为“指定角色”时填写：系统管理 → 角色管理中的角色编号
+   *
+   * @maxItems 50
+   */
+  roleIds?: number[];
+  /**
+   * 发布状态: 共享状态（spec §4）：发布中 1、已停止 2
+   */
+  shareState: "发布中" | "已停止";
+  /**
+   * 发布日期
+   */
+  publishDate?: string;
+  /**
+   * 下载次数
+   */
+  downloads?: number;
+}
+
+/**
  * 收费批次
  */
 export interface DuesBatchRecord {
@@ -2725,6 +2775,44 @@ export interface OrgRecord {
 }
 
 /**
+ * 其他报表
+ */
+export interface OtherReportRecord {
+  /**
+   * 报送期间（批次）
+   */
+  batchId: number;
+  /**
+   * 报表名称
+   */
+  title: string;
+  /**
+   * 报送组织
+   */
+  orgId: number;
+  /**
+   * 报送期限
+   */
+  dueDate: string;
+  /**
+   * 报表文件
+   */
+  file?: string;
+  /**
+   * 说明
+   */
+  note?: string;
+  /**
+   * 提交日期
+   */
+  submitDate?: string;
+  /**
+   * 报送状态
+   */
+  state?: number;
+}
+
+/**
  * 培训批次
  */
 export interface PschoolBatchRecord {
@@ -3589,7 +3677,99 @@ export interface UnitRecord {
   remark?: string;
 }
 
-export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-assist' | 'member-contact' | 'member-points-item' | 'member-points' | 'member-reward' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit';
+/**
+ * 工作批次
+ */
+export interface WorkBatchRecord {
+  /**
+   * 批次名称
+   */
+  name: string;
+  /**
+   * 年度
+   */
+  year: number;
+  /**
+   * 期间
+   */
+  term: "全年" | "春季学期" | "秋季学期" | "第一季度" | "第二季度" | "第三季度" | "第四季度";
+  /**
+   * 批次类别
+   */
+  kind: "工作任务" | "信息填报" | "其他报表";
+  /**
+   * 开始日期
+   */
+  startDate?: string;
+  /**
+   * 结束日期
+   */
+  endDate?: string;
+  /**
+   * 说明
+   */
+  description?: string;
+  /**
+   * 批次状态
+   */
+  state?: number;
+}
+
+/**
+ * 工作任务
+ */
+export interface WorkTaskRecord {
+  /**
+   * 任务名称
+   */
+  title: string;
+  /**
+   * 所属批次
+   */
+  batchId?: number;
+  /**
+   * 任务要求
+   */
+  content?: string;
+  /**
+   * 承办组织
+   */
+  orgId: number;
+  /**
+   * 承办人: 指派到个人时填写；承办人本人可以反馈
+   */
+  assigneeId?: number;
+  /**
+   * 下达单位
+   */
+  issuedBy?: string;
+  /**
+   * 完成期限
+   */
+  deadline: string;
+  /**
+   * 任务附件
+   */
+  attachment?: string;
+  /**
+   * 完成情况
+   */
+  reportContent?: string;
+  /**
+   * 反馈附件
+   */
+  reportFile?: string;
+  /**
+   * 反馈日期
+   */
+  reportDate?: string;
+  /**
+   * 任务状态
+   */
+  state?: number;
+}
+
+export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-assist' | 'member-contact' | 'member-points-item' | 'member-points' | 'member-reward' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit' | 'work-batch' | 'work-task';
 
 export interface ModuleRecords {
   'appointment': AppointmentRecord;
@@ -3618,6 +3798,7 @@ export interface ModuleRecords {
   'delegate': DelegateRecord;
   'development-book-range': DevelopmentBookRangeRecord;
   'development': DevelopmentRecord;
+  'document': DocumentRecord;
   'dues-batch': DuesBatchRecord;
   'dues-standard': DuesStandardRecord;
   'duty-report': DutyReportRecord;
@@ -3641,6 +3822,7 @@ export interface ModuleRecords {
   'org-weak-measure': OrgWeakMeasureRecord;
   'org-weak': OrgWeakRecord;
   'org': OrgRecord;
+  'other-report': OtherReportRecord;
   'pschool-batch': PschoolBatchRecord;
   'pschool-class': PschoolClassRecord;
   'pschool-student': PschoolStudentRecord;
@@ -3656,4 +3838,6 @@ export interface ModuleRecords {
   'transfer-internal': TransferInternalRecord;
   'transfer-out': TransferOutRecord;
   'unit': UnitRecord;
+  'work-batch': WorkBatchRecord;
+  'work-task': WorkTaskRecord;
 }

@@ -47,9 +47,6 @@ export const corePages: Record<string, Page> = {
   'development-record': lazy(() => import('./development/DevelopmentRecordPage')),
   reminders: lazy(() => import('./reminders/RemindersPage')),
   forms: lazy(() => import('./forms/FormsPage')),
-  'member-talk': lazy(() => import('./evaluation/MemberTalkPage')),
-  'member-points': lazy(() => import('./evaluation/MemberPointsPage')),
-  'org-weak': lazy(() => import('./evaluation/WeakOrgPage')),
   'service-query': lazy(() => import('./statistics/QueryPage')),
   'service-mobile': lazy(() => import('./mobile/ServiceMobilePage')),
   'stat-report': lazy(() => import('./statistics/ReportPage')),
@@ -66,6 +63,10 @@ export const corePages: Record<string, Page> = {
   'meetings-life': lazy(() => import('./meetings/MeetingsPage').then((m) => ({ default: m.LifeMeetingPage }))),
   'meetings-democratic': lazy(() => import('./meetings/MeetingsPage').then((m) => ({ default: m.DemocraticPage }))),
   'meetings-theme-day': lazy(() => import('./meetings/ThemeDayPage')),
+  'member-talk': lazy(() => import('./evaluation/MemberTalkPage')),
+  'member-points': lazy(() => import('./evaluation/MemberPointsPage')),
+  'org-weak': lazy(() => import('./evaluation/WeakOrgPage')),
+  'service-download': lazy(() => import('./work/DownloadPage')),
 };
 
 export const PendingPage = lazy(() => import('./pending/PendingPage'));
