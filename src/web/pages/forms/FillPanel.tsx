@@ -57,10 +57,10 @@ export function FillPanel({ formId, orgId, readOnly }: { formId: string; orgId?:
       {a.comment && a.state === CollectStatus.STASHED_END && <Alert type="warning" showIcon style={{ marginBottom: 12 }} message="填报已退回" description={`退回意见：${a.comment}`} />}
       <RecordForm key={`${a.state}-${JSON.stringify(a.values).length}`} ref={form} schema={open ? shown : { ...shown, properties: Object.fromEntries(Object.entries(shown.properties).map(([k, f]) => [k, { ...f, readOnly: true }])) }} initialValues={a.values} />
       {open && (
-        <Space className="forms-fill-actions">
+        <div className="forms-fill-actions">
           <Button loading={busy} onClick={() => send(false)}>暂存</Button>
           <Button type="primary" loading={busy} onClick={() => send(true)}>提交</Button>
-        </Space>
+        </div>
       )}
     </div>
   );
