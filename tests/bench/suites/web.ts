@@ -57,7 +57,7 @@ async function firstLoad(browser: Browser, base: string, token: string | undefin
  * Builds dist/web as `npm run build` does. NODE_ENV is set explicitly: a build started from a process
  * whose NODE_ENV is not production (vitest sets `test`) bundles React's development builds.
  */
-function productionBuild(): void {
+export function productionBuild(): void {
   execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { env: { ...process.env, NODE_ENV: 'production' }, stdio: 'inherit' });
 }
 
