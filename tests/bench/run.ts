@@ -13,6 +13,7 @@ import { formSuite } from './suites/form.js';
 import { formsSuite } from './suites/forms.js';
 import { importsSuite } from './suites/imports.js';
 import { meetingsSuite } from './suites/meetings.js';
+import { mobileSuite } from './suites/mobile.js';
 import { membersSuite } from './suites/members.js';
 import { pschoolSuite } from './suites/pschool.js';
 import { runtimeSuite } from './suites/runtime.js';
@@ -41,6 +42,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   statistics: statisticsSuite,
   meetings: meetingsSuite,
   evaluation: evaluationSuite,
+  mobile: mobileSuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
