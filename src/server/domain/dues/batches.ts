@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { BatchState, BatchStateLabel } from '../../../shared/constants.js';
 import { formatCents } from '../../../shared/dues/money.js';
 import { addMonths, monthLabel, monthsOf } from '../../../shared/dues/rules.js';
+import { ownValue } from '../../../shared/own.js';
 import { HttpError } from '../../errors.js';
 import { writeLog } from '../../runtime/workflow/log.js';
 import { scopeSql, type Caller, type DuesCore } from './context.js';
@@ -37,7 +38,7 @@ export async function logBatch(db: DuesDb, batchId: number, action: string, acto
     module: BATCH_MODULE,
     recordId: batchId,
     transition: action,
-    transitionTitle: ENTRY_TITLES[action] ?? action,
+    transitionTitle: ownValue(ENTRY_TITLES, action) ?? action,
     from: null,
     to: extra.to ?? null,
     result: 'pass',
