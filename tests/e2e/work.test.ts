@@ -1,0 +1,72 @@
+/**
+ * Issue 29 (work management) in Chromium, desktop: a task the committee (ejdw) gives the demo branch is
+ * reported back by its secretary (zbsj) through the step dialog of 任务管理 (进行中 → 已完成, the report on the
+ * record), and 文件下载 lists the documents published to the secretary by category, downloads one and counts it.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
+import { api, apiLogin } from '../support/api.js';
+import { webUrl } from '../support/browser.js';
+import { admin, browser, useCoreSession } from './core-helpers.js';
+import { signedIn } from './layout-helpers.js';
+
+const TASK = '/service/work/task';
+const DOWNLOAD = '/service/info/download';
+const today = new Date().toISOString().slice(0, 10);
+const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+describe('[issue 29] work management in Chromium', () => {
+  useCoreSession();
+  const tokens: Record<'zbsj' | 'ejdw', string> = { zbsj: '', ejdw: '' };
+  let page: Page | undefined;
+  let branch: number;
+
+  beforeAll(async () => {
+    for (const u of ['zbsj', 'ejdw'] as const) tokens[u] = await apiLogin(u, DEMO_USER_PASSWORD);
+    branch = (await api<{ orgId: number }>('GET', '/auth/info', undefined, tokens.zbsj)).body.orgId;
+  });
+  afterAll(async () => {
+    await page?.context().close();
+  });
+
+  const typeDate = async (input: Locator, date: string) => {
+    await input.click();
+    await input.fill(date);
+    await input.press('Enter');
+  };
+
+  it('[S1.F14i] a task given to the branch is reported back in the step dialog and shows 已完成 with the report', async () => {
+    const created = await api<{ id: number }>('POST', '/api/m/work-task', { title: '报送支部工作总结（浏览器）', orgId: branch, deadline: inDays(5), content: '请报送本学期支部工作总结。' }, tokens.ejdw);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id;
+    page = await signedIn(browser, tokens.zbsj, `${TASK}?id=${id}`);
+    page.setDefaultTimeout(20_000);
+    const drawer = page.locator('.rf-drawer:visible');
+    await drawer.locator('[data-step="report"]').click();
+    const dialog = page.locator('.wf-dialog');
+    await dialog.waitFor();
+    await typeDate(dialog.locator('[data-field="reportDate"] input'), today);
+    await dialog.locator('#root_reportContent').fill('总结已经支委会审议，按期报送。');
+    await dialog.locator('.wf-submit').click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(async () => (await api<{ state: number }>('GET', `/api/m/work-task/${id}`, undefined, admin)).body.state, { timeout: 15_000 }).toBe(2);
+    const rec = (await api<{ reportContent: string; reportDate: string }>('GET', `/api/m/work-task/${id}`, undefined, admin)).body;
+    expect(rec).toMatchObject({ reportContent: '总结已经支委会审议，按期报送。', reportDate: today });
+    await expect.poll(async () => (await drawer.textContent()) ?? '').toContain('已完成');
+  });
+
+  it('[S1.F13b] 文件下载 lists the documents published to the secretary by category and counts a download', async () => {
+    await page!.goto(webUrl(DOWNLOAD));
+    const list = page!.locator('.work-documents');
+    await list.getByText('党支部书记培训课件', { exact: true }).waitFor();
+    await list.locator('.ant-segmented-item', { hasText: '表格模板' }).click();
+    await list.getByText('党支部工作月报模板', { exact: true }).waitFor();
+    await expect.poll(async () => list.getByText('党支部书记培训课件', { exact: true }).count()).toBe(0);
+    const row = list.locator('tr', { hasText: '党支部工作月报模板' });
+    const before = Number(await row.locator('td').nth(3).textContent());
+    const [file] = await Promise.all([page!.waitForEvent('download'), row.getByRole('button', { name: /下\s*载/ }).click()]);
+    expect(file.suggestedFilename()).toContain('.xlsx');
+    await expect.poll(async () => Number(await row.locator('td').nth(3).textContent())).toBe(before + 1);
+  });
+});
