@@ -104,18 +104,18 @@ export async function seedWork(ctx: SeedContext, options: WorkSeedOptions): Prom
   // Documents (文件下载): share types 全部党支部 3, 指定组织 1 (the demo branch's committee), 指定角色 2; one stopped.
   const committee = focus ? (await sql<{ parentId: number | null }>`SELECT parent_id AS "parentId" FROM m_org WHERE id = ${focus}`.execute(database.db)).rows[0]?.parentId : null;
   const zbsjRole = (await sql<{ id: number }>`SELECT id FROM roles WHERE code = 'zbsj'`.execute(database.db)).rows[0]?.id;
-  const doc = (title: string, category: string, k: number, share: Row) => ({
-    ...base, title, category, file, description: `${title}（${category}）`, share_type: '全部党支部', org_ids: null, role_ids: null,
+  const doc = (title: string, category: string, k: number, share: Row, description: string) => ({
+    ...base, title, category, file, description, share_type: '全部党支部', org_ids: null, role_ids: null,
     share_state: '发布中', publish_date: addDays(today, -k * 9), downloads: (k * 37) % 120, ...share,
   });
   const documents: Row[] = [
-    doc('中国共产党支部工作条例（试行）学习资料', '学习资料', 0, {}),
-    doc('党支部工作月报模板', '表格模板', 1, {}),
-    doc('关于做好年度党员发展工作的通知', '通知文件', 2, {}),
-    doc('党费收缴、使用和管理规定', '规章制度', 3, {}),
-    doc('二级党委组织员工作手册', '规章制度', 4, { share_type: '指定组织', org_ids: JSON.stringify(committee ? [committee] : []) }),
-    doc('党支部书记培训课件', '学习资料', 5, { share_type: '指定角色', role_ids: JSON.stringify(zbsjRole ? [zbsjRole] : []) }),
-    doc('已停止发布的旧版表格', '表格模板', 6, { share_state: '已停止' }),
+    doc('中国共产党支部工作条例（试行）学习资料', '学习资料', 0, {}, '供支部集中学习使用的辅导材料。'),
+    doc('党支部工作月报模板', '表格模板', 1, {}, '各党支部每月填写后在“其他报表”中上传。'),
+    doc('关于做好年度党员发展工作的通知', '通知文件', 2, {}, '请各党支部按通知要求做好本年度发展工作。'),
+    doc('党费收缴、使用和管理规定', '规章制度', 3, {}, '中组发〔2008〕3号。'),
+    doc('二级党委组织员工作手册', '规章制度', 4, { share_type: '指定组织', org_ids: JSON.stringify(committee ? [committee] : []) }, '发布给本院党委及所属支部。'),
+    doc('党支部书记培训课件', '学习资料', 5, { share_type: '指定角色', role_ids: JSON.stringify(zbsjRole ? [zbsjRole] : []) }, '仅发布给支部书记角色。'),
+    doc('已停止发布的旧版表格', '表格模板', 6, { share_state: '已停止' }, '已由新版模板替代。'),
   ];
   await insert(db, 'm_document', documents);
 
