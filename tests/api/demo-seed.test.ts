@@ -34,8 +34,9 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect(new Set([dwzzb.join(), zbsj.join(), dy.join()]).size).toBe(3);
     // 组织部: every business area, no system administration.
     expect(trees.dwzzb.map((n) => n.id)).toEqual(FILE_TREE.map((n) => n.id).filter((id) => id !== 'system'));
-    // 支部书记: members, organisations, member development, party-school study, the branch's dues, transfers, organisational life, messages.
-    expect(trees.zbsj.map((n) => n.id)).toEqual(['party-member', 'party-org', 'development', 'party-school', 'party-dues', 'transfer', 'org-life', 'message-center']);
+    // 支部书记: members, organisations, member development, party-school study, the branch's dues, transfers, organisational
+    // life, messages, the branch's forms and queries (统计), its tasks and downloads (服务); no cadres.
+    expect(trees.zbsj.map((n) => n.id)).toEqual(['party-member', 'party-org', 'development', 'party-school', 'party-dues', 'transfer', 'org-life', 'message-center', 'statistics', 'service']);
     expect(zbsj).toContain('member-info');
     expect(zbsj).toContain('org-info');
     expect(zbsj).toContain('life-three-one');
@@ -71,7 +72,8 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     const dy = await roleOf('dy');
     expect(dy).toMatchObject({ name: '党员', data_scope: 'own' });
     // Every party-school learner page needs the one learner permission.
-    expect(dy.permissions).toEqual(['dues-my:list', 'msg-remind:list', 'msginfo:list', 'pschool:study', 'regulation:list']);
+    // Plus their own tasks (reported in person) and the documents published to them (issue 29).
+    expect(dy.permissions).toEqual(['dues-my:list', 'msg-remind:list', 'msginfo:list', 'pschool:study', 'regulation:list', 'service-download:list', 'service-task:list', 'work-task:report-self']);
     const grants = await t.database.db
       .selectFrom('user_roles as ur')
       .innerJoin('users as u', 'u.id', 'ur.user_id')

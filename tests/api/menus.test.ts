@@ -354,7 +354,8 @@ describe(`menu sync from schemas/menus.json on ${TEST_DB}`, () => {
     expect(first).toHaveLength(FILE_NODES.length);
     const analysis = first.find((r) => r.key === 'member-analysis')!;
     await t.app.inject({ method: 'PUT', url: '/api/menus', headers: bearer(token), payload: { id: analysis.id, title: '管理员改过的标题' } });
-    const talk = first.find((r) => r.key === 'member-talk')!;
+    // A leaf page: deleting it removes one node (a page with buttons would take its buttons along).
+    const talk = first.find((r) => r.key === 'cadre-structure')!;
     await t.app.inject({ method: 'DELETE', url: '/api/menus', headers: bearer(token), payload: [talk.id] });
     const custom = await t.app.inject({ method: 'POST', url: '/api/menus', headers: bearer(token), payload: { type: 'directory', title: '自建目录', path: '/mine' } });
     expect(custom.statusCode).toBe(201);
@@ -365,7 +366,7 @@ describe(`menu sync from schemas/menus.json on ${TEST_DB}`, () => {
     const after = await rows();
     expect(after).toHaveLength(FILE_NODES.length - 1 + 1);
     expect(after.find((r) => r.key === 'member-analysis')!.title).toBe('管理员改过的标题');
-    expect(after.some((r) => r.key === 'member-talk')).toBe(false);
+    expect(after.some((r) => r.key === 'cadre-structure')).toBe(false);
     expect(after.some((r) => r.title === '自建目录')).toBe(true);
     expect(new Set(after.map((r) => r.key)).size).toBe(after.length);
   });
@@ -377,10 +378,12 @@ describe(`menu sync from schemas/menus.json on ${TEST_DB}`, () => {
     const roster = find('member-roster');
     find('member-info').title = '党员信息（新版）';
     find('member-analysis').title = '文件里的新标题';
-    // Move member-roster below member-daily, add a page, drop member-points, re-add the deleted member-talk unchanged.
+    // Move member-roster below member-daily, add a page, drop the leaf page cadre-performance, keep the deleted cadre-structure unchanged.
     partyMember.children = partyMember.children!.filter((c) => c.id !== 'member-roster');
     const daily = find('member-daily');
-    daily.children = [...daily.children!.filter((c) => c.id !== 'member-points'), roster];
+    daily.children = [...daily.children!, roster];
+    const cadreAnalysis = find('cadre-analysis');
+    cadreAnalysis.children = cadreAnalysis.children!.filter((c) => c.id !== 'cadre-performance');
     daily.children.push({ id: 'member-new', type: 'page', title: '新增页面', path: 'new', icon: 'FileOutlined', component: 'pending:member-new', permission: 'member-new:list' });
     fs.writeFileSync(path.join(dir, MENUS_FILE), JSON.stringify(doc));
 
@@ -391,8 +394,8 @@ describe(`menu sync from schemas/menus.json on ${TEST_DB}`, () => {
     expect(byKeyRow.get('member-analysis')!.title).toBe('管理员改过的标题');
     expect(byKeyRow.get('member-roster')!.parent_id).toBe(byKeyRow.get('member-daily')!.id);
     expect(byKeyRow.get('member-new')).toMatchObject({ parent_id: byKeyRow.get('member-daily')!.id, title: '新增页面', edited_at: null });
-    expect(byKeyRow.has('member-points')).toBe(false);
-    expect(byKeyRow.has('member-talk')).toBe(false);
+    expect(byKeyRow.has('cadre-performance')).toBe(false);
+    expect(byKeyRow.has('cadre-structure')).toBe(false);
 
     // Applying the same file again changes nothing.
     expect(await new MenuService(t.database).syncFromFiles(dir)).toEqual({ inserted: 0, updated: 0, removed: 0 });

@@ -135,6 +135,8 @@ export const DEMO_ROLES: DemoRole[] = [
       ...permissionsUnder(tree, 'service-task', 'stat-other-report'), 'service-batch:list', 'service-download:list',
       // Statistics (issue 30): 综合查询 and 统计报表 over the committee's records.
       'service-query:list', 'stat-report:list',
+      // 党费收缴 (issue 24 §4): the committee's own report of a batch is its step (上报 at the committee's level).
+      'dues-batch:list', 'dues-batch:report',
     ]),
   },
   {

@@ -15,6 +15,7 @@ import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user
 import { sendStoredFile } from '../../core/files/serve.js';
 import { fileRefToken } from '../../core/files/store.js';
 import { fileStoreOf } from '../../core/files/upload.js';
+import { ownValue } from '../../../shared/own.js';
 import { HttpError } from '../../errors.js';
 
 export const DOCUMENT_READ = 'service-download:list';
@@ -55,7 +56,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
   const columns = sql`d.id, d.title, d.category, d.description, d.share_type AS "shareType", d.publish_date AS "publishDate", coalesce(d.downloads, 0)::int AS downloads, d.file`;
   const dto = (r: Record<string, unknown>) => ({
     id: Number(r.id), title: r.title, category: r.category, description: r.description ?? null,
-    shareType: SHARE_TYPE_CODE[String(r.shareType)] ?? null, publishDate: r.publishDate ?? null, downloads: Number(r.downloads), fileName: fileNameOf(r.file),
+    shareType: ownValue(SHARE_TYPE_CODE, String(r.shareType)) ?? null, publishDate: r.publishDate ?? null, downloads: Number(r.downloads), fileName: fileNameOf(r.file),
   });
 
   app.get('/api/work/documents', { config: perm(DOCUMENT_READ, DOCUMENT_MANAGE) }, async (req) => {
