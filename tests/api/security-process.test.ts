@@ -32,16 +32,27 @@ describe(`every module's records round-trip through GET and PUT on ${TEST_DB}`, 
       if (list.status !== 200) continue;
       const rows = list.body.content as Record<string, unknown>[];
       const wf = m.workflow;
-      const row = wf ? rows.find((r) => editableStates(wf).has(r[wf.stateField.name] as number)) : rows[0];
-      if (!row) continue;
+      const open = wf ? rows.filter((r) => editableStates(wf).has(r[wf.stateField.name] as number)) : rows;
+      if (!open.length) continue;
       tried.push(m.id);
-      const answered = await call('GET', `/api/m/${m.id}/${row.id}`);
-      expect(answered.status).toBe(200);
-      const back = await call('PUT', `/api/m/${m.id}`, answered.body);
-      if (back.status !== 200) failures.push(`${m.id} PUT as answered: ${back.body.message}`);
-      const version = back.status === 200 ? back.body.version : answered.body.version;
-      const bare = await call('PUT', `/api/m/${m.id}`, { id: row.id, version });
-      if (bare.status !== 200) failures.push(`${m.id} PUT id+version: ${bare.body.message}`);
+      // Some records are closed by a domain rule outside x-workflow (a submitted fill-in form, an approved
+      // appraisal): those answer 409, and the round trip is proven on the first record that is not closed. A
+      // module fails when a record refuses its own answer with anything else (400: the round trip is broken).
+      const closed = (status: number) => status === 409;
+      let problems: string[] = [];
+      for (const row of open) {
+        problems = [];
+        const answered = await call('GET', `/api/m/${m.id}/${row.id}`);
+        expect(answered.status).toBe(200);
+        const back = await call('PUT', `/api/m/${m.id}`, answered.body);
+        if (closed(back.status)) continue;
+        if (back.status !== 200) problems.push(`${m.id} PUT as answered: ${back.body.message}`);
+        const version = back.status === 200 ? back.body.version : answered.body.version;
+        const bare = await call('PUT', `/api/m/${m.id}`, { id: row.id, version });
+        if (bare.status !== 200) problems.push(`${m.id} PUT id+version: ${bare.body.message}`);
+        break;
+      }
+      failures.push(...problems);
     }
     expect(failures).toEqual([]);
     // The modules with date-time fields are among those tried (demo data has their records).

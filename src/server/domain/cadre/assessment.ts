@@ -63,6 +63,10 @@ registerHook('cadre.assessmentCap', async (ctx) => {
   const unit = (await sql<{ unit_id: number | null }>`
     SELECT COALESCE(${(ctx.record.unitId as number | null) ?? null}::int, c.unit_id) AS unit_id FROM m_cadre c WHERE c.id = ${ctx.record.cadreId as number}`.execute(ctx.trx)).rows[0]?.unit_id;
   if (typeof unit !== 'number') return;
+  // A save that keeps an 优秀 where it was (same cadre, year and unit) adds none: an over-cap unit may still
+  // correct a remark; only a new 优秀 is held to the cap.
+  const before = ctx.previous as Record<string, unknown> | undefined;
+  if (before && before.result === EXCELLENT && before.year === year && before.cadreId === ctx.record.cadreId && (before.unitId ?? null) === ((ctx.record.unitId as number | null) ?? null)) return;
   const [over] = (await excellentByUnit(ctx.trx, year, [unit])).filter((u) => u.excellent > u.cap);
   if (!over) return;
   const message = `${over.unitName}${year}年度考核优秀${over.excellent}人，超过优秀等次限额${over.cap}人（参加考核${over.participants}人）。${RULE_EXCELLENT}`;

@@ -97,7 +97,8 @@ registerHook('evaluation.appraisalResult', async (ctx) => {
     SELECT org_id AS "orgId", state, ballots_issued AS issued, ballots_returned AS returned, ballots_void AS void FROM m_appraisal WHERE id = ${Number(r.appraisalId)}`.execute(ctx.trx);
   const a = round.rows[0];
   if (!a) refuse('appraisalId', '评议不存在');
-  if (a.state >= 3) refuse('grade', '评议结果已审核，不能再修改');
+  // An approved round's results are closed (a conflict with the record's state, as the workflow's edit lock answers).
+  if (a.state >= 3) throw new HttpError(409, '评议结果已审核，不能再修改');
   const member = await memberOrg(ctx, r.memberId);
   if (!member) refuse('memberId', '所选党员不存在');
   if (member.orgId !== a.orgId) refuse('memberId', `${member.name}不是本支部的党员`);
