@@ -51,7 +51,7 @@ describe('智能提醒', () => {
       await expect.poll(() => count(secretary.token)).toBe(before - mine);
       // The list of that type says it is off.
       await page.keyboard.press('Escape');
-      await pickOption(page, page.locator('.reminders-toolbar .ant-select').first(), '入党谈话期限');
+      await pickOption(page, page.locator('.reminders-toolbar .ant-select').first(), '入党谈话期限', '入党谈话');
       const rows = page.locator('.reminders-table tbody tr.ant-table-row');
       await expect.poll(async () => (await rows.count()) > 0 && (await rows.filter({ hasText: '停用' }).count()) === (await rows.count())).toBe(true);
 

@@ -56,6 +56,8 @@ export default function RemindersPage() {
           allowClear
           placeholder="全部提醒类型"
           aria-label="提醒类型"
+          // Every area declares its reminders (cadres, meetings, terms, tasks ...): the list is long, typing finds one.
+          showSearch={{ optionFilterProp: 'label' }}
           style={{ width: 220 }}
           options={typeOptions}
           value={filter.kind}
