@@ -21,11 +21,20 @@
  *    (e.g. at most N 优秀) is void as a whole. The answer counts per subject and grade; what the counts mean
  *    (e.g. 不合格 by more than half) is the caller's rule, helped by `passesMajority`.
  *
- * Both answer `valid: false` when returned > issued; the counts are still given (so they can be shown), but
- * an invalid election elects nobody and sends nobody to a further round: it is held again.
+ * 3. Counts entered by hand (民主评议党员's 民主测评 counted on paper: the branch enters the ballots issued,
+ *    returned and void, and per member the votes per grade): `ballotTotalsProblems`, `validBallots`,
+ *    `votesProblem`, `leadingGrade`. The per-grade counts have the shape `tallyGrades` answers (`counts`), so
+ *    the same checks hold for ballots counted here and for counts typed in.
+ *
+ * All answer `valid: false` (or a problem on `returned`) when returned > issued (`returnedWithinIssued`); the
+ * counts are still given (so they can be shown), but an invalid election elects nobody and sends nobody to a
+ * further round: it is held again.
  */
 
 export type BallotId = string | number;
+
+/** A vote is valid only when the ballots returned do not exceed the ballots issued (every kind of ballot). */
+export const returnedWithinIssued = (returned: number, issued: number): boolean => returned <= issued;
 
 /** ceil(seats × 1.2) in integers (5 × 1.2 is not exactly 6 in floating point for every seat count). */
 export function minimumCandidates(seats: number): number {
@@ -106,7 +115,7 @@ export function tallyElection<Id extends BallotId>(input: ElectionTallyInput<Id>
     for (const m of b.marks) counts.set(m, (counts.get(m) ?? 0) + 1);
   }
   const ballotsReturned = ballots.length;
-  const valid = ballotsReturned <= ballotsIssued;
+  const valid = returnedWithinIssued(ballotsReturned, ballotsIssued);
   // A stable sort keeps the list order among equal votes.
   const ranked = [...counts].map(([candidateId, votes]) => ({ candidateId, votes, elected: false })).sort((a, b) => b.votes - a.votes);
   const result: ElectionTally<Id> = { valid, ballotsReturned, ballotsValid, ballotsVoid: ballotsReturned - ballotsValid, votes: ranked, furtherRound: [], seatsLeft: 0 };
@@ -211,5 +220,49 @@ export function tallyGrades<Grade extends string, Subject extends BallotId>(inpu
     r.top = best > 0 && atTop.length === 1 ? atTop[0]! : null;
   }
   const ballotsReturned = input.ballots.length;
-  return { valid: ballotsReturned <= input.ballotsIssued, ballotsReturned, ballotsValid, ballotsVoid: ballotsReturned - ballotsValid, subjects: [...rows.values()] };
+  return { valid: returnedWithinIssued(ballotsReturned, input.ballotsIssued), ballotsReturned, ballotsValid, ballotsVoid: ballotsReturned - ballotsValid, subjects: [...rows.values()] };
+}
+
+/** The totals of a vote counted by hand. */
+export interface BallotTotals {
+  issued: number;
+  returned: number;
+  void: number;
+}
+
+/** The valid ballots: returned less void. */
+export const validBallots = (t: BallotTotals): number => Math.max(0, t.returned - t.void);
+
+/** What is wrong with a count's totals (the returned cannot exceed the issued, nor the void the returned). */
+export function ballotTotalsProblems(t: BallotTotals): { field: keyof BallotTotals; message: string }[] {
+  const problems: { field: keyof BallotTotals; message: string }[] = [];
+  if (!returnedWithinIssued(t.returned, t.issued)) problems.push({ field: 'returned', message: `收回选票（${t.returned}张）不能多于发出选票（${t.issued}张）` });
+  if (t.void > t.returned) problems.push({ field: 'void', message: `无效票（${t.void}张）不能多于收回选票（${t.returned}张）` });
+  return problems;
+}
+
+/** The votes one subject (a member appraised, a candidate) received per grade; a grade left out has none. */
+export type GradeCounts<Grade extends string = string> = Readonly<Partial<Record<Grade, number | null>>>;
+
+/** A subject's votes cannot exceed the valid ballots: each valid ballot gives each subject at most one grade. */
+export function votesProblem(name: string, counts: GradeCounts, valid: number): string | undefined {
+  const sum = Object.values(counts).reduce<number>((s, n) => s + (n ?? 0), 0);
+  return sum > valid ? `${name}的得票合计（${sum}票）多于有效票（${valid}张）` : undefined;
+}
+
+/**
+ * The grade with the most votes, `grades` given best first; a tie goes to the lower grade (a doubt never
+ * raises a grade); undefined without votes.
+ */
+export function leadingGrade<Grade extends string>(grades: readonly Grade[], counts: GradeCounts<Grade>): Grade | undefined {
+  let best: Grade | undefined;
+  let most = 0;
+  for (const g of grades) {
+    const n = counts[g] ?? 0;
+    if (n > 0 && n >= most) {
+      best = g;
+      most = n;
+    }
+  }
+  return best;
 }

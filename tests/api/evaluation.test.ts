@@ -8,7 +8,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { excellentCap } from '../../src/shared/ballot-grades.js';
+import { excellentCap } from '../../src/shared/evaluation/rules.js';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { bearer, login } from '../support/auth.js';
 import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';

@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { excellentCap } from '../../src/shared/ballot-grades.js';
+import { excellentCap } from '../../src/shared/evaluation/rules.js';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { api, apiLogin } from '../support/api.js';
 import { pickOption, webUrl } from '../support/browser.js';

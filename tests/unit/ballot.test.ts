@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCandidates, hasQuorum, minimumCandidates, passesMajority, quorumMinimum, tallyElection, tallyGrades } from '../../src/shared/ballot.js';
+import { ballotTotalsProblems, checkCandidates, hasQuorum, leadingGrade, minimumCandidates, passesMajority, quorumMinimum, returnedWithinIssued, tallyElection, tallyGrades, validBallots, votesProblem } from '../../src/shared/ballot.js';
 
 /** `n` ballots marking `marks`. */
 const many = (n: number, marks: number[]) => Array.from({ length: n }, () => ({ marks }));
@@ -137,5 +137,25 @@ describe('tallyGrades (民主评议 appraisal votes)', () => {
     const t = tallyGrades({ grades, subjects: [1], ballotsIssued: 1, ballots: [{ choices: {} }, { choices: { 1: '合格' } }] });
     expect(t.valid).toBe(false);
     expect(t.subjects[0]!.abstained).toBe(1);
+  });
+});
+
+describe('counts entered by hand (民主测评 counted on paper)', () => {
+  const grades = ['优秀', '合格', '基本合格', '不合格'] as const;
+  it('returned up to the issued is valid for every kind of ballot, one more is not', () => {
+    expect(returnedWithinIssued(10, 10)).toBe(true);
+    expect(returnedWithinIssued(11, 10)).toBe(false);
+    expect(ballotTotalsProblems({ issued: 10, returned: 10, void: 0 })).toEqual([]);
+    expect(ballotTotalsProblems({ issued: 10, returned: 11, void: 0 }).map((p) => p.field)).toEqual(['returned']);
+    expect(tallyGrades({ grades, ballotsIssued: 1, ballots: [{ choices: {} }, { choices: {} }] }).valid).toBe(false);
+  });
+  it('checks the counts a tally answers the same way as counts typed in', () => {
+    const t = tallyGrades({ grades, subjects: ['a'], ballotsIssued: 3, ballots: [{ choices: { a: '合格' } }, { choices: { a: '优秀' } }, { choices: {} }] });
+    const counts = t.subjects[0]!.counts;
+    const valid = validBallots({ issued: 3, returned: t.ballotsReturned, void: t.ballotsVoid });
+    expect(valid).toBe(t.ballotsValid);
+    expect(votesProblem('a', counts, valid)).toBeUndefined();
+    expect(leadingGrade(grades, counts)).toBe('合格'); // 1 : 1, the lower grade
+    expect(votesProblem('a', { ...counts, 不合格: 2 }, valid)).toContain('（4票）多于有效票（3张）');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ballotTotalsProblems, excellentCap, excellentCapProblem, leadingGrade, validBallots, votesProblem } from '../../src/shared/ballot-grades.js';
-import { addMonths, committeeNames, quarterRates, rankBy, secretaryVacantTooLong, talkCoverage, weightedTotal } from '../../src/shared/evaluation/rules.js';
+import { ballotTotalsProblems, leadingGrade, validBallots, votesProblem } from '../../src/shared/ballot.js';
+import { addMonths, APPRAISAL_GRADE_VALUES, appraisalCounts, committeeNames, excellentCap, excellentCapProblem, quarterRates, rankBy, secretaryVacantTooLong, talkCoverage, weightedTotal } from '../../src/shared/evaluation/rules.js';
 
 /** Issue 27: the rules of members' daily management at their boundaries (docs/organisation-life.md). */
 describe('evaluation rules', () => {
@@ -17,10 +17,11 @@ describe('evaluation rules', () => {
     expect(ballotTotalsProblems({ issued: 10, returned: 11, void: 0 })[0].field).toBe('returned');
     expect(ballotTotalsProblems({ issued: 10, returned: 9, void: 10 })[0].field).toBe('void');
     expect(validBallots({ issued: 10, returned: 9, void: 2 })).toBe(7);
-    expect(votesProblem('张三', { votesExcellent: 4, votesQualified: 3 }, 7)).toBeUndefined();
-    expect(votesProblem('张三', { votesExcellent: 4, votesQualified: 4 }, 7)).toContain('多于有效票');
-    expect(leadingGrade({ votesExcellent: 3, votesQualified: 3 })).toBe('2'); // a tie never raises a grade
-    expect(leadingGrade({})).toBeUndefined();
+    expect(votesProblem('张三', appraisalCounts({ votesExcellent: 4, votesQualified: 3 }), 7)).toBeUndefined();
+    expect(votesProblem('张三', appraisalCounts({ votesExcellent: 4, votesQualified: 4 }), 7)).toContain('多于有效票');
+    expect(votesProblem('张三', appraisalCounts({ votesBasic: 4, votesUnqualified: 4 }), 7)).toContain('8票'); // every grade's field counts
+    expect(leadingGrade(APPRAISAL_GRADE_VALUES, appraisalCounts({ votesExcellent: 3, votesQualified: 3 }))).toBe('2'); // a tie never raises a grade
+    expect(leadingGrade(APPRAISAL_GRADE_VALUES, appraisalCounts({}))).toBeUndefined();
   });
 
   it('[S1.F14d] talk coverage: committee talks cover members, the secretary covers the committee', () => {

@@ -3,6 +3,41 @@
  * 《中国共产党支部工作条例（试行）》(2018) and 《中国共产党党员教育管理工作条例》(2019).
  */
 
+import type { GradeCounts } from '../ballot.js';
+
+/** The grades of 民主评议党员 (dictionary DJ_PY_DC), best first, with the field of `appraisal-result` holding each one's votes. */
+export const APPRAISAL_GRADES = [
+  { value: '1', label: '优秀', votes: 'votesExcellent' },
+  { value: '2', label: '合格', votes: 'votesQualified' },
+  { value: '3', label: '基本合格', votes: 'votesBasic' },
+  { value: '4', label: '不合格', votes: 'votesUnqualified' },
+] as const;
+export type AppraisalGrade = (typeof APPRAISAL_GRADES)[number]['value'];
+export const EXCELLENT: AppraisalGrade = '1';
+export const APPRAISAL_GRADE_VALUES: readonly AppraisalGrade[] = APPRAISAL_GRADES.map((g) => g.value);
+
+/** A result row's votes as typed (`votesExcellent`, ...). */
+export type AppraisalVotes = Partial<Record<(typeof APPRAISAL_GRADES)[number]['votes'], number | null>>;
+
+/** A result row's votes as counts per grade, the shape the ballot component (src/shared/ballot.ts) counts and checks. */
+export function appraisalCounts(votes: AppraisalVotes): GradeCounts<AppraisalGrade> {
+  return Object.fromEntries(APPRAISAL_GRADES.map((g) => [g.value, votes[g.votes] ?? 0])) as GradeCounts<AppraisalGrade>;
+}
+
+/**
+ * The most members a branch may grade 优秀: the school's cap as a share of the members appraised, rounded down
+ * (党员教育管理工作条例 2019 第二十九条 leaves the share to the level above; schools set it, e.g. 30%).
+ */
+export const excellentCap = (members: number, capPercent: number): number => Math.floor((members * capPercent) / 100 + 1e-9);
+
+/** The cap's refusal, or nothing when `excellent` is within it (exactly the cap passes, one more is refused). */
+export function excellentCapProblem(excellent: number, members: number, capPercent: number): string | undefined {
+  const cap = excellentCap(members, capPercent);
+  return excellent > cap
+    ? `评定为“优秀”的党员（${excellent}名）超过比例上限：参评${members}名的${capPercent}%，最多${cap}名（《党员教育管理工作条例》第二十九条，学校设定的优秀比例）`
+    : undefined;
+}
+
 /** The calendar year of a date 'YYYY-MM-DD' as its first and last day (a talk on 12-31 counts for that year). */
 export function yearBounds(year: number): [string, string] {
   return [`${year}-01-01`, `${year}-12-31`];

@@ -4,7 +4,8 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import { ballotTotalsProblems, excellentCapProblem, EXCELLENT, validBallots, votesProblem, type GradeVotes } from '../../../shared/ballot-grades.js';
+import { ballotTotalsProblems, validBallots, votesProblem } from '../../../shared/ballot.js';
+import { appraisalCounts, excellentCapProblem, EXCELLENT, type AppraisalVotes } from '../../../shared/evaluation/rules.js';
 import { registerEffect, registerGuard } from '../../runtime/index.js';
 
 const cents = (money: unknown) => Math.round(Number(money ?? 0) * 100);
@@ -38,7 +39,7 @@ registerEffect('evaluation.appraisalRoster', async (ctx) => {
   for (const m of members.rows) await results.create({ appraisalId: ctx.id, memberId: m.id }, ctx.actor, { trx: ctx.trx, source: ctx.source });
 });
 
-interface ResultRow extends GradeVotes {
+interface ResultRow extends AppraisalVotes {
   name: string;
   grade: string | null;
 }
@@ -56,7 +57,7 @@ registerGuard('evaluation.ballots', async (ctx) => {
   const problems = ballotTotalsProblems(totals).map((p) => ({ field: fields[p.field], message: p.message }));
   const valid = validBallots(totals);
   for (const r of (await resultsOf(ctx.trx, Number(ctx.record.id))).rows) {
-    const p = votesProblem(r.name, r, valid);
+    const p = votesProblem(r.name, appraisalCounts(r), valid);
     if (p) problems.push({ field: 'ballotsReturned', message: p });
   }
   if (problems.length) return { problems };

@@ -3,7 +3,8 @@
  * it holds. Reads go through the write's transaction (`ctx.trx`).
  */
 import { sql } from 'kysely';
-import { validBallots, votesProblem, type GradeVotes } from '../../../shared/ballot-grades.js';
+import { validBallots, votesProblem } from '../../../shared/ballot.js';
+import { appraisalCounts, type AppraisalVotes } from '../../../shared/evaluation/rules.js';
 import { HttpError } from '../../errors.js';
 import { registerHook, type Actor, type WriteHookContext } from '../../runtime/index.js';
 
@@ -103,7 +104,7 @@ registerHook('evaluation.appraisalResult', async (ctx) => {
   if (!member) refuse('memberId', '所选党员不存在');
   if (member.orgId !== a.orgId) refuse('memberId', `${member.name}不是本支部的党员`);
   if (a.returned !== null) {
-    const problem = votesProblem(member.name, r as GradeVotes, validBallots({ issued: a.issued ?? 0, returned: a.returned ?? 0, void: a.void ?? 0 }));
+    const problem = votesProblem(member.name, appraisalCounts(r as AppraisalVotes), validBallots({ issued: a.issued ?? 0, returned: a.returned ?? 0, void: a.void ?? 0 }));
     if (problem) refuse('votesExcellent', problem);
   }
 });
