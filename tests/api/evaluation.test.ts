@@ -154,4 +154,27 @@ describe(`members' daily management on ${TEST_DB}`, () => {
     expect(record.rewards.map((r: { docNo: string }) => r.docNo)).toContain(`党字〔${year}〕8号`);
     expect((await call('dy', 'POST', '/api/m/member-reward', { memberId: member, kind: '奖', level: '4', date: `${year}-06-30`, reason: 'x' })).status).toBe(403);
   });
+
+  it('[S1.F14a] the member\'s and the cadre\'s detail relate the rewards (x-related): the served schema names each module\'s list permission, and the lists filter by the member', async () => {
+    const served = (await call('zbsj', 'GET', '/api/m/member/schema')).body.schema;
+    expect(served['x-related']).toEqual([
+      { module: 'member-reward', foreignKey: 'memberId', title: '奖惩信息', permission: 'member-reward:list' },
+      { module: 'appraisal-result', foreignKey: 'memberId', title: '民主评议', permission: 'service-appraisal:list' },
+      { module: 'member-talk', foreignKey: 'memberId', title: '谈心谈话', permission: 'member-talk:list' },
+      { module: 'member-assist', foreignKey: 'memberId', title: '党员帮扶', permission: 'member-assist:list' },
+    ]);
+    const cadre = (await call('admin', 'GET', '/api/m/cadre/schema')).body.schema;
+    expect(cadre['x-related']).toEqual([{ module: 'member-reward', foreignKey: 'memberId', key: 'memberId', title: '奖惩信息', permission: 'member-reward:list' }]);
+    // The tab's list: one member's rewards, and the approved appraisal rounds of the demo branch with their names.
+    const member = (await sql<{ id: number }>`SELECT id FROM m_member WHERE org_id = ${branch} AND party_status = '1' ORDER BY id LIMIT 1`.execute(t.database.db)).rows[0].id;
+    await call('zbsj', 'POST', '/api/m/member-reward', { memberId: member, kind: '惩', level: '4', name: '诫勉谈话', date: `${year}-03-01`, docNo: `党纪〔${year}〕2号`, reason: '迟交党费' });
+    const rewards = (await call('zbsj', 'POST', '/api/m/member-reward/list', { memberId: member })).body.content as { memberId: number; docNo: string }[];
+    expect(rewards.map((r) => r.docNo)).toContain(`党纪〔${year}〕2号`);
+    expect(new Set(rewards.map((r) => r.memberId))).toEqual(new Set([member]));
+    const grades = await call('zbsj', 'POST', '/api/m/appraisal-result/list', { memberId: member });
+    expect(grades.status, JSON.stringify(grades.body)).toBe(200);
+    expect(grades.body.content.length).toBeGreaterThan(0);
+    expect(grades.body.content.every((r: { memberId: number; appraisalIdName: string }) => r.memberId === member && r.appraisalIdName)).toBe(true);
+    expect((await call('dy', 'POST', '/api/m/member-reward/list', { memberId: member })).status).toBe(403);
+  });
 });

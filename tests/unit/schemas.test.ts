@@ -71,6 +71,35 @@ describe('schema toolchain', () => {
     expect(problems).toContain('module regulation: issuer.x-ref names unknown module "no-such-module"');
   });
 
+  it('checks x-related: the module exists, its foreign key references the record (or its key field\'s module), and it filters on it with eq', () => {
+    const note = (refTo: string, filtered: boolean) => ({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      'x-id': 'regulation-note',
+      title: '制度批注',
+      type: 'object',
+      properties: { regulationId: { type: 'integer', title: '制度', 'x-ref': refTo }, note: { type: 'string', title: '批注' } },
+      'x-list': { columns: ['regulationId', 'note'], ...(filtered && { filters: [{ field: 'regulationId', op: 'eq' }] }) },
+    });
+    const parent = valid();
+    parent['x-related'] = [{ module: 'regulation-note', foreignKey: 'regulationId', title: '批注' }];
+    expect(checkSchemasDir(tempSchemas({ regulation: parent, 'regulation-note': note('regulation', true) }))).toEqual([]);
+    expect(checkSchemasDir(tempSchemas({ regulation: parent, 'regulation-note': note('regulation', false) }))).toEqual([
+      'module regulation: x-related "regulation-note": "regulation-note" must filter on "regulationId" with eq (x-list.filters)',
+    ]);
+    expect(checkSchemasDir(tempSchemas({ regulation: parent, 'regulation-note': note('member', true) }))).toEqual([
+      'module regulation: x-related "regulation-note": foreign key "regulationId" must be a field of "regulation-note" with x-ref "regulation"',
+    ]);
+    expect(checkSchemasDir(tempSchemas({ regulation: parent }))).toEqual(['module regulation: x-related names unknown module "regulation-note"']);
+    // With a key: the foreign key references what the key field references, never the record itself.
+    const keyed = valid();
+    keyed['x-related'] = [{ module: 'regulation-note', foreignKey: 'regulationId', key: 'title' }];
+    expect(checkSchemasDir(tempSchemas({ regulation: keyed, 'regulation-note': note('regulation', true) }))).toEqual([
+      'module regulation: x-related "regulation-note": key "title" must be a field with x-ref',
+    ]);
+    keyed['x-related'] = [{ module: 'regulation-note', foreignKey: 'regulationId', key: 'nosuch' }];
+    expect(checkSchemasDir(tempSchemas({ regulation: keyed, 'regulation-note': note('regulation', true) }))[0]).toContain('x-related "regulation-note".key names unknown field "nosuch"');
+  });
+
   describe('checks every school as the server will load it (issue 13 item 3)', () => {
     it('an override of a module that does not exist', () => {
       expect(checkSchemasDir(tempSchemas({ regulation: valid() }, { 'no-such-module': { title: '无' } }))).toEqual([

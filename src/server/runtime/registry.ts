@@ -50,6 +50,8 @@ export class ModuleRegistry {
     }
     for (const m of modules) this.inheritScope(m, new Set());
     for (const m of modules) this.inheritPermissions(m, new Set());
+    // x-related tabs show to those who may list the related module: the served schema names its permission.
+    for (const m of modules) for (const r of m.schema['x-related'] ?? []) r.permission = this.modules.get(r.module)?.permissions.list;
   }
 
   /** The registry of a deployment; the first start problem stops it (SchemaLoadError, one line). */
@@ -208,6 +210,29 @@ export function deploymentProblems(schemasDir: string, schools: readonly string[
   return [...problems];
 }
 
+/**
+ * x-related names a module that exists, whose foreign key references this module (or, with `key`, the
+ * module this record's field `key` references) and can be filtered on with `eq` (its list is asked so).
+ */
+function relatedProblems(m: RuntimeModule, byId: Map<string, RuntimeModule>, where: (id: string) => string): string[] {
+  const problems: string[] = [];
+  for (const r of m.schema['x-related'] ?? []) {
+    const target = byId.get(r.module);
+    const what = `${where(m.id)}: x-related "${r.module}"`;
+    if (!target) {
+      problems.push(`${where(m.id)}: x-related names unknown module "${r.module}"`);
+      continue;
+    }
+    const refersTo = r.key ? m.field(r.key)?.ref : m.id;
+    if (!refersTo) problems.push(`${what}: key "${r.key}" must be a field with x-ref`);
+    else if (target.field(r.foreignKey)?.ref !== refersTo) problems.push(`${what}: foreign key "${r.foreignKey}" must be a field of "${r.module}" with x-ref "${refersTo}"`);
+    else if (target.filters.get(r.foreignKey) !== 'eq' && ![...byId.values()].some((p) => p.children.some((c) => c.module === r.module && c.foreignKey === r.foreignKey))) {
+      problems.push(`${what}: "${r.module}" must filter on "${r.foreignKey}" with eq (x-list.filters)`);
+    }
+  }
+  return problems;
+}
+
 /** Children and references must name modules that exist (core entities may wait for theirs). */
 function acrossModules(modules: RuntimeModule[], where: (id: string) => string): string[] {
   const byId = new Map(modules.map((m) => [m.id, m]));
@@ -225,6 +250,7 @@ function acrossModules(modules: RuntimeModule[], where: (id: string) => string):
         problems.push(`${where(child.module)}: a child module (x-children of "${m.id}") takes its permissions from its parent; remove x-permissions`);
       } else parentOf.set(child.module, m.id);
     }
+    problems.push(...relatedProblems(m, byId, where));
     for (const f of m.fields.values()) {
       if (f.ref && !CORE_REFS.has(f.ref) && !byId.has(f.ref)) problems.push(`${where(m.id)}: ${f.name}.x-ref names unknown module "${f.ref}"`);
     }

@@ -24,7 +24,7 @@ import { syncTables } from './table-sync.js';
 export const STORED_MODULES_TOPIC = 'stored-module';
 
 /** Keywords a stored module may not use: they need code or files a schema stored at run time does not bring. */
-const FILE_ONLY_KEYWORDS = ['x-children', 'x-workflow', 'x-links', 'x-scope-self'] as const;
+const FILE_ONLY_KEYWORDS = ['x-children', 'x-workflow', 'x-links', 'x-related', 'x-scope-self'] as const;
 
 export interface StoredVersion {
   module: string;

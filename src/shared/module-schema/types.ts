@@ -79,6 +79,23 @@ export interface ModuleSchema {
   'x-reminders'?: ReminderDeclaration[];
   /** Pages about one record, offered on its detail (`{id}` in `path` is the record's id): a printable letter. */
   'x-links'?: { title: string; path: string; 'x-show-if'?: { field: string; in?: unknown[] } }[];
+  /**
+   * Records of other modules about this one, a tab each on its detail (docs/schema.md, x-related): the
+   * module's records whose `foreignKey` equals this record's id (or its field `key`). Unlike x-children the
+   * module keeps its own page and permissions; `permission` (its list permission) is filled in when served.
+   */
+  'x-related'?: RelatedLink[];
+}
+
+/** One entry of x-related. */
+export interface RelatedLink {
+  module: string;
+  foreignKey: string;
+  /** The field of this record whose value the foreign key holds (a reference to the same module); default the record's id. */
+  key?: string;
+  title?: string;
+  /** Served only: the related module's list permission (the tab shows to those who hold it). */
+  permission?: string;
 }
 
 /** The actions of a module, each guarded by a permission (x-permissions, default `<id>:<action>`). */

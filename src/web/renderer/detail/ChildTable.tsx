@@ -1,6 +1,6 @@
 /**
- * The records of a child module (x-children) on the parent's detail: a compact list filtered by the
- * foreign key, with add, edit and delete through the child module's own form.
+ * The records of a child module (x-children) or a related module (x-related) on a record's detail: a
+ * compact list filtered by the foreign key, with add, edit and delete through that module's own form.
  */
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,6 +1,7 @@
 /**
  * The detail of a record in a drawer: every field with its label (in the form's sections), then a tab
- * per child module (x-children) and the modification trail (x-trail).
+ * per child module (x-children), a tab per related module the user may list (x-related) and the
+ * modification trail (x-trail).
  */
 import { EditOutlined, LinkOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -10,7 +11,8 @@ import { Link } from 'react-router-dom';
 import { modulePermissions, nameFieldOf } from '../../../shared/module-schema/fields';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { editLockReason } from '../../../shared/module-schema/workflow';
-import { Permission } from '../../core/Permission';
+import { checkPermission, Permission } from '../../core/Permission';
+import { useSession } from '../../core/stores/session';
 import { moduleApi, moduleKeys, type ModuleRecord } from '../api';
 import { formLayout } from '../form/ui-schema';
 import { AuthImage, FileLink } from '../form/widgets';
@@ -68,6 +70,20 @@ function Fields({ record, schema }: { record: ModuleRecord; schema: ModuleSchema
   );
 }
 
+/**
+ * The x-related tabs of a record: each related module's records about it (its foreign key equal to the
+ * record's id, or to the record's field `key`), for users holding the module's list permission; none while
+ * `key` is empty (a cadre who is not a member of the school).
+ */
+function relatedTabs(schema: ModuleSchema, record: ModuleRecord, name: string, roles: string[]) {
+  return (schema['x-related'] ?? []).flatMap((link) => {
+    const value = link.key ? record[link.key] : record.id;
+    if (typeof value !== 'number' || !link.permission || !checkPermission(roles, [link.permission])) return [];
+    const valueName = link.key ? String(record[`${link.key}Name`] ?? name) : name;
+    return [{ key: `related-${link.module}`, label: link.title ?? link.module, children: <ChildTable link={link} parentId={value} parentName={valueName} /> }];
+  });
+}
+
 export function DetailDrawer({
   module,
   schema,
@@ -82,6 +98,7 @@ export function DetailDrawer({
   onEdit: (record: ModuleRecord) => void;
 }) {
   const perms = modulePermissions(schema);
+  const roles = useSession((s) => s.roles);
   const record = useQuery({
     queryKey: moduleKeys.record(module, id ?? 0),
     queryFn: () => moduleApi.get(module, id!),
@@ -107,6 +124,7 @@ export function DetailDrawer({
         label: link.title ?? link.module,
         children: <ChildTable link={link} parentId={data.id} parentName={name} />,
       })),
+      ...relatedTabs(schema, data, name, roles),
       ...(schema['x-trail']
         ? [{ key: 'trail', label: '修改记录', children: <TrailPanel module={module} schema={schema} recordId={data.id} editPermission={perms.edit} /> }]
         : []),
