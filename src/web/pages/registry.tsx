@@ -65,6 +65,8 @@ export const corePages: Record<string, Page> = {
   'meetings-theme-day': lazy(() => import('./meetings/ThemeDayPage')),
   'member-talk': lazy(() => import('./evaluation/MemberTalkPage')),
   'member-points': lazy(() => import('./evaluation/MemberPointsPage')),
+  'member-assist': lazy(() => import('./evaluation/MemberAssistPage')),
+  'assess-plan': lazy(() => import('./evaluation/AssessPlanPage')),
   'org-weak': lazy(() => import('./evaluation/WeakOrgPage')),
   'service-download': lazy(() => import('./work/DownloadPage')),
 };

@@ -26,11 +26,42 @@ export interface PointsRow {
   rank: number;
 }
 
+/** A member's points of a year (`GET /api/evaluation/points/history`): by source, and their manual records. */
+export interface PointsHistory {
+  year: number;
+  items: { id: number; name: string; source: string; score: number; yearCap: number | null }[];
+  points: PointsRow | null;
+  manual: { id: number; date: string; score: number; reason: string | null; state: number; itemName: string }[];
+}
+
+/** 党员帮扶 of a year per branch (`GET /api/evaluation/assist/totals`); amounts in yuan, two decimals. */
+export interface AssistTotal {
+  orgId: number;
+  orgName: string;
+  cases: number;
+  approved: string;
+  paid: string;
+  paidCases: number;
+}
+
+/** A scored branch of an assessment plan (`GET /api/evaluation/assess/{id}/results`). */
+export interface AssessResult {
+  orgId: number;
+  orgName: string;
+  indicators: number;
+  total: number;
+  rank: number;
+}
+
 const query = (p: Record<string, unknown>) => new URLSearchParams(Object.entries(p).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)])).toString();
 
 export const evaluationApi = {
   coverage: (orgId: number | undefined, year: number) => get<{ year: number; branches: TalkCoverage[] }>(`/api/evaluation/talks/coverage?${query({ orgId, year })}`),
   ranking: (orgId: number | undefined, year: number) => get<{ year: number; content: PointsRow[] }>(`/api/evaluation/points/ranking?${query({ orgId, year })}`),
+  history: (memberId: number, year: number) => get<PointsHistory>(`/api/evaluation/points/history?${query({ memberId, year })}`),
+  assistTotals: (orgId: number | undefined, year: number) => get<{ year: number; content: AssistTotal[] }>(`/api/evaluation/assist/totals?${query({ orgId, year })}`),
+  assessResults: (planId: number) =>
+    get<{ plan: { id: number; title: string; year: number; orgId: number }; content: AssessResult[] }>(`/api/evaluation/assess/${planId}/results`),
 };
 
 export interface WeakCandidate {
