@@ -78,7 +78,7 @@ export const CORE_PAGES = [
   'service-mobile',
   'meetings-three-one', 'meetings-theme-day', 'meetings-life', 'meetings-democratic',
   'cadre-info', 'cadre-assess', 'cadre-structure', 'cadre-performance',
-  'member-talk', 'member-points', 'org-weak',
+  'member-talk', 'member-points', 'member-assist', 'assess-plan', 'org-weak',
   'service-download',
 ] as const;
 

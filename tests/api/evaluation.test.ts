@@ -8,7 +8,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { excellentCap } from '../../src/shared/evaluation/rules.js';
+import { excellentCap, weightedTotal } from '../../src/shared/evaluation/rules.js';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { bearer, login } from '../support/auth.js';
 import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
@@ -134,6 +134,25 @@ describe(`members' daily management on ${TEST_DB}`, () => {
     const history = await call(dyMember ? 'dy' : 'zbsj', 'GET', `/api/evaluation/points/history?memberId=${member}&year=${year}`);
     expect(history.status).toBe(200);
     expect(history.body.manual.some((m: { reason: string }) => m.reason === '社区志愿服务')).toBe(true);
+  });
+
+  it('[S1.F14b] an assessment plan\'s results: each scored branch\'s Σ score / full marks × weight, ranked highest first', async () => {
+    const plans = (await call('ejdw', 'POST', '/api/m/assess-plan/list', {})).body.content as { id: number; title: string }[];
+    const plan = plans.find((p) => p.title === `${year}年度党支部工作考核`)!;
+    expect(plan).toBeTruthy();
+    const res = await call('ejdw', 'GET', `/api/evaluation/assess/${plan.id}/results`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const content = res.body.content as { orgId: number; total: number; rank: number; indicators: number }[];
+    expect(content.length).toBeGreaterThan(1);
+    const scores = (await sql<{ orgId: number; score: number; maxScore: number; weight: number }>`
+      SELECT s.org_id AS "orgId", s.score::float8 AS score, i.max_score::float8 AS "maxScore", i.weight::float8 AS weight
+      FROM m_assess_score s JOIN m_assess_plan_indicator i ON i.id = s.indicator_id WHERE s.plan_id = ${plan.id}`.execute(t.database.db)).rows;
+    for (const r of content) expect(r.total).toBe(weightedTotal(scores.filter((x) => x.orgId === r.orgId)));
+    expect(content.map((r) => r.total)).toEqual([...content.map((r) => r.total)].sort((a, b) => b - a));
+    expect(content[0].rank).toBe(1);
+    content.forEach((r, i) => i > 0 && expect(r.rank).toBe(r.total === content[i - 1].total ? content[i - 1].rank : i + 1));
+    expect((await call('ejdw', 'GET', '/api/evaluation/assess/abc/results')).status).toBe(400);
+    expect((await call('dy', 'GET', `/api/evaluation/assess/${plan.id}/results`)).status).toBe(403);
   });
 
   it('[S1.F11c] weak-organisation candidates by the rules: a secretary post vacant over three months, last place in the year\'s assessment', async () => {
