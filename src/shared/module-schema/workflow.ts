@@ -6,17 +6,20 @@
 import type { FieldSchema, ModuleSchema } from './types.js';
 
 /**
- * Who acts at a step: the applicant, the branch, the committee above it, the organisation department, or
- * the other party of a two-sided process (any level of it, or precisely its branch or its committee:
- * a transfer's receiving branch and receiving committee); the organisation above the record's (`above`:
+ * Who acts at a step: the applicant, the record's own organisation whatever its type (`own`: the
+ * organisation holding an election takes its own steps, not the committee above it), the branch, the
+ * committee above it, the organisation department, or the other party of a two-sided process (any level
+ * of it, or precisely its branch or its committee: a transfer's receiving branch and receiving
+ * committee); the organisation above the record's (`above`:
  * its parent committee, the organisation department at the top); the managing department of the
  * record's unit (`unitDept`). The server resolves each through a named resolver (runtime/workflow/levels.ts).
  */
-export const WORKFLOW_LEVELS = ['self', 'branch', 'committee', 'orgdept', 'other', 'otherBranch', 'otherCommittee', 'above', 'unitDept'] as const;
+export const WORKFLOW_LEVELS = ['self', 'own', 'branch', 'committee', 'orgdept', 'other', 'otherBranch', 'otherCommittee', 'above', 'unitDept'] as const;
 export type WorkflowLevel = (typeof WORKFLOW_LEVELS)[number];
 
 export const LEVEL_TITLES: Readonly<Record<WorkflowLevel, string>> = {
   self: '本人',
+  own: '本级党组织',
   branch: '党支部',
   committee: '二级党委（党总支）',
   orgdept: '党委组织部',
@@ -30,6 +33,7 @@ export const LEVEL_TITLES: Readonly<Record<WorkflowLevel, string>> = {
 /** The record field each level reads: its organisation (`x-workflow.orgField`), the other side's, its unit, or its self user. */
 export const LEVEL_READS: Readonly<Record<WorkflowLevel, 'org' | 'other' | 'unit' | 'self'>> = {
   self: 'self',
+  own: 'org',
   branch: 'org',
   committee: 'org',
   orgdept: 'org',

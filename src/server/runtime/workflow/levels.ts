@@ -9,6 +9,9 @@
  * - 党支部 (`branch`): the user's organisation is a branch (DJ_DZZ_LB 3, 4, 5).
  * The permission of the step decides whether they may take it at all. The registered levels:
  * - self: the record's `selfField` user;
+ * - own: the record's organisation itself, whatever its type, by a user of that very organisation (it in
+ *   their data scope), or one whose data scope is all: the organisation holding an election takes its own
+ *   steps, and the committee above it only approves (`above`);
  * - branch: the record's organisation, by a branch user;
  * - committee: the nearest 党委/党总支 above (or at) the record's organisation, below the top; when there is
  *   none, the top organisation, and the organisation department acts as the committee;
@@ -213,6 +216,15 @@ registerLevel('self', {
   acting: async () => null,
   canAct: async (p, _acting, r) => r.selfUserId === p.userId,
   records: async (p) => ({ on: 'self', ids: [p.userId] }),
+});
+
+// 《中国共产党基层组织选举工作条例》: the organisation holding the election (its committee in office) asks the
+// level above, convenes the assembly and reports the result itself; the level above approves, it does not
+// take those steps for it. So no subtree: the actor belongs to the record's organisation.
+registerLevel('own', {
+  acting: async (r) => r.orgId,
+  canAct: async (p, acting) => p.scope === 'all' || (acting !== null && p.orgId === acting && inScope(p, acting)),
+  records: async (p) => (p.scope === 'all' ? true : inScope(p, p.orgId) ? { on: 'org', ids: [p.orgId!] } : false),
 });
 
 for (const [name, read] of [['branch', 'orgId'], ['otherBranch', 'otherOrgId']] as const) {
