@@ -16,14 +16,28 @@ describe(`elections on ${TEST_DB}`, () => {
   let zbsj: Client;
   let ejdw: Client;
   let branchId: number;
+  let committeeId: number;
   beforeAll(async () => {
     t = await createDemoTestApp();
     admin = client(t.app, await login(t.app));
     zbsj = client(t.app, await login(t.app, 'zbsj', DEMO_USER_PASSWORD));
     ejdw = client(t.app, await login(t.app, 'ejdw', DEMO_USER_PASSWORD));
-    branchId = (await t.database.db.selectFrom('users').select('org_id').where('username', '=', 'zbsj').executeTakeFirstOrThrow()).org_id!;
+    const orgOf = async (username: string) => (await t.database.db.selectFrom('users').select('org_id').where('username', '=', username).executeTakeFirstOrThrow()).org_id!;
+    branchId = await orgOf('zbsj');
+    committeeId = await orgOf('ejdw');
   }, 180_000);
   afterAll(() => t.app.close());
+
+  /** Takes a step on an election as `who` (the version read by the administrator). */
+  const stepOn = async (id: number, who: Client, name: string, values: Record<string, unknown> = {}) => {
+    const { version } = (await admin.get(`/api/m/election/${id}`)).body;
+    return who.post(`/api/m/election/${id}/transitions/${name}`, { version, comment: '', values });
+  };
+  const passOn = async (id: number, who: Client, name: string, values: Record<string, unknown> = {}) => {
+    const res = await stepOn(id, who, name, values);
+    expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(200);
+    return res.body;
+  };
 
   const membersOf = async (orgId: number, type: '1' | '2') =>
     (await admin.post('/api/m/member/list?size=200', { orgId, memberType: type })).body.content as { id: number; name: string }[];
@@ -99,15 +113,8 @@ describe(`elections on ${TEST_DB}`, () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id as number;
     expect(created.body).toMatchObject({ state: -1, body: '党支部委员会', termYears: 3 });
-    const step = async (who: Client, name: string, values: Record<string, unknown> = {}) => {
-      const { version } = (await admin.get(`/api/m/election/${id}`)).body;
-      return who.post(`/api/m/election/${id}/transitions/${name}`, { version, comment: '', values });
-    };
-    const ok = async (who: Client, name: string, values: Record<string, unknown> = {}) => {
-      const res = await step(who, name, values);
-      expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(200);
-      return res.body;
-    };
+    const step = (who: Client, name: string, values: Record<string, unknown> = {}) => stepOn(id, who, name, values);
+    const ok = (who: Client, name: string, values: Record<string, unknown> = {}) => passOn(id, who, name, values);
     await ok(zbsj, 'request', { requestDate: today });
     expect((await step(zbsj, 'approveRequest', { approveDate: today })).status).toBe(403); // the level above approves
     await ok(ejdw, 'approveRequest', { approveDate: today });
@@ -176,6 +183,54 @@ describe(`elections on ${TEST_DB}`, () => {
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.headers['content-disposition']).toContain('.xlsx');
     expect((await zbsj.get(`/api/elections/${id}/documents/xlsx?doc=constructor`)).status).toBe(400);
+  });
+
+  it('[S1.F4c] the organisation holding the election takes its own steps (level own): the committee above is refused them and approves', async () => {
+    const created = await zbsj.post('/api/m/election', { name: `本级步骤测试${Date.now()}`, orgId: branchId });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as number;
+    const offered = async (who: Client) => ((await who.get(`/api/m/election/${id}/transitions`)).body as { id: string; level: string }[]).map((s) => `${s.id}:${s.level}`);
+    const waiting = async (who: Client) => ((await who.post('/api/m/election/list?size=500', { $waiting: true })).body.content as { id: number }[]).map((r) => r.id);
+    const planTodos = async () =>
+      (await t.database.db.selectFrom('msg_todo as t').innerJoin('users as u', 'u.id', 't.user_id').select('u.username').where('t.module', '=', 'election').where('t.ref_id', '=', `${id}:plan`).where('t.status', '=', 0).execute()).map((r) => r.username);
+
+    // The branch's 请示 is the branch's: its committee's organiser sees the election but may not take it.
+    expect(await offered(zbsj)).toContain('request:own');
+    expect(await offered(ejdw)).not.toContain('request:own');
+    const refused = await stepOn(id, ejdw, 'request', { requestDate: today });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('“向上级党组织请示”须由本级党组织办理');
+    await passOn(id, zbsj, 'request', { requestDate: today });
+
+    // The approval above still goes to the committee: on its waiting list, not on the branch's.
+    expect(await waiting(ejdw)).toContain(id);
+    expect(await waiting(zbsj)).not.toContain(id);
+    expect((await stepOn(id, zbsj, 'approveRequest', { approveDate: today })).status).toBe(403);
+    await passOn(id, ejdw, 'approveRequest', { approveDate: today });
+
+    // Then the plan waits for the branch again: the to-do and the waiting list are the branch secretary's.
+    expect(await planTodos()).toContain('zbsj');
+    expect(await planTodos()).not.toContain('ejdw');
+    expect(await waiting(zbsj)).toContain(id);
+    expect(await waiting(ejdw)).not.toContain(id);
+    expect((await stepOn(id, ejdw, 'plan', { seats: 3, termYears: 3 })).status).toBe(403);
+    await passOn(id, zbsj, 'plan', { seats: 3, termYears: 3 });
+
+    const log = (await admin.get(`/api/m/election/${id}/approvals`)).body as { transition: string; level: string; levelTitle: string; actingOrgId: number }[];
+    expect(log.map((e) => [e.transition, e.level, e.actingOrgId])).toEqual([
+      ['request', 'own', branchId],
+      ['approveRequest', 'above', committeeId],
+      ['plan', 'own', branchId],
+    ]);
+    expect(log[0]!.levelTitle).toBe('本级党组织');
+
+    // The committee's own election is the committee's: its organiser takes its 请示; the branch does not see it.
+    const own = await ejdw.post('/api/m/election', { name: `总支本级步骤测试${Date.now()}`, orgId: committeeId });
+    expect(own.status, JSON.stringify(own.body)).toBe(201);
+    expect((await stepOn(own.body.id, zbsj, 'request', { requestDate: today })).status).toBe(404);
+    expect((await passOn(own.body.id, ejdw, 'request', { requestDate: today })).state).toBe(0);
+    const ownLog = (await admin.get(`/api/m/election/${own.body.id}/approvals`)).body as { level: string; actingOrgId: number }[];
+    expect(ownLog.map((e) => [e.level, e.actingOrgId])).toEqual([['own', committeeId]]);
   });
 
   it('[S1.F4a] the congress: allocation of the delegate number by member count, the 500-member rule, sessions', async () => {

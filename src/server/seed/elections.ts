@@ -75,7 +75,7 @@ async function congressInPreparation(db: Kysely<DB>, school: string, orgs: OrgRo
     .insertInto('workflow_log')
     .values(
       [
-        { transition: 'request', transition_title: '向上级党组织请示', from_state: -1, to_state: 0, level: 'committee', acting_org_id: root.id, step_values: JSON.stringify({ delegateQuota: quota }), at: addDays(today, -60) },
+        { transition: 'request', transition_title: '向上级党组织请示', from_state: -1, to_state: 0, level: 'own', acting_org_id: root.id, step_values: JSON.stringify({ delegateQuota: quota }), at: addDays(today, -60) },
         { transition: 'approve', transition_title: '上级党组织批复', from_state: 0, to_state: 1, level: 'above', acting_org_id: root.id, step_values: JSON.stringify({ approveDoc: '演示〔批复〕9号' }), at: addDays(today, -45) },
       ].map((r) => ({ ...r, module: 'congress', record_id: id, result: 'pass', actor_id: null, actor_name: '演示数据', comment: '', value_texts: '[]', warnings: '[]', ip: null, at: new Date(`${r.at}T09:00:00+08:00`) })) as never,
     )
@@ -199,17 +199,17 @@ async function finishedBranchElection(db: Kysely<DB>, school: string, orgs: OrgR
   const id = row!.id;
   const own = branch.id;
   await writeLogs(db, id, [
-    { transition: 'request', title: '向上级党组织请示', from: -1, to: 0, level: 'branch', actingOrgId: own, values: { requestDate: addDays(assemblyDate, -120) }, at: addDays(assemblyDate, -120) },
+    { transition: 'request', title: '向上级党组织请示', from: -1, to: 0, level: 'own', actingOrgId: own, values: { requestDate: addDays(assemblyDate, -120) }, at: addDays(assemblyDate, -120) },
     { transition: 'approveRequest', title: '上级党组织批复请示', from: 0, to: 1, level: 'above', actingOrgId: above.id, values: { approveDate: addDays(assemblyDate, -110) }, at: addDays(assemblyDate, -110) },
-    { transition: 'plan', title: '制定选举工作方案', from: 1, to: 2, level: 'branch', actingOrgId: own, values: { seats, termYears: defaultTermYears(branch.type) }, at: addDays(assemblyDate, -100) },
-    ...(['一下一上', '二下二上', '三下三上'] as const).map((round, i) => ({ transition: 'nominate', title: '酝酿候选人', from: 2, to: 2, level: 'branch', actingOrgId: own, values: { nominationRound: round, candidateIds: candidates }, at: addDays(assemblyDate, -90 + i * 15) })),
-    { transition: 'submitCandidates', title: '报批候选人预备人选', from: 2, to: 3, level: 'branch', actingOrgId: own, values: { candidateIds: candidates }, at: addDays(assemblyDate, -40) },
+    { transition: 'plan', title: '制定选举工作方案', from: 1, to: 2, level: 'own', actingOrgId: own, values: { seats, termYears: defaultTermYears(branch.type) }, at: addDays(assemblyDate, -100) },
+    ...(['一下一上', '二下二上', '三下三上'] as const).map((round, i) => ({ transition: 'nominate', title: '酝酿候选人', from: 2, to: 2, level: 'own', actingOrgId: own, values: { nominationRound: round, candidateIds: candidates }, at: addDays(assemblyDate, -90 + i * 15) })),
+    { transition: 'submitCandidates', title: '报批候选人预备人选', from: 2, to: 3, level: 'own', actingOrgId: own, values: { candidateIds: candidates }, at: addDays(assemblyDate, -40) },
     { transition: 'approveCandidates', title: '上级党组织审批候选人名单', from: 3, to: 4, level: 'above', actingOrgId: above.id, values: { candidatesApproveDate: addDays(assemblyDate, -20) }, at: addDays(assemblyDate, -20) },
-    { transition: 'assembly', title: '召开选举大会', from: 4, to: 5, level: 'branch', actingOrgId: own, values: { assemblyDate, voterIds, present }, at: assemblyDate },
-    { transition: 'count', title: '投票计票', from: 5, to: 5, level: 'branch', actingOrgId: own, values: { ballotsIssued: present, ballots: ballotText }, warnings: [counted.summary], at: assemblyDate },
-    { transition: 'confirm', title: '确认选举结果', from: 5, to: 6, level: 'branch', actingOrgId: own, at: assemblyDate },
-    { transition: 'firstMeeting', title: '委员会第一次全体会议', from: 6, to: 7, level: 'branch', actingOrgId: own, values: { firstMeetingDate: assemblyDate, secretaryId }, at: assemblyDate },
-    { transition: 'report', title: '选举结果报上级党组织', from: 7, to: 8, level: 'branch', actingOrgId: own, values: { reportDate: addDays(assemblyDate, 2) }, at: addDays(assemblyDate, 2) },
+    { transition: 'assembly', title: '召开选举大会', from: 4, to: 5, level: 'own', actingOrgId: own, values: { assemblyDate, voterIds, present }, at: assemblyDate },
+    { transition: 'count', title: '投票计票', from: 5, to: 5, level: 'own', actingOrgId: own, values: { ballotsIssued: present, ballots: ballotText }, warnings: [counted.summary], at: assemblyDate },
+    { transition: 'confirm', title: '确认选举结果', from: 5, to: 6, level: 'own', actingOrgId: own, at: assemblyDate },
+    { transition: 'firstMeeting', title: '委员会第一次全体会议', from: 6, to: 7, level: 'own', actingOrgId: own, values: { firstMeetingDate: assemblyDate, secretaryId }, at: assemblyDate },
+    { transition: 'report', title: '选举结果报上级党组织', from: 7, to: 8, level: 'own', actingOrgId: own, values: { reportDate: addDays(assemblyDate, 2) }, at: addDays(assemblyDate, 2) },
   ]);
   // The new term: the branch's third, current; the demo term before it becomes history.
   await sql`UPDATE m_org_term SET current = false WHERE org_id = ${branch.id}`.execute(db);
@@ -237,10 +237,10 @@ async function electionInProgress(db: Kysely<DB>, school: string, orgs: OrgRow[]
   ).rows;
   const id = row!.id;
   await writeLogs(db, id, [
-    { transition: 'request', title: '向上级党组织请示', from: -1, to: 0, level: 'committee', actingOrgId: org.id, values: { requestDate }, at: requestDate },
+    { transition: 'request', title: '向上级党组织请示', from: -1, to: 0, level: 'own', actingOrgId: org.id, values: { requestDate }, at: requestDate },
     { transition: 'approveRequest', title: '上级党组织批复请示', from: 0, to: 1, level: 'above', actingOrgId: above.id, values: { approveDate: addDays(requestDate, 10) }, at: addDays(requestDate, 10) },
-    { transition: 'plan', title: '制定选举工作方案', from: 1, to: 2, level: 'committee', actingOrgId: org.id, values: { seats }, at: addDays(requestDate, 15) },
-    { transition: 'nominate', title: '酝酿候选人', from: 2, to: 2, level: 'committee', actingOrgId: org.id, values: { nominationRound: '一下一上', candidateIds: candidates }, at: addDays(requestDate, 25) },
+    { transition: 'plan', title: '制定选举工作方案', from: 1, to: 2, level: 'own', actingOrgId: org.id, values: { seats }, at: addDays(requestDate, 15) },
+    { transition: 'nominate', title: '酝酿候选人', from: 2, to: 2, level: 'own', actingOrgId: org.id, values: { nominationRound: '一下一上', candidateIds: candidates }, at: addDays(requestDate, 25) },
   ]);
   // Its current term ends within the coming months (the election is why).
   await sql`UPDATE m_org SET term_end = ${addDays(today, 100)} WHERE id = ${org.id}`.execute(db);
