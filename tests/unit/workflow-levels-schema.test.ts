@@ -71,12 +71,13 @@ describe('[24§2] the level registry', () => {
     expect(await acts(who(3, [3]))).toBe(true); // the branch's secretary
     expect(await acts(who(2, [2, 3]))).toBe(false); // the college committee, whose scope holds the branch
     expect(await acts(who(3, [2]))).toBe(false); // of the branch, but the branch is outside the data scope
-    expect(await acts(who(1, 'all'))).toBe(true); // data scope all
+    expect(await acts(who(1, 'all'))).toBe(false); // 组织部 (data scope all) does not act for a branch, nor gets its to-dos
+    expect(await o.canAct(who(3, 'all'), 'own', 3, branch)).toBe(true); // an all-scope user of the branch itself
     expect(await o.canAct({ ...who(2, [2]), isSuper: true }, 'own', 3, branch)).toBe(true);
     expect(await own.records(who(3, [3]), o)).toEqual({ on: 'org', ids: [3] });
     expect(await own.records(who(2, [2, 3]), o)).toEqual({ on: 'org', ids: [2] });
     expect(await own.records(who(3, [2]), o)).toBe(false);
-    expect(await own.records(who(1, 'all'), o)).toBe(true);
+    expect(await own.records(who(1, 'all'), o)).toEqual({ on: 'org', ids: [1] }); // its own organisation's only
     expect(levelsText(['own'])).toBe('本级党组织');
   });
 });

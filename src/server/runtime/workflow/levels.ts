@@ -10,7 +10,7 @@
  * The permission of the step decides whether they may take it at all. The registered levels:
  * - self: the record's `selfField` user;
  * - own: the record's organisation itself, whatever its type, by a user of that very organisation (it in
- *   their data scope), or one whose data scope is all: the organisation holding an election takes its own
+ *   their data scope; not an all-scope user of another): the organisation holding an election takes its own
  *   steps, and the committee above it only approves (`above`);
  * - branch: the record's organisation, by a branch user;
  * - committee: the nearest 党委/党总支 above (or at) the record's organisation, below the top; when there is
@@ -223,8 +223,9 @@ registerLevel('self', {
 // take those steps for it. So no subtree: the actor belongs to the record's organisation.
 registerLevel('own', {
   acting: async (r) => r.orgId,
-  canAct: async (p, acting) => p.scope === 'all' || (acting !== null && p.orgId === acting && inScope(p, acting)),
-  records: async (p) => (p.scope === 'all' ? true : inScope(p, p.orgId) ? { on: 'org', ids: [p.orgId!] } : false),
+  // Not even an all-scope 组织部 user acts for another organisation (nor gets its to-dos); a superuser may, as everywhere.
+  canAct: async (p, acting) => acting !== null && p.orgId === acting && inScope(p, acting),
+  records: async (p) => (p.orgId !== null && inScope(p, p.orgId) ? { on: 'org', ids: [p.orgId] } : false),
 });
 
 for (const [name, read] of [['branch', 'orgId'], ['otherBranch', 'otherOrgId']] as const) {
