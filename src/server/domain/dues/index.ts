@@ -13,6 +13,7 @@ import { standardRoutes } from './routes-standards.js';
 import { registerStandardHook } from './standard-hook.js';
 
 export { duesStatusOf, duesStatusesOf, lapseCandidates, type DuesStatus, type LapseCandidate } from './status.js';
+export { yearFigures, type YearFiguresRow } from './year-figures.js';
 
 export async function duesRoutes(app: FastifyInstance): Promise<void> {
   const { runtime } = app;

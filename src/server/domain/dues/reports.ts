@@ -6,12 +6,13 @@
  */
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
-import { BatchState, BatchStateLabel } from '../../../shared/constants.js';
+import { BatchStateLabel } from '../../../shared/constants.js';
 import { formatCents } from '../../../shared/dues/money.js';
 import { monthLabel, monthsOf } from '../../../shared/dues/rules.js';
 import { coveredOrgs, scopeSql, type Caller, type Dues } from './context.js';
 import { rollUp, topOf, type Figures } from './progress.js';
 import { SETTLED, lapseCandidates } from './status.js';
+import { yearFigures } from './year-figures.js';
 import type { ArrearsRow, ProgressNode, YearReport } from '../../../shared/dues/api.js';
 
 const rate = (paid: number, all: number) => (all ? Math.round((paid / all) * 10_000) / 10_000 : 0);
@@ -27,18 +28,11 @@ export async function yearReport(dues: Dues, caller: Caller, year: number, orgId
     .where('state', '>=', 2)
     .orderBy('first_month')
     .execute();
-  const ids = batches.map((b) => b.id);
-  // Per batch and organisation: closed batches from their figures kept at closing, the others (started,
-  // configured) from their items; months and organisations add up from these rows.
-  const closed = batches.filter((b) => b.state === BatchState.CLOSED).map((b) => b.id);
-  const open = batches.filter((b) => b.state !== BatchState.CLOSED).map((b) => b.id);
-  const groups = ids.length
+  // Per batch and organisation (year-figures.ts); months and organisations add up from these rows.
+  const groups = batches.length
     ? (await sql<{ batchId: number; orgId: number; members: number; paidMembers: number; due: number; paid: number }>`
         SELECT f.batch_id AS "batchId", f.org_id AS "orgId", f.members, f.paid_members AS "paidMembers", f.due_cents AS due, f.paid_cents AS paid
-        FROM dues_batch_org f WHERE f.batch_id = ANY(${closed}::int[]) AND ${scopeSql(covered, 'f.org_id')}
-        UNION ALL
-        SELECT i.batch_id, i.org_id, count(*)::int, count(i.payment_id)::int, coalesce(sum(i.due_cents), 0)::bigint, coalesce(sum(i.paid_cents), 0)::bigint
-        FROM dues_item i WHERE i.batch_id = ANY(${open}::int[]) AND ${scopeSql(covered, 'i.org_id')} GROUP BY i.batch_id, i.org_id`.execute(dues.db)).rows
+        FROM ${yearFigures(dues.school, year)} f WHERE ${scopeSql(covered, 'f.org_id')}`.execute(dues.db)).rows
     : [];
   const byBatch = new Map<number, Figures>();
   const own = new Map<number, Figures>();
