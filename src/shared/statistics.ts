@@ -67,6 +67,8 @@ export interface Job {
 export interface ReportColumn {
   key: string;
   title: string;
+  /** 'yuan': an amount of money in yuan (shown with two decimals). */
+  unit?: 'yuan';
 }
 
 /** One row of a report: the dimension's bucket and a figure per column key; `where` per column key drills down. */

@@ -11,6 +11,7 @@ import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { AGE_BANDS, PARTY_AGE_BANDS } from '../../src/server/domain/member/analysis.js';
 import { jobsOf } from '../../src/server/runtime/jobs.js';
 import { dueOn, runDueSchedules } from '../../src/server/domain/statistics/schedules.js';
+import type { YearReport } from '../../src/shared/dues/api.js';
 import { bearer, login } from '../support/auth.js';
 import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
 
@@ -39,7 +40,7 @@ describe(`statistical reports and snapshots on ${TEST_DB}`, () => {
 
   it('lists the built-in reports', async () => {
     const list = (await t.app.inject({ url: '/api/reports', headers: bearer(admin) })).json() as { id: string; title: string; builtin: boolean }[];
-    expect(list.map((r) => r.id)).toEqual(expect.arrayContaining(['members-by-gender', 'members-by-ethnicity', 'members-by-age', 'members-by-education', 'members-by-party-age', 'members-by-category', 'development-in-year', 'members-by-org', 'orgs-by-type']));
+    expect(list.map((r) => r.id)).toEqual(expect.arrayContaining(['members-by-gender', 'members-by-ethnicity', 'members-by-age', 'members-by-education', 'members-by-party-age', 'members-by-category', 'development-in-year', 'members-by-org', 'orgs-by-type', 'dues-collected', 'dues-collected-by-month']));
     expect(list.every((r) => r.builtin && r.title)).toBe(true);
   });
 
@@ -92,6 +93,56 @@ describe(`statistical reports and snapshots on ${TEST_DB}`, () => {
     for (const row of byOrg.rows) expect(row.values['__total|count']).toBe(row.values['1|count'] + row.values['2|count']);
 
     expect(figures(await report('orgs-by-type'))).toEqual(await counted(`SELECT type AS k, count(*)::int AS n FROM m_org GROUP BY 1`));
+  });
+
+  it("dues collected (党费收缴) equals the demo's dues counted directly and 党费统计's year report, for the administrator and a 支部书记", async () => {
+    const cents = (yuan: number | string) => Math.round(Number(yuan) * 100);
+    const figuresOf = (v: Record<string, number>) => [v['|members'], v['|paidMembers'], cents(v['|due']), cents(v['|paid'])];
+    for (const year of [today.getFullYear(), today.getFullYear() - 1]) {
+      // Directly: a closed batch (state 4) by its figures kept at closing, a configured or started one by its items.
+      const months = `${year}-%`;
+      const direct = (await sql<{ n: number; p: number; d: number; c: number }>`
+        SELECT coalesce(sum(n), 0)::int AS n, coalesce(sum(p), 0)::int AS p, coalesce(sum(d), 0)::bigint AS d, coalesce(sum(c), 0)::bigint AS c FROM (
+          SELECT f.members AS n, f.paid_members AS p, f.due_cents AS d, f.paid_cents AS c FROM dues_batch_org f JOIN dues_batch b ON b.id = f.batch_id
+          WHERE b.state = 4 AND b.first_month LIKE ${months}
+          UNION ALL
+          SELECT 1, CASE WHEN i.payment_id IS NULL THEN 0 ELSE 1 END, i.due_cents, i.paid_cents FROM dues_item i JOIN dues_batch b ON b.id = i.batch_id
+          WHERE b.state IN (2, 3) AND b.first_month LIKE ${months}) x`.execute(t.database.db)).rows[0];
+      const all = await report('dues-collected', { year });
+      expect(figuresOf(all.totals), `${year}`).toEqual([direct.n, direct.p, Number(direct.d), Number(direct.c)]);
+      expect(direct.n).toBeGreaterThan(0);
+
+      for (const token of [admin, zbsj]) {
+        const res = await t.app.inject({ url: `/api/dues/reports/year?year=${year}`, headers: bearer(token) });
+        expect(res.statusCode, res.body).toBe(200);
+        const dues = res.json() as YearReport;
+        const r = token === admin ? all : await report('dues-collected', { year }, token);
+        expect(figuresOf(r.totals)).toEqual([dues.totals.items, dues.totals.paidItems, cents(dues.totals.due), cents(dues.totals.paid)]);
+        if (token === admin) {
+          // A row per committee: 党费统计's nodes under the school.
+          const committees = dues.orgs.flatMap((n) => (n.level === 'school' ? (n.children ?? []) : [n]));
+          expect(new Map(r.rows.map((row) => [row.key, figuresOf(row.values)]))).toEqual(new Map(committees.map((n) => [String(n.orgId), [n.members, n.paidMembers, cents(n.due), cents(n.paid)]])));
+        } else {
+          expect(r.totals['|members']).toBeLessThan(all.totals['|members']);
+        }
+        // By month: 党费统计's batches added up by their first month.
+        const byMonth = new Map<string, number[]>();
+        for (const m of dues.months) {
+          const key = `${m.months[0].slice(0, 4)}年${m.months[0].slice(5, 7)}月`;
+          const f = byMonth.get(key) ?? [0, 0, 0, 0];
+          byMonth.set(key, [f[0] + m.members, f[1] + m.paidMembers, f[2] + cents(m.due), f[3] + cents(m.paid)]);
+        }
+        const monthly = await report('dues-collected-by-month', { year }, token);
+        expect(new Map(monthly.rows.map((row) => [row.key, figuresOf(row.values)]))).toEqual(new Map([...byMonth].filter(([, f]) => f.some((v) => v !== 0))));
+      }
+    }
+    // Amounts are yuan (columns say so); a filter other than the organisation and a snapshot are refused in Chinese.
+    expect((await report('dues-collected')).columns.filter((c) => (c as { unit?: string }).unit === 'yuan').map((c) => c.key)).toEqual(['|due', '|paid']);
+    for (const params of [{ filter: { gender: '1' } }, { snapshot: 1 }]) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/reports/dues-collected/run', headers: bearer(admin), payload: { params } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/[\u4e00-\u9fa5]/);
+    }
   });
 
   it('a cell drills down to exactly its records', async () => {

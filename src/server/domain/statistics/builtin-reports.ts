@@ -15,6 +15,19 @@ const byDict = (id: string, title: string, field: string): ReportDefinition => (
   id, title, description: `党员按${title.replace(/^党员/, '').replace(/统计$/, '')}统计（可按党组织、党籍状态等筛选）`, source: 'members', rows: { kind: 'dict', field }, measures: [count],
 });
 
+/** 党费收缴 (source `dues`, the year's batches as 党费统计 counts them): items and amounts, amounts in yuan. */
+function duesCollected(id: string, title: string, description: string, rows: ReportDefinition['rows']): ReportDefinition {
+  return {
+    id, title, description, source: 'dues', rows, hideEmpty: true,
+    measures: [
+      { key: 'members', title: '应缴人次', agg: 'sum', field: 'members' },
+      { key: 'paidMembers', title: '已缴人次', agg: 'sum', field: 'paidMembers' },
+      { key: 'due', title: '应交金额（元）', agg: 'sum', field: 'due', cents: true },
+      { key: 'paid', title: '实交金额（元）', agg: 'sum', field: 'paid', cents: true },
+    ],
+  };
+}
+
 export const BUILTIN_REPORTS: ReportDefinition[] = [
   byDict('members-by-gender', '党员性别统计', 'gender'),
   byDict('members-by-ethnicity', '党员民族统计', 'ethnicity'),
@@ -40,6 +53,8 @@ export const BUILTIN_REPORTS: ReportDefinition[] = [
     id: 'members-by-org', title: '党员按党组织统计', description: '各二级党组织的党员人数（正式党员、预备党员及合计）', source: 'members',
     rows: { kind: 'org', field: 'orgId', title: '党组织', depth: 1 }, columns: { kind: 'dict', field: 'memberType' }, measures: [count],
   },
+  duesCollected('dues-collected', '党费收缴统计（按党组织）', '所选年度各二级党组织的党费收缴情况：应缴与已缴人次、应交与实交金额（与党费统计的年度报表一致）', { kind: 'org', field: 'orgId', title: '党组织', depth: 1 }),
+  duesCollected('dues-collected-by-month', '党费收缴统计（按月）', '所选年度各月（收缴批次的首月）的党费收缴情况：应缴与已缴人次、应交与实交金额', { kind: 'dict', field: 'month' }),
   { id: 'orgs-by-type', title: '党组织类别统计', description: '党组织按类别（党委、党总支、党支部等）统计', source: 'organisations', rows: { kind: 'dict', field: 'type' }, measures: [{ key: 'count', title: '个数', agg: 'count' }] },
 ];
 

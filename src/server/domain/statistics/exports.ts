@@ -82,7 +82,10 @@ export async function exportReport(reply: FastifyReply, r: ReportResult): Promis
   sheet.addRow(r.columns.map((c) => c.title)).font = { bold: true };
   for (const row of r.rows) sheet.addRow([row.label, ...r.columns.slice(1).map((c) => row.values[c.key] ?? 0)]);
   sheet.addRow(['合计', ...r.columns.slice(1).map((c) => r.totals[c.key] ?? 0)]).font = { bold: true };
-  sheet.columns.forEach((c, i) => (c.width = i === 0 ? 28 : 14));
+  sheet.columns.forEach((c, i) => {
+    c.width = i === 0 ? 28 : 14;
+    if (r.columns[i]?.unit === 'yuan') c.numFmt = '0.00';
+  });
   return sendXlsx(reply, book, `${r.title}.xlsx`);
 }
 

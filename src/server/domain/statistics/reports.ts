@@ -5,7 +5,7 @@
  * the records behind it through `POST /api/query/run`, and the report's SQL and the drill-down share one
  * definition. Reports run over live data or a snapshot (snapshots.ts), always in the caller's data scope.
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type AliasedRawBuilder, type RawBuilder } from 'kysely';
 import type { SessionUser } from '../../core/auth/session-user.js';
 import { HttpError } from '../../errors.js';
 import type { Runtime } from '../../runtime/index.js';
@@ -14,7 +14,7 @@ import { filterConditions, parseFilter, type Condition } from '../../runtime/que
 import { scopeCondition } from '../../runtime/scope.js';
 import type { QueryCondition, QueryGroup, QueryNode, ReportColumn, ReportResult, ReportRow } from '../../../shared/statistics.js';
 import { snapshotRelation, snapshotInfo } from './snapshots.js';
-import { sourceFor } from './sources.js';
+import { sourceFor, type DataSource, type RelationSource } from './sources.js';
 import { compileWhere } from './where.js';
 
 /** [key, label, lower bound in years (inclusive), upper bound (exclusive)]. */
@@ -32,6 +32,8 @@ export interface Measure {
   agg: 'count' | 'sum';
   /** The summed field (agg sum). */
   field?: string;
+  /** The summed field holds whole cents (分): the figure is answered in yuan (元). */
+  cents?: boolean;
   /** The measure's own condition; may use the report's parameters. */
   where?: (p: ReportParams) => QueryGroup;
 }
@@ -82,13 +84,16 @@ function yearsAgo(years: number, today = new Date()): string {
   return isoDate(d);
 }
 
-function fieldOf(m: RuntimeModule, name: string, allowed: string[]): FieldInfo {
+/** The fields a report reads: a module's, or a relation source's. */
+type Fields = Pick<RuntimeModule, 'field'>;
+
+function fieldOf(m: Fields, name: string, allowed: string[]): FieldInfo {
   const f = m.field(name);
   if (!f?.column || (allowed.length && !allowed.includes(name))) throw new HttpError(400, `数据源不提供字段“${name}”`);
   return f;
 }
 
-async function planDimension(runtime: Runtime, m: RuntimeModule, d: Dimension, allowed: string[]): Promise<DimensionPlan> {
+async function planDimension(runtime: Runtime, m: Fields, d: Dimension, allowed: string[]): Promise<DimensionPlan> {
   const f = fieldOf(m, d.field, allowed);
   const col = sql.ref(f.column!);
   const identity = (k: string | null) => k ?? '';
@@ -203,36 +208,93 @@ export function readParams(raw: unknown): ReportParams {
   return { year, snapshot, filter: (p.filter ?? undefined) as Record<string, unknown> | undefined };
 }
 
+/**
+ * What a report counts: the rows it reads (a module's table, a snapshot of it, or a relation source's
+ * rows), their fields, the conditions every row must meet (the caller's data scope and the filter), and
+ * whether a cell drills down through 综合查询 (module sources only).
+ */
+interface Subject {
+  id: string;
+  fields: Fields;
+  from: AliasedRawBuilder<unknown, string> | ReturnType<typeof sql.table>;
+  conditions: Condition[];
+  compile(where: unknown): Promise<Condition | undefined>;
+  /** The filter as query conditions of the drill-downs; undefined: no drill-down. */
+  drillWhere?: QueryNode[];
+  snapshot: ReportResult['snapshot'];
+}
+
+async function moduleSubject(runtime: Runtime, user: SessionUser, m: RuntimeModule, params: ReportParams): Promise<Subject> {
+  const actor = await runtime.actorOf(user);
+  const conditions: Condition[] = [];
+  const scope = scopeCondition(m, actor, 'read');
+  if (scope) conditions.push(scope);
+  conditions.push(...(await filterConditions(parseFilter(m, params.filter), runtime.ctx.orgTree)));
+  const snapshot = params.snapshot !== undefined ? await snapshotInfo(runtime, params.snapshot, m.id) : null;
+  return {
+    id: m.id,
+    fields: m,
+    from: snapshot ? snapshotRelation(m, snapshot.id) : sql.table(m.table).as(m.table),
+    conditions,
+    compile: (w) => compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree }, m, w),
+    drillWhere: filterAsWhere(m, params.filter),
+    snapshot,
+  };
+}
+
+/** A relation source's rows for the year, in the caller's scope; the only filter is an organisation (with its subtree). */
+async function relationSubject(runtime: Runtime, user: SessionUser, source: DataSource, r: RelationSource, def: ReportDefinition, params: ReportParams): Promise<Subject> {
+  if (params.snapshot !== undefined) throw new HttpError(400, `报表“${def.title}”不能按数据快照统计`);
+  const byName = new Map(r.fields.map((f) => [f.name, f]));
+  const orgColumn = byName.get(r.orgField)!.column!;
+  const conditions: Condition[] = [];
+  const { scope } = await runtime.actorOf(user);
+  if (scope !== 'all') conditions.push((eb) => (scope.length ? eb(sql.ref(orgColumn), 'in', scope) : eb.val(false)));
+  for (const [key, value] of Object.entries(params.filter ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    if (key !== r.orgField) throw new HttpError(400, `报表“${def.title}”不能按“${byName.get(key)?.title ?? key}”筛选`);
+    if (!Number.isSafeInteger(value) || (value as number) <= 0) throw new HttpError(400, '所选党组织不正确');
+    const ids = await runtime.ctx.orgTree.subtreeIds([value as number]);
+    conditions.push((eb) => (ids.length ? eb(sql.ref(orgColumn), 'in', ids) : eb.val(false)));
+  }
+  return {
+    id: source.code,
+    fields: { field: (name: string) => byName.get(name) },
+    from: r.from({ school: runtime.ctx.school, year: params.year }).as(source.code),
+    conditions,
+    compile: async (w) => {
+      if (w === undefined) return undefined;
+      throw new HttpError(400, `数据源“${source.title}”不支持查询条件`);
+    },
+    snapshot: null,
+  };
+}
+
 const cellKey = (col: string, measure: string) => `${col}|${measure}`;
 const TOTAL = '__total';
 
 export async function runReport(runtime: Runtime, user: SessionUser, def: ReportDefinition, rawParams: unknown): Promise<ReportResult> {
   const params = readParams(rawParams);
-  const { source, module: m } = await sourceFor(runtime, user, def.source);
-  const actor = await runtime.actorOf(user);
-  const compile = (w: unknown) => compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree }, m, w);
+  const { source, module } = await sourceFor(runtime, user, def.source);
+  const subject = module ? await moduleSubject(runtime, user, module, params) : await relationSubject(runtime, user, source, source.relation!, def, params);
+  const m = subject.fields;
 
-  const base: Condition[] = [];
-  const scope = scopeCondition(m, actor, 'read');
-  if (scope) base.push(scope);
-  base.push(...(await filterConditions(parseFilter(m, params.filter), runtime.ctx.orgTree)));
+  const base = [...subject.conditions];
   const baseWhere = def.where?.(params);
-  if (baseWhere) base.push((await compile(baseWhere))!);
+  if (baseWhere) base.push((await subject.compile(baseWhere))!);
 
   const rows = await planDimension(runtime, m, def.rows, source.fields);
   const cols = def.columns ? await planDimension(runtime, m, def.columns, source.fields) : undefined;
   const measures = await Promise.all(
     def.measures.map(async (me) => {
-      const cond = me.where ? await compile(me.where(params)) : undefined;
+      const cond = me.where ? await subject.compile(me.where(params)) : undefined;
       const f = me.agg === 'sum' ? fieldOf(m, me.field!, source.fields) : undefined;
       return { me, cond, f };
     }),
   );
 
-  const snapshot = params.snapshot !== undefined ? await snapshotInfo(runtime, params.snapshot, m.id) : null;
   const db = runtime.ctx.anyDb;
-  const from = snapshot ? snapshotRelation(m, snapshot.id) : sql.table(m.table).as(m.table);
-  let q = db.selectFrom(from as never).select([rows.expr.as('r'), (cols?.expr ?? sql`''`).as('c')]);
+  let q = db.selectFrom(subject.from as never).select([rows.expr.as('r'), (cols?.expr ?? sql`''`).as('c')]);
   measures.forEach(({ me, cond, f }, i) => {
     const agg = (eb: Parameters<Condition>[0]) => {
       const value = f ? sql`coalesce(sum(${sql.ref(f.column!)})` : sql`(count(*)`;
@@ -252,10 +314,11 @@ export async function runReport(runtime: Runtime, user: SessionUser, def: Report
 
   const columns: ReportColumn[] = [{ key: 'label', title: def.rows.title ?? m.field(def.rows.field)!.title }];
   const single = def.measures.length === 1;
-  for (const cb of colList) for (const { me } of measures) columns.push({ key: cellKey(cb.key, me.key), title: cols ? (single ? cb.label : `${cb.label}·${me.title}`) : me.title });
-  if (cols) for (const { me } of measures) columns.push({ key: cellKey(TOTAL, me.key), title: single ? '合计' : `${me.title}合计` });
+  const unit = (me: Measure) => (me.cents ? { unit: 'yuan' as const } : {});
+  for (const cb of colList) for (const { me } of measures) columns.push({ key: cellKey(cb.key, me.key), title: cols ? (single ? cb.label : `${cb.label}·${me.title}`) : me.title, ...unit(me) });
+  if (cols) for (const { me } of measures) columns.push({ key: cellKey(TOTAL, me.key), title: single ? '合计' : `${me.title}合计`, ...unit(me) });
 
-  const common = [...(baseWhere ? [baseWhere] : []), ...filterAsWhere(m, params.filter)];
+  const common = [...(baseWhere ? [baseWhere] : []), ...(subject.drillWhere ?? [])];
   const drillOf = (rowWhere: QueryNode | undefined, colWhere: QueryNode | undefined, me: Measure): QueryGroup => ({
     and: [...common, ...(rowWhere ? [rowWhere] : []), ...(colWhere && cols ? [colWhere] : []), ...(me.where ? [me.where(params)] : [])],
   });
@@ -278,13 +341,20 @@ export async function runReport(runtime: Runtime, user: SessionUser, def: Report
   const totalsDrill: Record<string, QueryGroup> = {};
   for (const row of byRow.values()) {
     const rb = rowBuckets.get(row.key)!;
-    for (const cb of colList) for (const { me } of measures) row.drill[cellKey(cb.key, me.key)] = drillOf(rb.where, cb.where, me);
-    if (cols) for (const { me } of measures) row.drill[cellKey(TOTAL, me.key)] = drillOf(rb.where, undefined, me);
+    if (subject.drillWhere) {
+      for (const cb of colList) for (const { me } of measures) row.drill[cellKey(cb.key, me.key)] = drillOf(rb.where, cb.where, me);
+      if (cols) for (const { me } of measures) row.drill[cellKey(TOTAL, me.key)] = drillOf(rb.where, undefined, me);
+    }
     for (const c of columns.slice(1)) row.values[c.key] ??= 0;
   }
-  for (const cb of colList) for (const { me } of measures) totalsDrill[cellKey(cb.key, me.key)] = drillOf(undefined, cb.where, me);
-  if (cols) for (const { me } of measures) totalsDrill[cellKey(TOTAL, me.key)] = drillOf(undefined, undefined, me);
+  if (subject.drillWhere) {
+    for (const cb of colList) for (const { me } of measures) totalsDrill[cellKey(cb.key, me.key)] = drillOf(undefined, cb.where, me);
+    if (cols) for (const { me } of measures) totalsDrill[cellKey(TOTAL, me.key)] = drillOf(undefined, undefined, me);
+  }
   for (const c of columns.slice(1)) totals[c.key] ??= 0;
+  // Sums of cents are exact integers up to here; each figure becomes yuan once, at the end.
+  const yuan = new Set(columns.filter((c) => c.unit === 'yuan').map((c) => c.key));
+  for (const values of [totals, ...[...byRow.values()].map((r) => r.values)]) for (const key of yuan) values[key] = values[key] / 100;
 
   let out = [...byRow.values()];
   if (def.hideEmpty) out = out.filter((r) => Object.values(r.values).some((v) => v !== 0));
@@ -293,12 +363,12 @@ export async function runReport(runtime: Runtime, user: SessionUser, def: Report
   return {
     id: def.id,
     title: def.title,
-    module: m.id,
+    module: subject.id,
     columns,
     rows: out.map(({ order: _order, ...r }) => r),
     totals,
     totalsDrill,
-    snapshot,
+    snapshot: subject.snapshot,
     params: { year: params.year, filter: params.filter ?? {}, ...(params.snapshot ? { snapshot: params.snapshot } : {}) },
   };
 }

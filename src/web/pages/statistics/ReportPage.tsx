@@ -65,6 +65,8 @@ export default function ReportPage() {
   const list = reports.data ?? [];
   const current = list.find((r) => r.id === id) ?? list[0];
   const isMembers = current?.source === 'members';
+  // 党费收缴 reads the dues area's batches of a year: no snapshot, no drill-down to records.
+  const isDues = current?.source === 'dues';
   const filter = useMemo(() => ({ ...(orgId ? { orgId } : {}), ...(isMembers && status !== ANY_MEMBER_STATUS ? { partyStatus: status } : {}) }), [orgId, status, isMembers]);
   const params = { year, filter, ...(snapshot ? { snapshot } : {}) };
   const result = useQuery({ queryKey: ['report', current?.id, params], queryFn: () => statApi.runReport(current!.id, params), enabled: !!current });
@@ -75,8 +77,12 @@ export default function ReportPage() {
     if (where) setDrill({ title, where });
   };
   const cell = (row: ReportRow | undefined, key: string, colTitle: string) => {
-    const v = row ? row.values[key] : r?.totals[key];
-    return v ? (
+    const raw = row ? row.values[key] : r?.totals[key];
+    const v = raw && r?.columns.find((c) => c.key === key)?.unit === 'yuan' ? raw.toFixed(2) : raw;
+    const drills = !!(row ? row.drill[key] : r?.totalsDrill[key]);
+    return v && !drills ? (
+      <span>{v}</span>
+    ) : v ? (
       <span className="drill-cell" role="button" tabIndex={0} onClick={() => open(row, key, `${row?.label ?? '合计'} · ${colTitle}`)} onKeyDown={(e) => e.key === 'Enter' && open(row, key, `${row?.label ?? '合计'} · ${colTitle}`)}>
         {v}
       </span>
@@ -104,15 +110,16 @@ export default function ReportPage() {
                   <Typography.Text strong>{current.title}</Typography.Text>
                   <OrgTreeSelect value={orgId} onChange={setOrgId} width={260} />
                   {isMembers && <MemberStatusSelect value={status} onChange={setStatus} />}
-                  {current.id === 'development-in-year' && <InputNumber aria-label="统计年度" prefix="年度" min={1921} max={2200} value={year} onChange={(v) => v && setYear(v)} style={{ width: 130 }} />}
-                  <Select aria-label="数据来源" style={{ width: 260 }} value={snapshot ?? 0} onChange={(v: number) => setSnapshot(v || undefined)} options={[{ value: 0, label: '实时数据' }, ...snapshotOptions]} />
+                  {(current.id === 'development-in-year' || isDues) && <InputNumber aria-label="统计年度" prefix="年度" min={1921} max={2200} value={year} onChange={(v) => v && setYear(v)} style={{ width: 130 }} />}
+                  {!isDues && <Select aria-label="数据来源" style={{ width: 260 }} value={snapshot ?? 0} onChange={(v: number) => setSnapshot(v || undefined)} options={[{ value: 0, label: '实时数据' }, ...snapshotOptions]} />}
                   <Button icon={<DownloadOutlined />} onClick={() => void postDownload(`/api/reports/${current.id}/export`, { params }, `${current.title}.xlsx`)}>
                     导出
                   </Button>
                 </Space>
                 <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }}>
                   {current.description}
-                  {r?.snapshot ? `　数据来源：快照“${r.snapshot.title}”` : ''}　点击数字可查看对应的记录。
+                  {r?.snapshot ? `　数据来源：快照“${r.snapshot.title}”` : ''}
+                  {isDues ? '' : '　点击数字可查看对应的记录。'}
                 </Typography.Paragraph>
               </Card>
               <Row gutter={12}>
@@ -150,7 +157,7 @@ export default function ReportPage() {
                     {r && chartKey && r.rows.length ? (
                       <Suspense fallback={<div style={{ height: 300 }} />}>
                         <CategoryChart
-                          unit={current.source === 'organisations' ? '个' : '人'}
+                          unit={current.source === 'organisations' ? '个' : isDues ? '人次' : '人'}
                           categories={r.rows.map((row) => ({ label: row.label, count: row.values[chartKey] ?? 0 }))}
                           onPick={(c) => open(r.rows.find((row) => row.label === c.label), chartKey, c.label)}
                         />
