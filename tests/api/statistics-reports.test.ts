@@ -145,6 +145,25 @@ describe(`statistical reports and snapshots on ${TEST_DB}`, () => {
     }
   });
 
+  it("the big-data view's study hours are the party school's hours done in the year's classes, by committee", async () => {
+    const year = today.getFullYear();
+    const res = await t.app.inject({ url: `/api/bigdata/study-hours?year=${year}`, headers: bearer(admin) });
+    expect(res.statusCode, res.body).toBe(200);
+    const study = res.json() as { year: number; hours: number; learners: number; byCommittee: { label: string; value: number; learners: number }[] };
+    const direct = (await sql<{ h: number; n: number }>`
+      SELECT coalesce(sum(s.hours_done), 0)::float8 AS h, count(*)::int AS n FROM m_pschool_student s
+      JOIN m_pschool_class c ON c.id = s.class_id JOIN m_pschool_batch b ON b.id = c.batch_id WHERE b.year = ${year}`.execute(t.database.db)).rows[0];
+    expect(study.hours).toBeGreaterThan(0);
+    expect(study.hours).toBeCloseTo(direct.h, 2);
+    expect(study.learners).toBe(direct.n);
+    expect(study.byCommittee.reduce((s, c) => s + c.learners, 0)).toBe(direct.n);
+    // No class in a year long gone; a year that is not one is refused.
+    expect((await t.app.inject({ url: '/api/bigdata/study-hours?year=1990', headers: bearer(admin) })).json()).toMatchObject({ hours: 0, learners: 0, byCommittee: [] });
+    expect((await t.app.inject({ url: '/api/bigdata/study-hours?year=abc', headers: bearer(admin) })).statusCode).toBe(400);
+    // The 支部书记 has no big-data view.
+    expect((await t.app.inject({ url: '/api/bigdata/study-hours', headers: bearer(zbsj) })).statusCode).toBe(403);
+  });
+
   it('a cell drills down to exactly its records', async () => {
     const r = await report('members-by-org', { filter: { partyStatus: '1' } });
     const row = r.rows[0];

@@ -11,7 +11,7 @@ import { newSnapshot, takeSnapshot } from '../domain/statistics/snapshots.js';
 import type { QueryRequest } from '../../shared/statistics.js';
 import type { SeedContext } from './index.js';
 
-const SOURCE_USES: Record<string, string> = { members: '党员统计报表、大数据展示', organisations: '党组织统计、大数据展示', development: '年度发展党员情况、大数据展示', dues: '党费收缴统计报表' };
+const SOURCE_USES: Record<string, string> = { members: '党员统计报表、大数据展示', organisations: '党组织统计、大数据展示', development: '年度发展党员情况、大数据展示', study: '大数据展示（党校学时）', dues: '党费收缴统计报表' };
 
 function yearsAgo(years: number): string {
   const d = new Date();

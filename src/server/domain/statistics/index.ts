@@ -10,7 +10,7 @@ import { jobsOf } from '../../runtime/jobs.js';
 import { ExportState } from '../../../shared/statistics.js';
 import { BUILTIN_REPORTS, builtinReport } from './builtin-reports.js';
 import { exportQuery, exportReport, exportSnapshot } from './exports.js';
-import { bigDataOverview } from './bigdata.js';
+import { bigDataOverview, studyHours } from './bigdata.js';
 import { compileQuery, queryModule, runQuery } from './query.js';
 import { runReport, type ReportDefinition } from './reports.js';
 import { deleteSaved, listSaved, saveQuery } from './saved-queries.js';
@@ -144,5 +144,6 @@ export async function statisticsArea(app: FastifyInstance): Promise<void> {
 
   // ---- 大数据展示
   app.get('/api/bigdata/overview', { config: perm(BIGDATA) }, async (req) => bigDataOverview(app, user(req)));
+  app.get('/api/bigdata/study-hours', { config: perm(BIGDATA) }, async (req) => studyHours(app, user(req), (req.query as { year?: unknown }).year));
 
 }

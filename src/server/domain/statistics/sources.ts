@@ -65,6 +65,7 @@ export const DEFAULT_SOURCES: DataSource[] = [
   { code: 'members', title: '党员信息', module: 'member', fields: ['gender', 'ethnicity', 'birthDate', 'education', 'category', 'memberType', 'partyStatus', 'joinDate', 'fullDate', 'orgId', 'unitId', 'jobPost', 'degree'], permissions: [], enabled: true },
   { code: 'organisations', title: '党组织', module: 'org', fields: ['type', 'parentId', 'unitId', 'foundedOn', 'termEnd'], permissions: [], enabled: true },
   { code: 'development', title: '发展党员', module: 'development', fields: ['gender', 'orgId', 'stage', 'state', 'applyDate', 'activistDate', 'targetDate', 'admitDate', 'fullDate', 'category', 'education'], permissions: [], enabled: true },
+  { code: 'study', title: '党校学习', module: 'pschool-student', fields: ['orgId', 'classId', 'status', 'onlineHours', 'offlineHours', 'hoursDone', 'completed'], permissions: [], enabled: true },
   { code: 'dues', title: '党费收缴', module: 'dues', fields: DUES_RELATION.fields.map((f) => f.name), permissions: [], enabled: true, relation: DUES_RELATION },
 ];
 

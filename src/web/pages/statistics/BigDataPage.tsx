@@ -1,7 +1,7 @@
 /**
  * 大数据展示: a full-screen dashboard for a large display (1920 × 1080, no scrolling) that refreshes
  * itself every minute: members and organisations by committee, the development funnel, this year's
- * development and dues collection, 三会一课 compliance and terms due. A figure whose area the user may
+ * development and dues collection, 三会一课 compliance, the party school's study hours and terms due. A figure whose area the user may
  * not read (or that is not built) is left out, never faked.
  */
 import { FullscreenExitOutlined } from '@ant-design/icons';
@@ -59,10 +59,12 @@ export default function BigDataPage() {
   const canDevelopment = useHasPermission(['development:list']);
   const canDues = useHasPermission(['dues-report:list']);
   const canMeetings = useHasPermission(['meeting:list']);
+  const canStudy = useHasPermission(['pschool-student:list']);
   const canTerms = useHasPermission(['org-two-committee:list', 'org-delegate:list', 'org-congress:list']);
   const overview = useQuery({ queryKey: ['bigdata'], queryFn: statApi.bigdata, ...live });
   const funnel = useQuery({ queryKey: ['bigdata-funnel'], queryFn: () => get<Funnel>('/api/development/funnel'), enabled: canDevelopment, ...live });
   const dues = useQuery({ queryKey: ['bigdata-dues', year], queryFn: () => get<YearReport>('/api/dues/reports/year', { year }), enabled: canDues, ...live });
+  const study = useQuery({ queryKey: ['bigdata-study', year], queryFn: () => statApi.studyHours(year), enabled: canStudy, ...live });
   const meetings = useQuery({ queryKey: ['bigdata-meetings', year], queryFn: () => get<Compliance>('/api/meetings/compliance/overview', { year }), enabled: canMeetings, ...live });
   const terms = useQuery({ queryKey: ['bigdata-terms'], queryFn: () => get<TermDue[]>('/api/elections/terms', { due: 6 }), enabled: canTerms, ...live });
   const d = overview.data;
@@ -74,6 +76,7 @@ export default function BigDataPage() {
     d?.orgs && { label: '党组织', value: d.orgs.total, unit: '个' },
     admitted !== undefined && { label: `${year}年发展党员`, value: admitted, unit: '人' },
     dues.data && { label: `${year}年党费实交`, value: dues.data.totals.paid, unit: '元' },
+    study.data && { label: `${year}年党校学时`, value: study.data.hours, unit: '学时' },
     meetings.data && { label: '三会一课完成率', value: pct(meetings.data.summary.rate), unit: '' },
   ].filter(Boolean) as { label: string; value: number | string; unit: string }[];
 

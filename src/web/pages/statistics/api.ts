@@ -43,6 +43,7 @@ export const statApi = {
   removeSchedule: (id: number) => request.delete(`/api/snapshots/schedules/${id}`),
   job: (id: number) => get<Job>(`/api/jobs/${id}`),
   bigdata: () => get<BigData>('/api/bigdata/overview'),
+  studyHours: (year: number) => get<StudyHours>('/api/bigdata/study-hours', { year }),
 };
 
 export interface SnapshotSchedule {
@@ -65,6 +66,14 @@ export interface BigData {
   gender?: Slice[];
   orgs?: { total: number; byCommittee: Slice[] };
   developmentYear?: Slice[];
+}
+
+/** The party school's study hours of a year in the caller's scope (hours done by the students of the year's classes). */
+export interface StudyHours {
+  year: number;
+  hours: number;
+  learners: number;
+  byCommittee: (Slice & { learners: number })[];
 }
 
 /**
