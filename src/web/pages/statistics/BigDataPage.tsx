@@ -59,7 +59,8 @@ export default function BigDataPage() {
   const canDevelopment = useHasPermission(['development:list']);
   const canDues = useHasPermission(['dues-report:list']);
   const canMeetings = useHasPermission(['meeting:list']);
-  const canStudy = useHasPermission(['pschool-student:list']);
+  // 培训班学员 are listed with their class's view permission (x-children), the study-hours source's module.
+  const canStudy = useHasPermission(['pschool-class:view']);
   const canTerms = useHasPermission(['org-two-committee:list', 'org-delegate:list', 'org-congress:list']);
   const overview = useQuery({ queryKey: ['bigdata'], queryFn: statApi.bigdata, ...live });
   const funnel = useQuery({ queryKey: ['bigdata-funnel'], queryFn: () => get<Funnel>('/api/development/funnel'), enabled: canDevelopment, ...live });
