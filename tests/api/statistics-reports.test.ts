@@ -40,7 +40,7 @@ describe(`statistical reports and snapshots on ${TEST_DB}`, () => {
 
   it('lists the built-in reports', async () => {
     const list = (await t.app.inject({ url: '/api/reports', headers: bearer(admin) })).json() as { id: string; title: string; builtin: boolean }[];
-    expect(list.map((r) => r.id)).toEqual(expect.arrayContaining(['members-by-gender', 'members-by-ethnicity', 'members-by-age', 'members-by-education', 'members-by-party-age', 'members-by-category', 'development-in-year', 'members-by-org', 'orgs-by-type', 'dues-collected', 'dues-collected-by-month']));
+    expect(list.map((r) => r.id)).toEqual(expect.arrayContaining(['members-by-gender', 'members-by-ethnicity', 'members-by-age', 'members-by-education', 'members-by-party-age', 'members-by-category', 'development-in-year', 'members-by-org', 'orgs-by-type', 'dues-collected', 'dues-collected-by-branch', 'dues-collected-by-month']));
     expect(list.every((r) => r.builtin && r.title)).toBe(true);
   });
 
@@ -125,6 +125,10 @@ describe(`statistical reports and snapshots on ${TEST_DB}`, () => {
         } else {
           expect(r.totals['|members']).toBeLessThan(all.totals['|members']);
         }
+        // A row per branch (the tree's second level under the school): the 支部书记 sees their branch only.
+        const branches = dues.orgs.flatMap((n) => (n.level === 'school' ? (n.children ?? []).flatMap((c) => c.children ?? [c]) : [n]));
+        const byBranch = await report('dues-collected-by-branch', { year }, token);
+        expect(new Map(byBranch.rows.map((row) => [row.key, figuresOf(row.values)]))).toEqual(new Map(branches.map((n) => [String(n.orgId), [n.members, n.paidMembers, cents(n.due), cents(n.paid)]])));
         // By month: 党费统计's batches added up by their first month.
         const byMonth = new Map<string, number[]>();
         for (const m of dues.months) {

@@ -54,6 +54,7 @@ export const BUILTIN_REPORTS: ReportDefinition[] = [
     rows: { kind: 'org', field: 'orgId', title: '党组织', depth: 1 }, columns: { kind: 'dict', field: 'memberType' }, measures: [count],
   },
   duesCollected('dues-collected', '党费收缴统计（按党组织）', '所选年度各二级党组织的党费收缴情况：应缴与已缴人次、应交与实交金额（与党费统计的年度报表一致）', { kind: 'org', field: 'orgId', title: '党组织', depth: 1 }),
+  duesCollected('dues-collected-by-branch', '党费收缴统计（按党支部）', '所选年度各党支部的党费收缴情况：应缴与已缴人次、应交与实交金额', { kind: 'org', field: 'orgId', title: '党支部', depth: 2 }),
   duesCollected('dues-collected-by-month', '党费收缴统计（按月）', '所选年度各月（收缴批次的首月）的党费收缴情况：应缴与已缴人次、应交与实交金额', { kind: 'dict', field: 'month' }),
   { id: 'orgs-by-type', title: '党组织类别统计', description: '党组织按类别（党委、党总支、党支部等）统计', source: 'organisations', rows: { kind: 'dict', field: 'type' }, measures: [{ key: 'count', title: '个数', agg: 'count' }] },
 ];
