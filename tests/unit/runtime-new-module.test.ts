@@ -38,6 +38,15 @@ function asPlaceholders(schemasDir: string, ids: string[]): void {
   walk(tree.menus);
   fs.writeFileSync(file, JSON.stringify(tree, null, 2));
   for (const id of ids) fs.rmSync(path.join(schemasDir, 'modules', `${id}.json`), { force: true });
+  // Before the pages were built no other module showed their records (x-related tabs on member and cadre).
+  const modulesDir = path.join(schemasDir, 'modules');
+  for (const name of fs.readdirSync(modulesDir)) {
+    const schemaFile = path.join(modulesDir, name);
+    const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8')) as { 'x-related'?: { module: string }[] };
+    if (!schema['x-related']?.some((r) => ids.includes(r.module))) continue;
+    schema['x-related'] = schema['x-related'].filter((r) => !ids.includes(r.module));
+    fs.writeFileSync(schemaFile, JSON.stringify(schema, null, 2));
+  }
 }
 
 const menus = (schemasDir: string) => JSON.parse(fs.readFileSync(path.join(schemasDir, 'menus.json'), 'utf8')).menus as { id: string; title: string; children?: { id: string; component?: string; children?: unknown[] }[] }[];

@@ -3236,9 +3236,9 @@ export interface StatDatasourceRecord {
    */
   title: string;
   /**
-   * 数据模块
+   * 数据模块: dues 为党费收缴（党费统计的年度数据，不是模块）
    */
-  module: "member" | "org" | "development" | "unit" | "floating";
+  module: "member" | "org" | "development" | "unit" | "floating" | "pschool-student" | "dues";
   /**
    * 可用字段: 逗号分隔的字段名；留空为该模块的全部字段
    */
