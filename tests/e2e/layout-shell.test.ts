@@ -146,8 +146,9 @@ describe('navbar controls', () => {
         (window as unknown as { seen: string[] }).seen = seen;
         new MutationObserver((records) => {
           for (const r of records) {
-            const target = r.target as Element;
-            for (const name of target.classList ?? []) if (/-(enter|appear|leave)-active$/.test(name) && target.closest('.size-dropdown, .ant-modal-root')) seen.push(name);
+            // A popup may be inserted with its motion class already set: read the added elements too.
+            const elements = [r.target, ...r.addedNodes].filter((n): n is Element => n instanceof Element);
+            for (const el of elements) for (const name of el.classList) if (/-(enter|appear|leave)-active$/.test(name) && el.closest('.size-dropdown, .ant-modal-root')) seen.push(name);
           }
         }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
       });
