@@ -1,26 +1,9 @@
 /** The organisation life area's own endpoints (src/server/domain/meetings/routes.ts). */
 import { get } from '../../core/request/request';
 
-export interface PeriodCompliance {
-  orgId: number;
-  period: string;
-  type: string;
-  rule: string;
-  required: number;
-  held: number;
-  compliant: boolean;
-  open: boolean;
-}
+import type { OrgCompliance, PeriodCompliance } from '../../../shared/meetings/compliance';
 
-export interface OrgCompliance {
-  orgId: number;
-  orgName: string;
-  orgType: string | null;
-  due: number;
-  met: number;
-  rate: number;
-  compliant: boolean;
-}
+export type { OrgCompliance, PeriodCompliance };
 
 export interface ComplianceSummary {
   organisations: number;
