@@ -86,16 +86,8 @@ export async function talkCoverageOf(app: FastifyInstance, branches: OrgFact[], 
   });
 }
 
-export interface PointsRow {
-  memberId: number;
-  name: string;
-  orgId: number;
-  meeting: number;
-  study: number;
-  dues: number;
-  manual: number;
-  total: number;
-}
+export type { PointsRow } from '../../../shared/evaluation/points.js';
+import type { PointsRow } from '../../../shared/evaluation/points.js';
 
 interface Item {
   id: number;

@@ -1,5 +1,6 @@
 /** The evaluation area's own endpoints (src/server/domain/evaluation/routes.ts). */
 import { get, post } from '../../core/request/request';
+import type { RankedPointsRow as PointsRow } from '../../../shared/evaluation/points';
 
 export interface TalkCoverage {
   orgId: number;
@@ -14,17 +15,7 @@ export interface TalkCoverage {
   committeeMissed: { id: number; name: string }[];
 }
 
-export interface PointsRow {
-  memberId: number;
-  name: string;
-  orgId: number;
-  meeting: number;
-  study: number;
-  dues: number;
-  manual: number;
-  total: number;
-  rank: number;
-}
+export type { PointsRow };
 
 /** A member's points of a year (`GET /api/evaluation/points/history`): by source, and their manual records. */
 export interface PointsHistory {
