@@ -3,10 +3,10 @@
  * year's totals per branch — cases, the amounts approved and paid (`GET /api/evaluation/assist/totals`).
  */
 import { useQuery } from '@tanstack/react-query';
-import { Card, Empty, InputNumber, Space, Table } from 'antd';
+import { Card, Empty, Table } from 'antd';
 import { useState } from 'react';
 import ModulePage from '../../renderer/ModulePage';
-import { OrgTreeSelect } from '../member/OrgTreeSelect';
+import { ScopeYearBar } from './ScopeYearBar';
 import { evaluationApi, type AssistTotal } from './api';
 
 /** The sum of amounts given in yuan with two decimals, counted in cents (no floating-point drift). */
@@ -19,12 +19,7 @@ export default function MemberAssistPage({ title }: { title?: string }) {
   const rows = totals.data?.content ?? [];
   const header = (
     <Card size="small" className="rt-card evaluation-assist-totals" title="年度帮扶情况（按党支部，按申请日期计入年度）">
-      <Space wrap style={{ marginBottom: 12 }}>
-        <span>范围</span>
-        <OrgTreeSelect value={orgId} onChange={setOrgId} width={280} />
-        <span>年度</span>
-        <InputNumber value={year} min={2000} max={2100} onChange={(v) => v && setYear(v)} aria-label="年度" />
-      </Space>
+      <ScopeYearBar orgId={orgId} onOrg={setOrgId} year={year} onYear={setYear} />
       <Table<AssistTotal>
         size="small"
         rowKey="orgId"

@@ -5,11 +5,11 @@
  */
 import { SettingOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Drawer, Empty, InputNumber, Space, Table } from 'antd';
+import { Button, Card, Drawer, Empty, Table } from 'antd';
 import { useState } from 'react';
 import { Permission } from '../../core/Permission';
 import ModulePage from '../../renderer/ModulePage';
-import { OrgTreeSelect } from '../member/OrgTreeSelect';
+import { ScopeYearBar } from './ScopeYearBar';
 import { evaluationApi, type PointsRow } from './api';
 import { PointsHistory } from './PointsHistory';
 
@@ -32,12 +32,7 @@ export default function MemberPointsPage({ title }: { title?: string }) {
         </Permission>
       }
     >
-      <Space wrap style={{ marginBottom: 12 }}>
-        <span>党支部</span>
-        <OrgTreeSelect value={orgId} onChange={setOrgId} width={280} />
-        <span>年度</span>
-        <InputNumber value={year} min={2000} max={2100} onChange={(v) => v && setYear(v)} aria-label="年度" />
-      </Space>
+      <ScopeYearBar orgLabel="党支部" orgId={orgId} onOrg={setOrgId} year={year} onYear={setYear} />
       <Table<PointsRow>
         size="small"
         rowKey="memberId"

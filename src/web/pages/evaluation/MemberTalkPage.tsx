@@ -3,10 +3,10 @@
  * 谈心谈话一次，书记与每名支委每年至少一次 (支部工作条例 第十六条) — with the members nobody talked to.
  */
 import { useQuery } from '@tanstack/react-query';
-import { Card, Empty, InputNumber, Progress, Space, Table, Tag } from 'antd';
+import { Card, Empty, Progress, Table, Tag } from 'antd';
 import { useState } from 'react';
 import ModulePage from '../../renderer/ModulePage';
-import { OrgTreeSelect } from '../member/OrgTreeSelect';
+import { ScopeYearBar } from './ScopeYearBar';
 import { evaluationApi, type TalkCoverage } from './api';
 
 export default function MemberTalkPage({ title }: { title?: string }) {
@@ -16,12 +16,7 @@ export default function MemberTalkPage({ title }: { title?: string }) {
   const names = (list: { name: string }[]) => (list.length ? list.map((m) => m.name).join('、') : '—');
   const header = (
     <Card size="small" className="rt-card evaluation-coverage" title="谈心谈话覆盖情况（支委与每名党员、书记与每名支委每年至少一次）">
-      <Space wrap style={{ marginBottom: 12 }}>
-        <span>范围</span>
-        <OrgTreeSelect value={orgId} onChange={setOrgId} width={280} />
-        <span>年度</span>
-        <InputNumber value={year} min={2000} max={2100} onChange={(v) => v && setYear(v)} aria-label="年度" />
-      </Space>
+      <ScopeYearBar orgId={orgId} onOrg={setOrgId} year={year} onYear={setYear} />
       <Table<TalkCoverage>
         size="small"
         rowKey="orgId"
