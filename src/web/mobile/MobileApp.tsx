@@ -1,27 +1,25 @@
 /**
  * The mobile terminal's layout (issue 31): a title bar, the screen, a bottom tab bar — no admin chrome. Screens
- * are paths under /web/m/ (history API, so the back button works); a tab shows only where its screen exists.
+ * are paths under /web/m/ (history API, so the back button works), declared in screens/ (see screen.ts); a tab or
+ * an entry shows only where the user may open its screen.
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import type { PublicUser } from '../../shared/session-user';
 import { get } from './api';
-import { Dues } from './screens/Dues';
-import { Home } from './screens/Home';
-import { Me } from './screens/Me';
-import { Messages } from './screens/Messages';
+import { matchPath, type MobileScreen } from './screen';
+import { screens } from './screens';
 
 const BASE = '/web/m/';
-const TABS = [
-  { screen: '', label: '首页', icon: '⌂' },
-  { screen: 'messages', label: '消息', icon: '✉' },
-  { screen: 'me', label: '我的', icon: '☺' },
-];
-const TITLES: Record<string, string> = { '': '党建', messages: '消息', me: '我的', dues: '我的党费' };
+const pathNow = () => window.location.pathname.slice(BASE.length).replace(/\/$/, '');
 
-const screenOf = () => {
-  const s = window.location.pathname.slice(BASE.length).replace(/\/$/, '');
-  return s in TITLES ? s : '';
-};
+/** The screen of a path this user may open (unknown or forbidden paths show 首页), with its parameters. */
+function resolve(path: string, user: PublicUser | null): { screen: MobileScreen; params: Record<string, string> } {
+  for (const screen of screens) {
+    const params = matchPath(screen.path, path);
+    if (params && (!user || !screen.allowed || screen.allowed(user))) return { screen, params };
+  }
+  return { screen: screens[0], params: {} };
+}
 
 function useOnline() {
   const [online, setOnline] = useState(navigator.onLine);
@@ -39,12 +37,12 @@ function useOnline() {
 }
 
 export function MobileApp() {
-  const [screen, setScreen] = useState(screenOf);
+  const [path, setPath] = useState(pathNow);
   const [user, setUser] = useState<PublicUser | null>(null);
   const [error, setError] = useState('');
   const online = useOnline();
   useEffect(() => {
-    const back = () => setScreen(screenOf());
+    const back = () => setPath(pathNow());
     window.addEventListener('popstate', back);
     return () => window.removeEventListener('popstate', back);
   }, []);
@@ -53,29 +51,28 @@ export function MobileApp() {
   }, [online, user]);
   const go = (next: string) => {
     window.history.pushState(null, '', BASE + next);
-    setScreen(next);
+    setPath(next);
     window.scrollTo(0, 0);
   };
-  const hasDues = !!user && (user.isSuper || user.roles.includes('dues-my:list'));
-  const tab = TABS.some((t) => t.screen === screen) ? screen : 'me';
+  const { screen, params } = resolve(path, user);
+  const tabs = screens.filter((s) => s.tab && (!user || !s.allowed || s.allowed(user))).sort((a, b) => a.tab!.order - b.tab!.order);
+  // A screen that is not a tab keeps the tab it was opened under lit: 我的 by default.
+  const tab = screen.tab ? screen.path : 'me';
 
   let body: ReactNode;
   if (!online) body = <p className="m-offline-body">离线：网络恢复后内容会自动更新</p>;
   else if (!user) body = <p className="m-note">{error || '加载中…'}</p>;
-  else if (screen === 'messages') body = <Messages />;
-  else if (screen === 'me') body = <Me user={user} go={go} hasDues={hasDues} />;
-  else if (screen === 'dues' && hasDues) body = <Dues />;
-  else body = <Home name={user.nickName} />;
+  else body = screen.render({ user, go, params });
 
   return (
     <div className="m-shell">
       <header className="m-bar">
-        {!TABS.some((t) => t.screen === screen) && (
+        {!screen.tab && (
           <button type="button" className="m-back" aria-label="返回" onClick={() => window.history.back()}>
             ‹
           </button>
         )}
-        <h1>{TITLES[screen]}</h1>
+        <h1>{screen.title}</h1>
         <a className="m-desktop" href="/web/">电脑版</a>
       </header>
       {!online && (
@@ -85,10 +82,10 @@ export function MobileApp() {
       )}
       <main className="m-main">{body}</main>
       <nav className="m-tabs" aria-label="底部导航">
-        {TABS.map((t) => (
-          <button key={t.screen} type="button" className={tab === t.screen ? 'm-tab m-tab-on' : 'm-tab'} aria-current={tab === t.screen ? 'page' : undefined} onClick={() => go(t.screen)}>
-            <span className="m-tab-icon" aria-hidden>{t.icon}</span>
-            {t.label}
+        {tabs.map((t) => (
+          <button key={t.path} type="button" className={tab === t.path ? 'm-tab m-tab-on' : 'm-tab'} aria-current={tab === t.path ? 'page' : undefined} onClick={() => go(t.path)}>
+            <span className="m-tab-icon" aria-hidden>{t.tab!.icon}</span>
+            {t.tab!.label}
           </button>
         ))}
       </nav>

@@ -1,8 +1,10 @@
-/** 首页: my open to-dos (mark one done) and my unread reminders — the existing msgTodo / msgPushHistory APIs. */
+/** 首页: tiles of the screens offered on 首页, my open to-dos (mark one done) and my unread reminders — the existing msgTodo / msgPushHistory APIs. */
 import { useState } from 'react';
 import { get, post, type Page } from '../api';
 import { Section, timeText } from '../ui';
 import { useLoad } from '../useLoad';
+import type { PublicUser } from '../../../shared/session-user';
+import { entriesOf } from '.';
 
 interface Todo {
   id: number;
@@ -23,7 +25,7 @@ export interface Message {
   createTime: string;
 }
 
-export function Home({ name }: { name: string }) {
+export function Home({ name, user, go }: { name: string; user: PublicUser; go: (screen: string) => void }) {
   const todos = useLoad(() => get<Page<Todo>>('/api/msgTodo/getTodo?status=0&page=0&size=20'));
   const reminders = useLoad(() => get<Page<Message>>('/api/msgPushHistory?type=remind&read=false&page=0&size=10'));
   const [error, setError] = useState('');
@@ -39,6 +41,15 @@ export function Home({ name }: { name: string }) {
   return (
     <>
       <p className="m-greeting">{name}，您好</p>
+      {entriesOf('home', user).length > 0 && (
+        <nav className="m-tiles" aria-label="常用">
+          {entriesOf('home', user).map((s) => (
+            <button key={s.path} type="button" className="m-tile" onClick={() => go(s.path)}>
+              {s.entry!.label}
+            </button>
+          ))}
+        </nav>
+      )}
       <Section title={`我的待办${todos.data ? `（${todos.data.totalElements}）` : ''}`} loading={todos.loading} error={todos.error || error} empty={todos.data?.content.length === 0}>
         <ul className="m-list" aria-label="我的待办">
           {todos.data?.content.map((t) => (

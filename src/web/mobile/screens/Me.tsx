@@ -1,9 +1,10 @@
-/** 我的: who I am, my dues (where my role has them), the full site and logging out. */
+/** 我的: who I am, the screens offered under 我的 (my dues, ...), the full site and logging out. */
 import type { PublicUser } from '../../../shared/session-user';
 import { get } from '../api';
 import { removeToken } from '../../core/auth/token';
+import { entriesOf } from '.';
 
-export function Me({ user, go, hasDues }: { user: PublicUser; go: (screen: string) => void; hasDues: boolean }) {
+export function Me({ user, go }: { user: PublicUser; go: (screen: string) => void }) {
   const logout = async () => {
     await get('/auth/logout').catch(() => undefined);
     removeToken();
@@ -19,11 +20,11 @@ export function Me({ user, go, hasDues }: { user: PublicUser; go: (screen: strin
         </div>
       </div>
       <nav className="m-menu" aria-label="我的">
-        {hasDues && (
-          <button type="button" className="m-menu-item" onClick={() => go('dues')}>
-            我的党费
+        {entriesOf('me', user).map((s) => (
+          <button key={s.path} type="button" className="m-menu-item" onClick={() => go(s.path)}>
+            {s.entry!.label}
           </button>
-        )}
+        ))}
         <a className="m-menu-item" href="/web/">
           访问电脑版
         </a>
