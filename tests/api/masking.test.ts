@@ -5,6 +5,7 @@ import { TaskStatus } from '../../src/shared/constants.js';
 import { seedUniversity } from '../../src/server/seed/university/seed.js';
 import { generateUniversity } from '../../src/server/seed/university/university.js';
 import { maskIdCard } from '../../src/server/runtime/sensitive.js';
+import { idCardCheckChar } from '../../src/shared/validators.js';
 import { bearer, login, userWithRole } from '../support/auth.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -112,5 +113,35 @@ describe(`identity-card numbers masked in lists and exports on ${TEST_DB} (issue
       checked++;
     });
     expect(checked).toBeGreaterThan(10);
+  });
+
+  it('[33.5] the trail and the deleted records show numbers masked; restoring a change puts back the whole number', async () => {
+    const [m] = (await list(admin)).filter((r) => stored.has(r.id));
+    const original = stored.get(m.id)!;
+    const detail = (await t.app.inject({ url: `/api/m/member/${m.id}`, headers: bearer(admin) })).json();
+    const first17 = `${original.slice(0, 6)}19800101${original.slice(14, 17)}`;
+    const changed = first17 + idCardCheckChar(first17);
+    const put = await t.app.inject({ method: 'PUT', url: '/api/m/member', headers: bearer(admin), payload: { ...detail, idCard: changed } });
+    expect(put.statusCode, put.body).toBe(200);
+    const trail = (await t.app.inject({ url: `/api/m/member/${m.id}/trail`, headers: bearer(admin) })).json();
+    const change = trail.content[0].changes.find((c: { field: string }) => c.field === 'idCard');
+    expect(change).toMatchObject({ before: maskIdCard(original), after: maskIdCard(changed) });
+    expect(trail.content[0].changes.map((c: { field: string }) => c.field)).toContain('idCard');
+    expect(JSON.stringify(trail)).not.toContain(original);
+
+    const version = (await t.app.inject({ url: `/api/m/member/${m.id}`, headers: bearer(admin) })).json().version;
+    const restored = await t.app.inject({ method: 'POST', url: `/api/m/member/${m.id}/restore/${trail.content[0].id}?version=${version}`, headers: bearer(admin) });
+    expect(restored.statusCode, restored.body).toBe(200);
+    const row = await (t.database.db as never as import('kysely').Kysely<Record<string, { id: number; id_card: string }>>).selectFrom('m_member').select('id_card').where('id', '=', m.id).executeTakeFirstOrThrow();
+    expect(row.id_card).toBe(original);
+  });
+
+  it('[33.5] the deleted records list shows a deleted member\'s number masked', async () => {
+    const [, m] = (await list(admin)).filter((r) => stored.has(r.id));
+    const del = await t.app.inject({ method: 'DELETE', url: '/api/m/member', headers: bearer(admin), payload: [m.id] });
+    expect(del.statusCode, del.body).toBe(200);
+    const deleted = (await t.app.inject({ url: '/api/m/member/deleted', headers: bearer(admin) })).json();
+    const entry = deleted.content.find((e: { recordId: number }) => e.recordId === m.id);
+    expect(entry.record.idCard).toBe(maskIdCard(stored.get(m.id)!));
   });
 });

@@ -1,3 +1,4 @@
+import { maskRecords } from './sensitive.js';
 import { sql, type Kysely } from 'kysely';
 import { HttpError } from '../errors.js';
 import type { DeletedEntry } from '../../shared/module-schema/api.js';
@@ -62,7 +63,8 @@ export async function listDeleted(ctx: RuntimeContext, m: RuntimeModule, paging:
       .execute(),
     base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
   ]);
-  const records = await decorate(ctx, m, rows.map((r) => apiRow(m, r.row)), m.columns, ALL_SYSTEM);
+  // Kept rows are shown like list rows: ID numbers masked (restoring puts back the stored ones).
+  const records = maskRecords(m, await decorate(ctx, m, rows.map((r) => apiRow(m, r.row)), m.columns, ALL_SYSTEM));
   return {
     content: rows.map((r, i) => ({
       id: r.id,

@@ -6,6 +6,7 @@ import type { RuntimeContext } from './context.js';
 import { labelOf } from './decorate.js';
 import type { Actor, Origin } from './hooks.js';
 import type { FieldInfo, RuntimeModule } from './module.js';
+import { maskIdCard, sensitiveFields } from './sensitive.js';
 import type { ChangeRecord, FieldChange } from '../../shared/module-schema/api.js';
 
 /** A stored value in the form the trail keeps and compares: null for empty, ISO text for instants. */
@@ -94,13 +95,24 @@ export async function recordChanges(trx: Kysely<DB>, m: RuntimeModule, entries: 
   if (rows.length) await trx.insertInto('change_records').values(rows).execute();
 }
 
-/** The change records of one record, newest first. */
+/** A change as read back: sensitive fields (ID numbers) masked on both sides, as lists and exports show them. */
+function maskedChange(sensitive: string[], c: FieldChange): FieldChange {
+  if (!sensitive.includes(c.field)) return c;
+  const mask = (v: unknown) => (typeof v === 'string' && v ? maskIdCard(v) : v);
+  return { ...c, before: mask(c.before), after: mask(c.after) };
+}
+
+/**
+ * The change records of one record, newest first. The stored changes keep the real values (restoring a
+ * change writes them back); what is read out masks ID numbers like the list does.
+ */
 export async function trailOf(ctx: RuntimeContext, m: RuntimeModule, recordId: number, paging: Paging): Promise<{ content: ChangeRecord[]; totalElements: number }> {
   const base = ctx.db.selectFrom('change_records').where('module', '=', m.id).where('record_id', '=', recordId);
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('id', 'desc').limit(paging.limit).offset(paging.offset).execute(),
     base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
   ]);
+  const sensitive = sensitiveFields(m);
   return {
     content: rows.map((r) => ({
       id: r.id,
@@ -111,7 +123,7 @@ export async function trailOf(ctx: RuntimeContext, m: RuntimeModule, recordId: n
       typeLabel: ChangeRecordTypeLabel[r.type as 1 | 2] ?? '',
       origin: r.origin,
       originLabel: ChangeRecordOriginLabel[r.origin as Origin] ?? '',
-      changes: r.changes,
+      changes: sensitive.length ? r.changes.map((c) => maskedChange(sensitive, c)) : r.changes,
       userId: r.user_id,
       username: r.username,
       at: new Date(r.at).toISOString(),
