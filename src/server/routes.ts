@@ -11,6 +11,7 @@ import { reminderRoutes } from './runtime/reminders/routes.js';
 import { memberAnalysisRoutes } from './domain/member/analysis.js';
 import { memberLookupRoutes } from './domain/member/lookups.js';
 import { memberRosterRoutes } from './domain/member/roster.js';
+import './domain/member/hooks.js';
 import { orgRoutes } from './domain/org/routes.js';
 import { duesRoutes } from './domain/dues/index.js';
 import { pschoolRoutes } from './domain/pschool/index.js';

@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkUserToMember } from '../../src/server/domain/member/accounts.js';
+import { idCardCheckChar } from '../../src/shared/validators.js';
 import { bearer, login } from '../support/auth.js';
 import { admit, createRecord, learners, schoolFixture, type SchoolFixture, SETUP_TIMEOUT } from '../support/pschool.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
@@ -28,7 +29,8 @@ describe(`one name per person on ${TEST_DB}`, () => {
 
   /** A member record (written directly: the member form's 25 fields are not what this file tests). */
   async function member(name: string): Promise<number> {
-    const idCard = `11010119900101${String(1000 + ++serial).slice(-4)}`;
+    const first17 = `11010119900101${String(1000 + ++serial).slice(-3)}`;
+    const idCard = first17 + idCardCheckChar(first17);
     const row = await sql<{ id: number }>`
       INSERT INTO m_member (school, name, gender, id_card, category, member_type, party_status, join_date)
       VALUES ('default', ${name}, '1', ${idCard}, '1', '1', '1', '2010-07-01') RETURNING id`.execute(t.database.db);
@@ -58,6 +60,19 @@ describe(`one name per person on ${TEST_DB}`, () => {
     const rows = found.json().content as { id: number; nickName: string }[];
     const nick = new Map(rows.map((u) => [u.id, u.nickName]));
     expect([nick.get(linked.id), nick.get(plain.id)]).toEqual(['陈账号', `学员${plain.username}`]);
+  });
+
+  it('[33.6] renaming the member renames the linked account and its student records in the same write', async () => {
+    const [linked] = await learners(t.app, 1, 'pnrename');
+    const memberId = await member('赵旧名');
+    await linkUserToMember(t.database.db, linked.id, memberId);
+    await admit(t.app, admin, f.classId, [linked]);
+    const record = (await get(`/api/m/member/${memberId}`)).json();
+    const put = await t.app.inject({ method: 'PUT', url: '/api/m/member', headers: bearer(admin), payload: { ...record, name: '赵新名' } });
+    expect(put.statusCode, put.body).toBe(200);
+    const nick = await sql<{ nick_name: string }>`SELECT nick_name FROM users WHERE id = ${linked.id}`.execute(t.database.db);
+    expect(nick.rows[0].nick_name).toBe('赵新名');
+    expect((await studentsOf(f.classId)).find((s) => s.userId === linked.id)?.name).toBe('赵新名');
   });
 
   it('[33.6] marking, results (and their name search) and seating name the member, not the account nickname', async () => {
