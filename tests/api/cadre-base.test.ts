@@ -24,6 +24,7 @@ interface Reminder {
   code: number | null;
   dueDate: string;
   state: number;
+  link: string | null;
 }
 
 describe(`cadre base on ${TEST_DB}`, () => {
@@ -259,7 +260,8 @@ describe(`cadre base on ${TEST_DB}`, () => {
     const { id: cadreId } = await newCadre();
     const end = addDays(TODAY, 20);
     const post = await created(admin, '/api/m/cadre-post', { cadreId, kind: '职务', unitId: unitB, post: '18', rank: '06', startDate: addMonths(end, -12), probationEnd: end });
-    expect((await reminders('module=cadre&type=3')).find((r) => r.recordId === post.id)).toMatchObject({ type: 'probation-expiry', dueDate: end, state: 2 });
+    // A post has no page of its own: its reminder opens the cadre (x-page of the parent).
+    expect((await reminders('module=cadre&type=3')).find((r) => r.recordId === post.id)).toMatchObject({ type: 'probation-expiry', dueDate: end, state: 2, link: `/cadre/info?id=${cadreId}` });
     expect(await reminderOn('cadre-post', 'probation-expiry', post.id, addDays(end, -31))).toEqual({ due_date: end, state: 1 });
     expect(await reminderOn('cadre-post', 'probation-expiry', post.id, addDays(end, -30))).toEqual({ due_date: end, state: 2 });
     const p = (await admin('GET', `/api/m/cadre-post/${post.id}`)).body;
@@ -280,7 +282,7 @@ describe(`cadre base on ${TEST_DB}`, () => {
   it('[S1.F3a] reminder 5 (retirement) is due on the approved retirement date and ends once the cadre has retired', async () => {
     const retireDate = addDays(TODAY, 15);
     const c = await newCadre({ retireDate });
-    expect((await reminders('module=cadre&type=5')).find((r) => r.recordId === c.id)).toMatchObject({ type: 'retirement', dueDate: retireDate, state: 2 });
+    expect((await reminders('module=cadre&type=5')).find((r) => r.recordId === c.id)).toMatchObject({ type: 'retirement', dueDate: retireDate, state: 2, link: `/cadre/info?id=${c.id}` });
     expect(await reminderOn('cadre', 'retirement', c.id, addDays(retireDate, -31))).toEqual({ due_date: retireDate, state: 1 });
     expect(await reminderOn('cadre', 'retirement', c.id, addDays(retireDate, -30))).toEqual({ due_date: retireDate, state: 2 });
     const cur = (await admin('GET', `/api/m/cadre/${c.id}`)).body;

@@ -74,6 +74,8 @@ export interface ModuleSchema {
   'x-name-field'?: string;
   /** The records' table when a migration made it under another name than `m_<id>` (docs/schema.md). */
   'x-table'?: string;
+  /** The menu path of the hand-written page showing this module's records (docs/schema.md, x-page). */
+  'x-page'?: string;
   'x-workflow'?: WorkflowSchema;
   /** Dates on the records that call for attention (docs/schema.md, x-reminders). */
   'x-reminders'?: ReminderDeclaration[];

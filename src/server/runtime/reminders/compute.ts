@@ -13,7 +13,7 @@ import { selection } from '../decorate.js';
 import { ALL_SYSTEM_SELECT } from '../list.js';
 import type { RuntimeModule } from '../module.js';
 import { idIn } from '../query.js';
-import { todoLink } from '../workflow/links.js';
+import { recordLinks } from '../workflow/links.js';
 import { Directory } from '../workflow/directory.js';
 import { OrgLevels, inScope, inUnits, levelRecord } from '../workflow/levels.js';
 import type { WorkflowLevel } from '../../../shared/module-schema/workflow.js';
@@ -74,7 +74,6 @@ export class ReminderComputer {
     if (!decls.length) return;
     const settings = await this.settings(db, m);
     const directory = new Directory(db, this.levels, () => this.deps.ctx.orgTree);
-    const link = await todoLink(this.deps.ctx, m, db);
     const config = configReader(db);
     const working = decls.some((d) => d.offset?.workingDays !== undefined) ? await this.deps.workingDays(db, today) : undefined;
     for (let after = 0; ; ) {
@@ -83,7 +82,8 @@ export class ReminderComputer {
       const rows = (await q.execute()) as Record<string, unknown>[];
       if (!rows.length) break;
       after = rows[rows.length - 1].id as number;
-      await this.recomputeRows(db, m, rows, decls, settings, { today, directory, link, config, working });
+      const links = await recordLinks(this.deps.ctx, m, rows as ({ id: number } & Record<string, unknown>)[], db);
+      await this.recomputeRows(db, m, rows, decls, settings, { today, directory, links, config, working });
       if (rows.length < PAGE) break;
     }
     if (!ids) await this.finishGone(db, m);
@@ -107,7 +107,7 @@ export class ReminderComputer {
     rows: Record<string, unknown>[],
     decls: ReminderDeclaration[],
     settings: Map<string, Setting>,
-    run: { today: string; directory: Directory; link: string | null; config: (key: string) => Promise<string | undefined>; working?: WorkingCalendar },
+    run: { today: string; directory: Directory; links: Map<number, string | null>; config: (key: string) => Promise<string | undefined>; working?: WorkingCalendar },
   ): Promise<void> {
     const ids = rows.map((r) => r.id as number);
     const stored = await db
@@ -153,7 +153,7 @@ export class ReminderComputer {
               user_ids: receivers,
               title: fillTemplate(decl.message.title, words),
               content: fillTemplate(decl.message.content ?? '', words),
-              link: run.link?.replaceAll('{id}', String(id)) ?? null,
+              link: run.links.get(id) ?? null,
             })
             .execute();
         }

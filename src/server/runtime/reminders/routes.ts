@@ -18,7 +18,7 @@ import { parsePaging } from '../../core/paging.js';
 import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user.js';
 import { HttpError } from '../../errors.js';
 import type { Runtime } from '../index.js';
-import { todoLink } from '../workflow/links.js';
+import { recordLinks } from '../workflow/links.js';
 import { remindersOf } from './model.js';
 import type { ReminderDto } from '../../../shared/reminders.js';
 
@@ -98,12 +98,12 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
       LIMIT ${size} OFFSET ${page * size}`.execute(db);
     const orgNames = await runtime.ctx.refNames('org', [...new Set(rows.rows.map((r) => r.org_id).filter((v): v is number => v !== null))]);
     const names = new Map<string, Map<number, string>>();
-    const links = new Map<string, string | null>();
+    const links = new Map<string, Map<number, string | null>>();
     for (const module of new Set(rows.rows.map((r) => r.module))) {
       const m = runtime.module(module);
       if (!m) continue;
       names.set(module, await runtime.ctx.refNames(module, rows.rows.filter((r) => r.module === module).map((r) => r.record_id)));
-      links.set(module, await todoLink(runtime.ctx, m));
+      links.set(module, await recordLinks(runtime.ctx, m, rows.rows.filter((r) => r.module === module).map((r) => ({ id: r.record_id }))));
     }
     let total = rows.rows[0]?.total;
     if (total === undefined) total = page === 0 ? 0 : ((await sql<{ n: number }>`SELECT count(*)::int AS n FROM reminders r WHERE ${cond}`.execute(db)).rows[0]?.n ?? 0);
@@ -121,7 +121,7 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
       recordName: names.get(r.module)?.get(r.record_id) ?? '',
       orgId: r.org_id,
       orgName: r.org_id === null ? '' : (orgNames.get(r.org_id) ?? ''),
-      link: links.get(r.module)?.replaceAll('{id}', String(r.record_id)) ?? null,
+      link: links.get(r.module)?.get(r.record_id) ?? null,
       closable: !!declOf(r.module, r.type)?.decl.closable,
     }));
     return { content, totalElements: total };

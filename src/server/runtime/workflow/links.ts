@@ -1,6 +1,7 @@
 /**
- * Where a to-do about a workflow record leads: `x-workflow.link` (with `{id}`), else the menu page
- * showing `module:<id>`, with `?id={id}` (the renderer opens that record's detail).
+ * Where a to-do about a workflow record leads: `x-workflow.link` (with `{id}`), else the module's
+ * hand-written page (`x-page`), else the menu page showing `module:<id>`, with `?id={id}` (the renderer
+ * opens that record's detail).
  */
 import { joinPath } from '../../../shared/menus.js';
 import type { Kysely } from 'kysely';
@@ -15,17 +16,61 @@ const cache = new Map<string, { link: string | null; at: number }>();
 export async function todoLink(ctx: RuntimeContext, m: RuntimeModule, db: Kysely<DB> = ctx.db): Promise<string | null> {
   const own = m.workflow?.schema.link;
   if (own) return own.includes('{id}') ? own : `${own}${own.includes('?') ? '&' : '?'}id={id}`;
+  const page = m.schema['x-page'];
+  if (page) return `${page}?id={id}`;
   const hit = cache.get(m.id);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.link;
   const rows = await db.selectFrom('menus').select(['id', 'parent_id', 'path', 'component']).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const page = rows.find((r) => r.component === `module:${m.id}`);
+  const entry = rows.find((r) => r.component === `module:${m.id}`);
   let link: string | null = null;
-  if (page) {
+  if (entry) {
     const chain = [];
-    for (let r: typeof page | undefined = page; r; r = r.parent_id === null ? undefined : byId.get(r.parent_id)) chain.unshift(r);
+    for (let r: typeof entry | undefined = entry; r; r = r.parent_id === null ? undefined : byId.get(r.parent_id)) chain.unshift(r);
     link = `${chain.reduce((path, r) => joinPath(path, r.path ?? undefined), '')}?id={id}`;
   }
   cache.set(m.id, { link, at: Date.now() });
   return link;
+}
+
+/** The module whose detail shows `m`'s records (x-children), and the field of `m` naming the parent record. */
+function parentOf(ctx: RuntimeContext, m: RuntimeModule): { parent: RuntimeModule; foreignKey: string } | undefined {
+  for (const parent of ctx.registry.list()) {
+    const child = parent.schema['x-children']?.find((c) => c.module === m.id);
+    if (child) return { parent, foreignKey: child.foreignKey };
+  }
+  return undefined;
+}
+
+/**
+ * Where each of some records leads: its module's page at the record, or, for a child module without a page
+ * of its own (a cadre's posts, résumé, assessments), its parent's page at the parent record. `records`
+ * carry their id and, for a child module, their foreign key (read here for those lacking it).
+ */
+export async function recordLinks(
+  ctx: RuntimeContext,
+  m: RuntimeModule,
+  records: ({ id: number } & Record<string, unknown>)[],
+  db: Kysely<DB> = ctx.db,
+): Promise<Map<number, string | null>> {
+  const links = new Map<number, string | null>();
+  const own = await todoLink(ctx, m, db);
+  const up = own ? undefined : parentOf(ctx, m);
+  const parentLink = up ? await todoLink(ctx, up.parent, db) : null;
+  if (!up || !parentLink) {
+    for (const r of records) links.set(r.id, own?.replaceAll('{id}', String(r.id)) ?? null);
+    return links;
+  }
+  const fk = m.field(up.foreignKey)?.column;
+  const missing = records.filter((r) => r.id && r[up.foreignKey] === undefined).map((r) => r.id);
+  const parents = new Map<number, unknown>(records.map((r) => [r.id, r[up.foreignKey]]));
+  if (fk && missing.length) {
+    const rows = await (db as Kysely<any>).selectFrom(m.table).select(['id', `${fk} as parent`]).where('id', 'in', missing).execute();
+    for (const row of rows as { id: number; parent: unknown }[]) parents.set(row.id, row.parent);
+  }
+  for (const r of records) {
+    const parent = parents.get(r.id);
+    links.set(r.id, parent === null || parent === undefined ? null : parentLink.replaceAll('{id}', String(parent)));
+  }
+  return links;
 }
