@@ -153,6 +153,11 @@ describe('[S1.F3a] the cadre base in Chromium', () => {
     await page.screenshot({ path: path.join(import.meta.dirname, '../../.tmp/e2e-cadre-detail.png') });
   });
 
+  it('a reminder\'s link (?id=) opens the cadre\'s detail on 干部信息管理', async () => {
+    await page.goto(webUrl(`/cadre/info?id=${id}`));
+    await drawer().getByText(name).first().waitFor();
+  });
+
   it('shows the 干部信息简表 in full and as the résumé only', async () => {
     await page.goto(webUrl(`/cadre/info/profile/${id}`));
     await page.getByText(`${name}　干部信息简表`).waitFor();

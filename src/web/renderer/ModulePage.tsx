@@ -127,11 +127,11 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
   const sort = sortParam(sorting);
   const body = useMemo(() => ({ ...filter, ...extraFilter, ...(tab !== 'all' && { $waiting: tab === 'later' ? 'later' : true }) }), [filter, extraFilter, tab]);
   const list = useListQuery(module, body, { page, size, sort });
-  // A link to one record (a to-do's `?id=`) opens its detail.
+  // A link to one record (a to-do's or a reminder's `?id=`) opens its detail.
   const linked = Number(params.get('id'));
   useEffect(() => {
-    if (workflow && Number.isSafeInteger(linked) && linked > 0) setDetail(linked);
-  }, [linked, workflow]);
+    if (Number.isSafeInteger(linked) && linked > 0) setDetail(linked);
+  }, [linked]);
   const closeDetail = () => {
     setDetail(undefined);
     if (params.has('id')) {
