@@ -4,6 +4,7 @@
  * continuous résumés, a team and staffing for every unit with cadres (some over, some under), reminders
  * of all six types started, and the demo accounts seeing the cadre pages as their roles should.
  */
+import { excellentByUnit } from '../../src/server/domain/cadre/assessment.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumeProblems, type ResumeEntry } from '../../src/server/domain/cadre/rules.js';
@@ -48,6 +49,16 @@ describe(`demo cadres on ${TEST_DB}`, () => {
     expect(await count('m_leader_team')).toBe(units);
     const statuses = (await admin('POST', '/api/m/staffing/list?size=1000', {})).body.content.map((s: { status: string }) => s.status);
     expect(new Set(statuses)).toEqual(new Set(['空缺', '满编', '超编']));
+  });
+
+  it('[S1.F3a] the demo\'s yearly results keep every unit within its 优秀 cap, and some results are 优秀', async () => {
+    const years = (await sql<{ year: number }>`SELECT DISTINCT year FROM m_cadre_assessment ORDER BY year`.execute(t.database.db)).rows.map((r) => r.year);
+    expect(years.length).toBeGreaterThan(0);
+    for (const year of years) {
+      const units = await excellentByUnit(t.database.db, year);
+      expect(units.filter((u) => u.excellent > u.cap).map((u) => [u.unitName, u.excellent, u.cap]), String(year)).toEqual([]);
+      expect(units.some((u) => u.excellent > 0), String(year)).toBe(true);
+    }
   });
 
   it('[S1.F3a] reminders of every one of the six types are running', async () => {

@@ -13,6 +13,7 @@ import { localToday } from '../../shared/module-schema/computed.js';
 import type { Database } from '../db/database.js';
 import type { SeedContext } from './index.js';
 import { retirementDateOf } from '../domain/cadre/rules.js';
+import { DEFAULT_EXCELLENT_PERCENT, EXCELLENT, excellentCap } from '../domain/cadre/assessment.js';
 import { Random } from './university/random.js';
 import { chineseName } from './university/people.js';
 
@@ -199,6 +200,7 @@ export async function seedCadres(database: Database, options: CadreSeedOptions):
         rows.m_cadre_certificate.push({ cadre_id: cadreId, kind: rng.pick(['普通护照', '往来港澳通行证', '往来台湾通行证']), cert_no: `E${rng.int(10_000_000, 99_999_999)}`, lend_date: addDays(tripEnd, -rng.int(5, 20)), purpose: rng.pick(['赴美国参加学术会议', '赴香港探亲', '赴日本访学交流']), trip_end_date: tripEnd, return_date: back ? addDays(tripEnd, rng.int(1, 6)) : null });
       }
     });
+    keepExcellentWithinCap(rows.m_cadre_assessment);
     for (const [table, list] of Object.entries(rows)) {
       for (let i = 0; i < list.length; i += CHUNK) await db.insertInto(table).values(list.slice(i, i + CHUNK)).execute();
       counts.records += list.length;
@@ -250,4 +252,21 @@ export async function seedDemoCadres({ database, log, app }: SeedContext): Promi
   }
   if (app) await app.runtime.reminders.refresh({ modules: CADRE_REMINDER_MODULES });
   log.info(counts, 'demo cadres seeded');
+}
+
+/**
+ * The demo's yearly results keep each unit's 优秀 within the cap the write path enforces (《党政领导干部考核
+ * 工作条例》第二十七条; the default percentage), counted over the results recorded: those beyond it are 称职.
+ */
+function keepExcellentWithinCap(results: Record<string, unknown>[]): void {
+  const groups = new Map<string, Record<string, unknown>[]>();
+  for (const r of results) {
+    const key = `${r.unit_id}:${r.year}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  for (const group of groups.values()) {
+    const cap = excellentCap(group.length, DEFAULT_EXCELLENT_PERCENT);
+    let excellent = 0;
+    for (const r of group) if (r.result === EXCELLENT && ++excellent > cap) r.result = '称职';
+  }
 }
