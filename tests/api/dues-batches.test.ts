@@ -97,6 +97,8 @@ describe(`fee batches (收费批次) on ${TEST_DB}`, () => {
     expect((await call('POST', `/api/dues/batches/${batch}/deferrals`, { itemIds: [items[0].id], kind: 'approved', reason: 'x' }, secretary)).status).toBe(409);
     // The step is offered to the secretary for their own branch.
     expect((await call('GET', `/api/m/dues-batch/${batch}/transitions`, undefined, secretary)).body.map((s: { id: string; level: string }) => `${s.id}@${s.level}`)).toEqual(['report@branch']);
+    // The progress offers 上报 where the engine would take it: the secretary's own branch.
+    expect((await call('GET', `/api/dues/batches/${batch}/progress`, undefined, secretary)).body[0]).toMatchObject({ orgId: branch, canReport: true });
     const reported = await batchStep(call, batch, 'report', { orgId: branch }, secretary, '已收齐');
     expect(reported.status, JSON.stringify(reported.body)).toBe(200);
     const progress = (await call('GET', `/api/dues/batches/${batch}/progress?orgId=${branch}`, undefined, secretary)).body;
@@ -109,6 +111,13 @@ describe(`fee batches (收费批次) on ${TEST_DB}`, () => {
 
     // The committee of that branch: not before its other branches.
     const committee = (await sql<{ id: number }>`SELECT parent_id AS id FROM m_org WHERE id = ${branch}`.execute(w.t.database.db)).rows[0].id;
+    // A committee's 组织员 is offered 上报 for the committee, not for its branches (their secretaries report them).
+    const organiser = await scopedUser(w, 'dues_com_a', ['dues-batch:list', 'dues-batch:report'], committee);
+    const seen: { orgId: number; level: string; canReport?: boolean; children?: unknown[] }[] = [];
+    const collect = (nodes: typeof seen) => nodes.forEach((n) => (seen.push(n), collect((n.children ?? []) as typeof seen)));
+    collect((await call('GET', `/api/dues/batches/${batch}/progress`, undefined, organiser)).body);
+    expect(seen.find((n) => n.orgId === committee)?.canReport).toBe(true);
+    expect(seen.filter((n) => n.level === 'branch' && n.canReport).map((n) => n.orgId)).toEqual([]);
     const early = await batchStep(call, batch, 'report', { orgId: committee });
     expect(early.status).toBe(409);
     expect(early.body.message).toMatch(/还有\d+个党支部未上报（.+），不能上报$/);

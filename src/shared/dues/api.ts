@@ -107,6 +107,8 @@ export interface ProgressNode {
   paid: string;
   rate: number;
   report?: ReportInfo | null;
+  /** The caller may take 上报 for this organisation now (set on a batch's progress, not on reports). */
+  canReport?: boolean;
   children?: ProgressNode[];
 }
 

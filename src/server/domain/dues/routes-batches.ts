@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { perm } from '../../core/auth/guard.js';
+import type { SessionUser } from '../../core/auth/session-user.js';
+import type { Runtime } from '../../runtime/index.js';
+import type { ProgressNode } from '../../../shared/dues/api.js';
 import { sendXlsx } from '../../core/xlsx.js';
 import { addCorrection, listAdjustments, removeAdjustment } from './adjustments.js';
 import { deferItems, undeferItems } from './batch-reports.js';
@@ -29,7 +32,8 @@ export function batchRoutes(app: FastifyInstance, dues: Dues): void {
   app.get('/api/dues/batches/:id/progress', { config: perm('dues-batch:list', 'dues-report:list') }, async (req) => {
     const id = batchId(req.params);
     await batchRow(dues.db, dues, id);
-    return batchProgress(dues, await callerOf(req), id, optionalOrg((req.query as { orgId?: string }).orgId));
+    const caller = await callerOf(req);
+    return markReportable(req.server.runtime, id, await batchProgress(dues, caller, id, optionalOrg((req.query as { orgId?: string }).orgId)), caller.user);
   });
 
   app.get('/api/dues/batches/:id/progress/export', { config: perm('dues-report:export', 'dues-batch:list') }, async (req, reply) => {
@@ -75,4 +79,21 @@ export function batchRoutes(app: FastifyInstance, dues: Dues): void {
     await removeAdjustment(dues, await callerOf(req), idParam((req.params as { id: string }).id, '调整记录编号不正确'));
     return { status: 200, message: '已撤销调整' };
   });
+}
+
+/** Marks the unreported branches and committees the caller may take 上报 for now (the engine decides, as it would on the step). */
+async function markReportable(runtime: Runtime, batchId: number, nodes: ProgressNode[], user: SessionUser): Promise<ProgressNode[]> {
+  const m = runtime.module('dues-batch');
+  const open: ProgressNode[] = [];
+  const walk = (list: ProgressNode[]): void => {
+    for (const n of list) {
+      if ((n.level === 'branch' || n.level === 'committee') && !n.report) open.push(n);
+      walk(n.children ?? []);
+    }
+  };
+  walk(nodes);
+  if (!m || !open.length) return nodes;
+  const actable = await runtime.workflows.actableFor(m, batchId, 'report', open.map((n) => n.orgId), user);
+  for (const n of open) n.canReport = actable.has(n.orgId);
+  return nodes;
 }

@@ -261,6 +261,22 @@ export class WorkflowEngine {
     return out;
   }
 
+  /**
+   * The organisations among `orgIds` the caller may take the step `stepId` for now: a step taken for an
+   * organisation (`forOrg`, the 上报 of each branch) is offered per organisation in a page's table.
+   */
+  async actableFor(m: RuntimeModule, id: number, stepId: string, orgIds: number[], user: SessionUser): Promise<Set<number>> {
+    const wf = m.workflow!;
+    const t = wf.transitions.get(stepId);
+    const out = new Set<number>();
+    if (!t?.forOrg || !hasAnyPermission(user, [t.permission])) return out;
+    const { actor, p } = await this.who(user);
+    const record = await this.visibleRow(m, id, actor);
+    if (!wf.isOpen(t, record)) return out;
+    for (const orgId of orgIds) if (typeof (await this.acting(m, t, record, p, orgId)) !== 'string') out.add(orgId);
+    return out;
+  }
+
   async approvals(m: RuntimeModule, id: number, user: SessionUser): Promise<ApprovalDto[]> {
     const { actor } = await this.who(user);
     await this.visibleRow(m, id, actor);

@@ -1,11 +1,11 @@
 /**
  * A batch's progress as a tree (school → committees → branches): members, paid, deferred, money, rate,
- * and each branch's and committee's report — with the 上报 button where the caller may report.
+ * and each branch's and committee's report — with the 上报 button where the engine would let the caller
+ * take the step for that organisation (`canReport`).
  */
 import { Input, Progress, Table, Tag } from 'antd';
 import { useRef } from 'react';
 import type { ProgressNode } from '../../../shared/dues/api';
-import { useHasPermission } from '../../core/Permission';
 import { useConfirmRun } from '../../core/useConfirmRun';
 import { duesApi, percent, timeText } from './api';
 import { useExpanded } from './useExpanded';
@@ -13,7 +13,6 @@ import { useExpanded } from './useExpanded';
 const LEVEL_LABEL: Record<ProgressNode['level'], string> = { school: '校党委', committee: '二级党组织', branch: '党支部', other: '' };
 
 export function ProgressTable({ batchId, nodes, loading, started, onReported }: { batchId: number; nodes: ProgressNode[] | undefined; loading: boolean; started: boolean; onReported: () => void }) {
-  const canReport = useHasPermission(['dues-batch:report']);
   const confirmRun = useConfirmRun();
   const comment = useRef('');
   const expandable = useExpanded(nodes);
@@ -61,7 +60,7 @@ export function ProgressTable({ batchId, nodes, loading, started, onReported }: 
             if (n.level !== 'branch' && n.level !== 'committee') return null;
             if (n.report) return <Tag color="success">{`${n.report.reportedBy} ${timeText(n.report.reportedAt)} 已上报`}</Tag>;
             if (!started) return <Tag>未上报</Tag>;
-            return canReport ? (
+            return n.canReport ? (
               <a className="dues-report-link" onClick={() => report(n)}>
                 上报
               </a>
