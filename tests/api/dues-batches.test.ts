@@ -197,4 +197,29 @@ describe(`fee batches (收费批次) on ${TEST_DB}`, () => {
     expect(new Set(items.body.content.map((i: { orgId: number }) => i.orgId))).toEqual(new Set([branch]));
     expect((await call('POST', `/api/m/dues-batch/${batch}/transitions/close`, { version: 1 }, secretary)).status).toBe(403);
   });
+
+  it('a deleted batch restored takes its months again; once another batch has a month the restore is refused and changes nothing', async () => {
+    const months = (id: number) => w.t.database.db.selectFrom('dues_batch_month').select('month').where('batch_id', '=', id).orderBy('month').execute();
+    const create = async () => {
+      const res = await call('POST', '/api/m/dues-batch', { firstMonth: '2027-04', months: 3 });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.id as number;
+    };
+    const deletionOf = async (id: number) => ((await call('GET', '/api/m/dues-batch/deleted')).body.content as { id: number; recordId: number; restoredAt: string | null }[]).find((d) => d.recordId === id && !d.restoredAt)!.id;
+    const first = await create();
+    expect((await call('DELETE', '/api/m/dues-batch', [first])).status).toBe(200);
+    const restored = await call('POST', `/api/m/dues-batch/deleted/${await deletionOf(first)}/restore`);
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    expect((await months(first)).map((r) => r.month)).toEqual(['2027-04', '2027-05', '2027-06']);
+    // The quarter is taken again: a new batch of it is refused.
+    expect((await call('POST', '/api/m/dues-batch', { firstMonth: '2027-05', months: 1 })).status).toBe(409);
+
+    expect((await call('DELETE', '/api/m/dues-batch', [first])).status).toBe(200);
+    const second = await create();
+    const refused = await call('POST', `/api/m/dues-batch/deleted/${await deletionOf(first)}/restore`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('2027年4月已有收费批次');
+    expect((await call('GET', `/api/m/dues-batch/${first}`)).status).toBe(404);
+    expect((await months(second)).length).toBe(3);
+  });
 });

@@ -41,17 +41,42 @@ export interface DeleteHookContext extends HookBase {
   records: Record<string, unknown>[];
 }
 
+/** A deleted record put back (`afterRestore`): rebuild what the record's create made beside it. */
+export interface RestoreHookContext extends HookBase {
+  action: 'restore';
+  /** The record as restored (field names, with id). */
+  record: Record<string, unknown>;
+  id: number;
+}
+
 /** What a hook receives; `action` tells a write ('create', 'update') from a delete. */
 export type HookContext = WriteHookContext | DeleteHookContext;
 export type Hook = (ctx: HookContext) => void | Promise<void>;
 
+export type RestoreHook = (ctx: RestoreHookContext) => void | Promise<void>;
+
 const hooks = new Map<string, Hook>();
+const restoreHooks = new Map<string, RestoreHook>();
+
+/** An `afterRestore` hook (registered apart: it receives the restored record, not a write). */
+export function registerRestoreHook(name: string, fn: RestoreHook): void {
+  restoreHooks.set(name, fn);
+}
+
+export async function runRestoreHooks(names: string[], ctx: RestoreHookContext): Promise<void> {
+  for (const name of names) {
+    const fn = restoreHooks.get(name);
+    if (!fn) throw new Error(`restore hook "${name}" is not registered (a schema names it under x-hooks.afterRestore)`);
+    await fn(ctx);
+  }
+}
 
 /**
  * Domain services plug into module writes by name: a schema lists names under x-hooks
- * (beforeWrite, afterWrite, beforeDelete) and the service registers the function under that name.
- * beforeWrite may change `ctx.record` or throw an HttpError; afterWrite runs in the same transaction;
- * beforeDelete may refuse by throwing.
+ * (beforeWrite, afterWrite, beforeDelete, afterRestore) and the service registers the function under
+ * that name (afterRestore ones with registerRestoreHook). beforeWrite may change `ctx.record` or throw
+ * an HttpError; afterWrite runs in the same transaction; beforeDelete may refuse by throwing;
+ * afterRestore runs in the restore's transaction and may refuse it (a month another batch took since).
  */
 export function registerHook(name: string, fn: Hook): void {
   hooks.set(name, fn);
@@ -70,7 +95,8 @@ export function hookNamed(name: string): Hook {
 /** Hook names the schemas use that no service registered. */
 export function missingHooks(modules: RuntimeModule[]): string[] {
   const names = modules.flatMap((m) => [...m.hooks.beforeWrite, ...m.hooks.afterWrite, ...m.hooks.beforeDelete].map((h) => `${m.id}: ${h}`));
-  return names.filter((n) => !hooks.has(n.split(': ')[1]));
+  const restore = modules.flatMap((m) => m.hooks.afterRestore.map((h) => `${m.id}: ${h}`));
+  return [...names.filter((n) => !hooks.has(n.split(': ')[1])), ...restore.filter((n) => !restoreHooks.has(n.split(': ')[1]))];
 }
 
 export async function runHooks(names: string[], ctx: HookContext): Promise<void> {

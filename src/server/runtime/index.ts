@@ -19,7 +19,7 @@ import { Reminders } from './reminders/service.js';
 import { addDays } from '../../shared/calendar.js';
 import { workingCalendar } from './working-calendar.js';
 
-export { registerHook, type Actor, type DeleteHookContext, type Hook, type HookContext, type WriteHookContext } from './hooks.js';
+export { registerHook, registerRestoreHook, type Actor, type DeleteHookContext, type Hook, type HookContext, type RestoreHookContext, type WriteHookContext } from './hooks.js';
 export type { ApiRecord, ListInput, ListPage, WriteEvent, WriteOptions } from './records.js';
 export { registerEffect, registerGuard, type Effect, type EffectContext, type Guard, type GuardContext, type GuardResult } from './workflow/hooks.js';
 

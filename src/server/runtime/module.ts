@@ -117,7 +117,7 @@ export class RuntimeModule {
   readonly pinyinColumn?: string;
   readonly uniqueSets: FieldInfo[][];
   readonly trail: false | { moduleCode: number | null };
-  readonly hooks: { beforeWrite: string[]; afterWrite: string[]; beforeDelete: string[] };
+  readonly hooks: { beforeWrite: string[]; afterWrite: string[]; beforeDelete: string[]; afterRestore: string[] };
   readonly children: ChildLink[];
   /** Modules that list this one in their x-children (set by the registry). */
   readonly parents: ParentLink[] = [];
@@ -166,7 +166,7 @@ export class RuntimeModule {
     const trail = this.schema['x-trail'];
     this.trail = trail ? { moduleCode: typeof trail === 'object' ? (trail.module ?? null) : null } : false;
     const hooks = this.schema['x-hooks'] ?? {};
-    this.hooks = { beforeWrite: hooks.beforeWrite ?? [], afterWrite: hooks.afterWrite ?? [], beforeDelete: hooks.beforeDelete ?? [] };
+    this.hooks = { beforeWrite: hooks.beforeWrite ?? [], afterWrite: hooks.afterWrite ?? [], beforeDelete: hooks.beforeDelete ?? [], afterRestore: hooks.afterRestore ?? [] };
     this.children = (this.schema['x-children'] ?? []).map((c) => ({ module: c.module, foreignKey: c.foreignKey, onDelete: c.onDelete ?? 'cascade', title: c.title }));
     const workflow = this.schema['x-workflow'];
     if (workflow) {

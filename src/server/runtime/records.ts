@@ -7,7 +7,7 @@ import type { RuntimeContext } from './context.js';
 import { columnsFor, decorate, selection } from './decorate.js';
 import { ALL_SYSTEM, ALL_SYSTEM_SELECT, LIST_SYSTEM, listRecords, type ListInput, type ListPage } from './list.js';
 import { keepDeleted, restoreDeleted } from './deleted.js';
-import { runHooks, type Actor, type Origin, type WriteHookContext } from './hooks.js';
+import { runHooks, runRestoreHooks, type Actor, type Origin, type WriteHookContext } from './hooks.js';
 import { SYSTEM_FIELDS, type ChildLink, type FieldInfo, type RuntimeModule } from './module.js';
 import { applyConditions, applyPaging, applySort, filterConditions, idIn, parseFilter, type Condition } from './query.js';
 import { pinyinKey } from './pinyin.js';
@@ -376,11 +376,17 @@ export class RecordService<T = Record<string, unknown>> {
   /** Puts a deleted record back (with the children deleted with it), if it is in the actor's scope. */
   async restoreDeleted(deletionId: number, actor: Actor): Promise<{ recordId: number }> {
     const m = this.module;
-    const result = await this.inTransaction(undefined, (trx) =>
-      restoreDeleted(trx, m, deletionId, actor, (id) => this.ctx.registry.get(id)?.table, async (row) => {
+    const result = await this.inTransaction(undefined, async (trx) => {
+      const r = await restoreDeleted(trx, m, deletionId, actor, (id) => this.ctx.registry.get(id)?.table, async (row) => {
         if (!(await this.inScope([row], actor, trx))) throw new HttpError(404, '删除记录不存在');
-      }),
-    );
+      });
+      // What the record's create made beside it (a batch's months) is rebuilt by its module, or the restore refused.
+      if (m.hooks.afterRestore.length) {
+        const record = (await this.readRow(r.recordId, trx))!;
+        await runRestoreHooks(m.hooks.afterRestore, { module: m, actor, trx, action: 'restore', record, id: r.recordId });
+      }
+      return r;
+    });
     for (const r of result.restored) this.emit({ module: r.module, action: 'create', ids: r.ids, origin: ChangeRecordOrigin.USER_RESTORE });
     return { recordId: result.recordId };
   }

@@ -63,7 +63,7 @@ export interface ModuleSchema {
   'x-permissions'?: Partial<Record<ModuleAction, string>>;
   'x-trail'?: boolean | { module?: number };
   'x-unique'?: string[][];
-  'x-hooks'?: { beforeWrite?: string[]; afterWrite?: string[]; beforeDelete?: string[] };
+  'x-hooks'?: { beforeWrite?: string[]; afterWrite?: string[]; beforeDelete?: string[]; afterRestore?: string[] };
   'x-scope'?: string;
   /**
    * The records are organisations themselves (the org module): one is in the caller's scope when its id is,

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { BatchState } from '../../../shared/constants.js';
 import { isMonth, monthLabel, monthsOf } from '../../../shared/dues/rules.js';
 import { HttpError } from '../../errors.js';
-import { registerEffect, registerGuard, registerHook, type HookContext } from '../../runtime/index.js';
+import { registerEffect, registerGuard, registerHook, registerRestoreHook, type HookContext } from '../../runtime/index.js';
 import type { GuardContext } from '../../runtime/workflow/hooks.js';
 import { batchOfMonths, batchPeriod, batchTitle, committeesNotReported, keepClosedFigures, logBatch, membersWithoutStandard, snapshotBatch } from './batches.js';
 import type { DuesCore } from './context.js';
@@ -66,18 +66,26 @@ export function registerBatchWorkflow(dues: DuesCore): void {
     Object.assign(r, { months, title: batchTitle(r.firstMonth, months), state: BatchState.NOT_CONFIGURED });
   });
 
-  /** `dues.batchMonths` (afterWrite): the months a new batch covers (their unique index refuses a concurrent overlap), and its log's first entry. */
-  registerHook('dues.batchMonths', async (ctx: HookContext) => {
-    if (ctx.action !== 'create') return;
-    const r = ctx.record as { firstMonth: string; months: number; title: string };
+  /** The months a batch covers (their unique index refuses an overlap: a concurrent create, or a restore after another batch took a month). */
+  const insertMonths = async (trx: DuesDb, batchId: number, r: { firstMonth: string; months: number }) => {
     try {
-      await db(ctx).insertInto('dues_batch_month').values(monthsOf(r.firstMonth, r.months).map((month) => ({ batch_id: ctx.id!, school: dues.school, month }))).execute();
+      await trx.insertInto('dues_batch_month').values(monthsOf(r.firstMonth, r.months).map((month) => ({ batch_id: batchId, school: dues.school, month }))).execute();
     } catch (error) {
       if ((error as { code?: string }).code === '23505') throw new HttpError(409, `${monthLabel(r.firstMonth)}已有收费批次`);
       throw error;
     }
+  };
+
+  /** `dues.batchMonths` (afterWrite): the months a new batch covers, and its log's first entry. */
+  registerHook('dues.batchMonths', async (ctx: HookContext) => {
+    if (ctx.action !== 'create') return;
+    const r = ctx.record as { firstMonth: string; months: number; title: string };
+    await insertMonths(db(ctx), ctx.id!, r);
     await logBatch(db(ctx), ctx.id!, 'create', { id: ctx.actor.id, name: await actorName(db(ctx), ctx.actor) }, { to: BatchState.NOT_CONFIGURED, comment: r.title });
   });
+
+  /** `dues.batchMonthsRestore` (afterRestore): a deleted batch put back takes its months again, unless another batch has one. */
+  registerRestoreHook('dues.batchMonthsRestore', async (ctx) => insertMonths(db(ctx), ctx.id, ctx.record as { firstMonth: string; months: number }));
 
   /**
    * `dues.batchStandards` (配置): every member in the batch needs a standard for its year (the amount
