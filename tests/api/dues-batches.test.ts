@@ -199,7 +199,7 @@ describe(`fee batches (收费批次) on ${TEST_DB}`, () => {
   });
 
   it('a deleted batch restored takes its months again; once another batch has a month the restore is refused and changes nothing', async () => {
-    const months = (id: number) => w.t.database.db.selectFrom('dues_batch_month').select('month').where('batch_id', '=', id).orderBy('month').execute();
+    const months = async (id: number) => (await sql<{ month: string }>`SELECT month FROM dues_batch_month WHERE batch_id = ${id} ORDER BY month`.execute(w.t.database.db)).rows;
     const create = async () => {
       const res = await call('POST', '/api/m/dues-batch', { firstMonth: '2027-04', months: 3 });
       expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -5,11 +5,9 @@
  */
 import { sql } from 'kysely';
 import { BatchState } from '../../../shared/constants.js';
-import { formatCents } from '../../../shared/dues/money.js';
 import { HttpError } from '../../errors.js';
 import { batchRow, logBatch, wrongState } from './batches.js';
 import { inScope, type Caller, type DuesCore } from './context.js';
-import { ReportLevel } from './levels.js';
 import { DeferralKindLabel, type DeferralKind } from '../../../shared/dues/api.js';
 import type { DuesDb } from './tables.js';
 import { hasOwn } from '../../../shared/own.js';

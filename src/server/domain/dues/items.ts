@@ -9,7 +9,7 @@ import { DeferralKindLabel, JUSTIFIED_DEFERRALS } from './batch-reports.js';
 import { coveredOrgs, scopeSql, type Caller, type Dues } from './context.js';
 import { SETTLED, duesStatusesOf } from './status.js';
 import type { DeferralKind } from './tables.js';
-import type { ItemStatus, ItemView, MemberItem, OnsiteMember, OpenMonth } from '../../../shared/dues/api.js';
+import type { ItemStatus, ItemView, OnsiteMember, OpenMonth } from '../../../shared/dues/api.js';
 import { ownValue } from '../../../shared/own.js';
 
 export const ItemStatusLabel: Record<ItemStatus, string> = { paid: '已缴', unpaid: '未缴', deferred: '缓交', settled: '已补缴' };

@@ -8,7 +8,7 @@ import { memberItems } from './items.js';
 import { onlinePayment } from './online.js';
 import { receipts } from './payments.js';
 import { duesSettings } from './settings.js';
-import { duesStatusOf, type DuesStatus } from './status.js';
+import { duesStatusOf } from './status.js';
 import type { MyDues } from '../../../shared/dues/api.js';
 
 /** The signed-in user's member record; 404 with a clear message when the account is not a member's. */

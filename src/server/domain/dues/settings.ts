@@ -3,7 +3,7 @@ import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import { parseYuan } from '../../../shared/dues/money.js';
 import { formulaProblem, formulaText, NATIONAL_BASE_FORMULA, type BaseFormula } from '../../../shared/dues/formula.js';
-import { bandsProblem, NATIONAL_BANDS, ruleTable, DUES_RULE_SOURCE, type Band } from '../../../shared/dues/rules.js';
+import { bandsProblem, NATIONAL_BANDS, ruleTable, DUES_RULE_SOURCE } from '../../../shared/dues/rules.js';
 import { duesDb, type DuesActor } from './tables.js';
 import type { Bands, DuesSettings } from '../../../shared/dues/api.js';
 

@@ -26,9 +26,11 @@ import { changesOf, dictSnapshot, recordChanges } from '../trail.js';
 import { remindersAfterWrite } from '../reminders/service.js';
 import { Directory, participantOf } from './directory.js';
 import { effectNamed, guardNamed, type GuardContext, type GuardProblem, type StepContext } from './hooks.js';
-import { OrgLevels, levelFields, levelNamed, levelRecord, levelsText, type Acting, type Participant } from './levels.js';
+import { OrgLevels, levelFields, levelRecord, levelsText, type Acting, type Participant } from './levels.js';
 import { previousState, readLog, valueTexts, writeLog, type ApprovalDto } from './log.js';
 import { todoLink } from './links.js';
+import { BATCH_MAX, COMMENT_MAX, forOrgValue, isBlank, readInput, type StepInput } from './input.js';
+import { waitingCondition } from './waiting.js';
 import type { Step } from './model.js';
 import { approvalsFor, assertStepValuesInScope, isOwnRecord, ownRecordRefusal, ownersOf } from './safety.js';
 
@@ -67,36 +69,6 @@ export interface BatchResult {
   code: number;
   message: string;
   warnings?: string[];
-}
-
-interface StepInput {
-  version?: number;
-  comment: string;
-  values: Record<string, unknown>;
-}
-
-const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
-const COMMENT_MAX = 1000;
-const BATCH_MAX = 1000;
-
-function readInput(body: unknown, withVersion: boolean): StepInput {
-  const b = (body ?? {}) as Record<string, unknown>;
-  if (typeof b !== 'object' || Array.isArray(b)) throw new HttpError(400, '请求数据的格式不正确');
-  if (withVersion && !Number.isSafeInteger(b.version)) {
-    throw new HttpError(400, '缺少记录的版本号', { errors: [{ field: 'version', message: '缺少记录的版本号（读取记录时得到的 version）' }] });
-  }
-  if (b.comment !== undefined && b.comment !== null && typeof b.comment !== 'string') throw new HttpError(400, '意见的格式不正确', { errors: [{ field: 'comment', message: '意见必须是文字' }] });
-  const values = b.values ?? {};
-  if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new HttpError(400, '办理信息的格式不正确', { errors: [{ field: 'values', message: 'values 必须是对象' }] });
-  return { version: withVersion ? (b.version as number) : undefined, comment: String(b.comment ?? '').trim(), values: values as Record<string, unknown> };
-}
-
-/** The organisation a `forOrg` step is taken for, as given (400 when missing or not an id). */
-function forOrgValue(t: Step, values: Record<string, unknown>): number {
-  const v = values[t.forOrg!];
-  if (Number.isSafeInteger(v) && (v as number) > 0) return v as number;
-  const title = t.inputs.find((f) => f.name === t.forOrg)?.title ?? '党组织';
-  throw new HttpError(400, `请选择${title}`, { errors: [{ field: t.forOrg!, message: `请选择${title}` }] });
 }
 
 export class WorkflowEngine {
@@ -543,49 +515,9 @@ export class WorkflowEngine {
 
   // ------------------------------------------------------------------ lists
 
-  /**
-   * The list condition of "waiting for me": records in a state whose next step the caller may take now;
-   * `later`: those whose step waits on its `notBefore` date (issue 33.11). A draft (a negative initial
-   * state: not yet submitted) is its author's to submit, not anyone's approval.
-   */
+  /** The list condition of "waiting for me" (waiting.ts). */
   async waitingCondition(m: RuntimeModule, user: SessionUser, when: 'now' | 'later' = 'now'): Promise<Condition> {
-    const wf = m.workflow!;
     const { p } = await this.who(user);
-    const stateCol = wf.stateField.column!;
-    const clauses: Condition[] = [];
-    const today = localToday();
-    for (const t of wf.waitingSteps()) {
-      if (!hasAnyPermission(user, [t.permission])) continue;
-      const from = wf.initial < 0 ? t.from.filter((s) => s !== wf.initial) : t.from;
-      const dateCol = t.notBefore ? m.field(t.notBefore)?.column : undefined;
-      if (!from.length || (when === 'later' && !dateCol)) continue;
-      const levels = wf.levelsOf(t, from[0]);
-      for (const level of levels) {
-        const org = await this.orgCondition(m, level, p);
-        if (org === false) continue;
-        const done = t.doneField ? m.field(t.doneField)?.column : undefined;
-        clauses.push((eb) =>
-          eb.and([
-            eb(stateCol, 'in', from),
-            ...(done ? [eb(done, 'is', null)] : []),
-            ...(dateCol ? [when === 'later' ? eb(dateCol, '>', today) : eb.or([eb(dateCol, 'is', null), eb(dateCol, '<=', today)])] : []),
-            ...(org === true ? [] : [org(eb)]),
-          ]),
-        );
-      }
-    }
-    return (eb) => (clauses.length ? eb.or(clauses.map((c) => c(eb))) : eb.val(false));
-  }
-
-  /** Which records make the participant the actor at a level (its registered resolver): always, never, or a condition. */
-  private async orgCondition(m: RuntimeModule, level: WorkflowLevel, p: Participant): Promise<Condition | boolean> {
-    if (p.isSuper) return true;
-    const which = await levelNamed(level).records(p, this.levels);
-    if (typeof which === 'boolean') return which;
-    const column = levelFields(m)[which.on]?.column;
-    if (!column) return false;
-    if (which.ids === 'all') return true;
-    const ids = which.ids;
-    return (eb) => eb(sql.ref(column), '=', sql<number>`ANY(${ids}::int[])`);
+    return waitingCondition(m, user, p, this.levels, when);
   }
 }
