@@ -346,7 +346,6 @@ describe(`menu sync from schemas/menus.json on ${TEST_DB}`, () => {
   });
 
   const rows = () => t.database.db.selectFrom('menus').selectAll().orderBy('id').execute();
-  const row = async (key: string) => (await rows()).find((r) => r.key === key);
 
   it('a restart neither duplicates nodes nor overwrites an administrator edit or deletion', async () => {
     const token = await login(t.app);

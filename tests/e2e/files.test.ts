@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/web/core/config/endpoints';
 import { api } from '../support/api.js';
-import { CONTEXT, newPage, webUrl } from '../support/browser.js';
+import { CONTEXT, webUrl } from '../support/browser.js';
 import { browser, baseUrl, createUser, openAs, apiUpload, useCoreSession } from './core-helpers.js';
 
 useCoreSession();

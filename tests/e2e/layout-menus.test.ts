@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filterMenuTree, firstVisibleLeaf, flattenMenus, menuPaths, menuToRoutes, type MenuNode } from '../../src/shared/menus';
+import { firstVisibleLeaf, flattenMenus, menuPaths, menuToRoutes, type MenuNode } from '../../src/shared/menus';
 import { api, apiLogin } from '../support/api.js';
 import { launchBrowser } from '../support/browser.js';
 import { appPath, createUser, go, signedIn, unique, visibleView, POLL } from './layout-helpers.js';

@@ -100,7 +100,6 @@ const AGE: Record<number, [number, number]> = {
   [-2]: [5, 300], [-3]: [5, 200],
 };
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * The steps of one application that reaches state `reached` (then is refused or withdrawn when

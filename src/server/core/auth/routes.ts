@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { HttpError } from '../../errors.js';
 import { hashPassword, verifyPassword } from '../passwords.js';
 import { createCaptcha, verifyCaptcha } from './captcha.js';

@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
 import { containsText } from '../../db/text-search.js';
-import { likeContains } from '../../core/paging.js';
 import { MEMBER_STATUS_FIELD } from '../../../shared/party-members.js';
 import { memberStatusOf } from './members.js';
 import { filterFromQuery } from '../../runtime/query.js';

@@ -2,7 +2,6 @@ import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Form, Input, Modal } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { checkPin } from '../../../shared/validators';
-import { useSession } from '../stores/session';
 import { connectUkeyService, type UkeyConnection } from './connection';
 import { KEY_LOCKED, ukeyStep, type UkeyInput, type UkeyView } from './controller';
 import { emitUkeyValidated } from './events';

@@ -4,7 +4,6 @@ import { App, Badge, Button, Input, Modal, Segmented, Select, Space, Table, Tag,
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { formatRelative, parseTime } from '../../../shared/format';
-import { Permission } from '../../core/Permission';
 import { MESSAGE_TYPE_LABELS, deleteMessages, listMessages, markRead, refreshCounters, type Message, type MessageFilter, type MessageType } from './api';
 import { SendMessageDialog } from './SendMessageDialog';
 import { usePagedQuery } from '../../core/usePagedQuery';

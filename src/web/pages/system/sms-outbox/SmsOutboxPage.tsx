@@ -1,6 +1,6 @@
 import { Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { ellipsisCell, timeCell } from '../shared/cells';
+import { timeCell } from '../shared/cells';
 import { CrudTable } from '../shared/CrudTable';
 import { getPage } from '../shared/list';
 
