@@ -4,12 +4,11 @@
  * them against the document's minimum reading time as it does a video's position.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Empty, Skeleton } from 'antd';
+import { Alert, App, Skeleton } from 'antd';
 import type { AxiosError } from 'axios';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
-import { PschoolNav, clock, nodeLink } from './PschoolNav';
-import { NodeFrame, StudyStatus, useStudyNode } from './NodeFrame';
+import { clock } from './PschoolNav';
+import { NodeFrame, StudyNodePage, StudyStatus } from './NodeFrame';
 import { pschoolApi, type StudyNode } from './api';
 
 const PdfPages = lazy(() => import('./PdfPages'));
@@ -70,21 +69,5 @@ function Reader({ node }: { node: StudyNode }) {
 }
 
 export default function DocPage() {
-  const { nodeId, node } = useStudyNode();
-  return (
-    <div className="page-container ps-page">
-      <PschoolNav />
-      {!nodeId ? (
-        <Empty description="请从学习中心选择要阅读的文档"><Link to="/pschool"><Button type="primary">去学习中心</Button></Link></Empty>
-      ) : node.isLoading ? (
-        <Skeleton active />
-      ) : node.isError || !node.data ? (
-        <Alert type="warning" showIcon message="文档不存在或已下架" />
-      ) : node.data.kind !== 'doc' ? (
-        <Alert type="info" showIcon message="这一节是视频" action={<Link to={nodeLink(node.data)}>去观看</Link>} />
-      ) : (
-        <Reader key={node.data.id} node={node.data} />
-      )}
-    </div>
-  );
+  return <StudyNodePage kind="doc" render={(node) => <Reader key={node.id} node={node} />} />;
 }

@@ -4,10 +4,10 @@
  */
 import { ArrowLeftOutlined, CheckCircleFilled } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Progress, Tag } from 'antd';
+import { Alert, Button, Card, Empty, Progress, Skeleton, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { clock, nodeLink } from './PschoolNav';
+import { PschoolNav, clock, nodeLink } from './PschoolNav';
 import { pschoolApi, type StudyNode } from './api';
 
 export function NodeFrame({ node, status, children }: { node: StudyNode; status?: ReactNode; children: ReactNode }) {
@@ -40,6 +40,36 @@ export function StudyStatus({ testId, completed, going, text, percent }: { testI
       </span>
       <Progress className="ps-study-progress" percent={Math.min(100, Math.max(0, Math.round(percent)))} size="small" status={completed ? 'success' : 'active'} />
     </span>
+  );
+}
+
+const KIND_WORDS = {
+  video: { noun: '视频', pick: '请从学习中心选择要观看的视频', other: '这一节是文档', go: '去阅读' },
+  doc: { noun: '文档', pick: '请从学习中心选择要阅读的文档', other: '这一节是视频', go: '去观看' },
+} as const;
+
+/**
+ * The page of one study node of a kind (the video page, the document page): the node of `?nodeId=`, or what to
+ * do when there is none, it is gone, or it is of the other kind; `render` shows a node of this kind.
+ */
+export function StudyNodePage({ kind, render }: { kind: 'video' | 'doc'; render: (node: StudyNode) => ReactNode }) {
+  const { nodeId, node } = useStudyNode();
+  const words = KIND_WORDS[kind];
+  return (
+    <div className="page-container ps-page">
+      <PschoolNav />
+      {!nodeId ? (
+        <Empty description={words.pick}><Link to="/pschool"><Button type="primary">去学习中心</Button></Link></Empty>
+      ) : node.isLoading ? (
+        <Skeleton active />
+      ) : node.isError || !node.data ? (
+        <Alert type="warning" showIcon message={`${words.noun}不存在或已下架`} />
+      ) : node.data.kind !== kind ? (
+        <Alert type="info" showIcon message={words.other} action={<Link to={nodeLink(node.data)}>{words.go}</Link>} />
+      ) : (
+        render(node.data)
+      )}
+    </div>
   );
 }
 

@@ -6,12 +6,11 @@
  * player seeks back to what the server credited.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Empty, Skeleton } from 'antd';
+import { App } from 'antd';
 import type { AxiosError } from 'axios';
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
-import { NodeFrame, StudyStatus, useStudyNode } from './NodeFrame';
-import { PschoolNav, clock, nodeLink } from './PschoolNav';
+import { NodeFrame, StudyNodePage, StudyStatus } from './NodeFrame';
+import { clock } from './PschoolNav';
 import { pschoolApi, type StudyNode } from './api';
 
 /** A seek this far past what was watched is let through (the player lands between frames). */
@@ -137,21 +136,5 @@ function Player({ node }: { node: StudyNode }) {
 }
 
 export default function VideoPage() {
-  const { nodeId, node } = useStudyNode();
-  return (
-    <div className="page-container ps-page">
-      <PschoolNav />
-      {!nodeId ? (
-        <Empty description="请从学习中心选择要观看的视频"><Link to="/pschool"><Button type="primary">去学习中心</Button></Link></Empty>
-      ) : node.isLoading ? (
-        <Skeleton active />
-      ) : node.isError || !node.data ? (
-        <Alert type="warning" showIcon message="视频不存在或已下架" />
-      ) : node.data.kind !== 'video' ? (
-        <Alert type="info" showIcon message="这一节是文档" action={<Link to={nodeLink(node.data)}>去阅读</Link>} />
-      ) : (
-        <Player key={node.data.id} node={node.data} />
-      )}
-    </div>
-  );
+  return <StudyNodePage kind="video" render={(node) => <Player key={node.id} node={node} />} />;
 }
