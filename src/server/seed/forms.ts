@@ -50,7 +50,7 @@ export async function seedDemoForms({ database, app }: SeedContext): Promise<Rec
 
   // 1. Published to every branch, every state among its organisations.
   const activities = await create(1, '2026年度支部活动情况统计', ACTIVITIES);
-  await db.updateTable('forms').set({ share_type: ShareType.PARTY_BRANCH, share_state: ShareState.SHARING, deadline: addDays(today, 14), published_version: 1, published_at: new Date() }).where('id', '=', activities.formId).execute();
+  await db.updateTable('forms').set({ share_type: ShareType.PARTY_BRANCH, share_state: ShareState.SHARING, deadline: addDays(today, 5), published_version: 1, published_at: new Date() }).where('id', '=', activities.formId).execute();
   const states = ordered.map((b, i) => ({ org: b, state: CYCLE[i % CYCLE.length] }));
   await db.insertInto('form_fills').values(states.map((s) => ({ form_id: activities.formId, org_id: s.org.id }))).execute();
   const records = app.runtime.records(activities.id);

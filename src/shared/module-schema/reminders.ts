@@ -28,9 +28,16 @@ export type PeriodUnit = (typeof PERIOD_UNITS)[number];
 
 /**
  * The date a reminder counts from: a date field of the record; or of its child records (`child`: a module
- * of x-children), the earliest (`pick: "min"`, default) or the latest; or a named domain hook.
+ * of x-children), the earliest (`pick: "min"`, default) or the latest; or a named domain hook; or
+ * (`expected`) the deadline of each publication of a named expected-record source, one reminder per
+ * expected organisation (or person) that has no record in the required state.
  */
-export type ReminderDate = { field: string; child?: string; pick?: 'min' | 'max' } | { hook: string };
+export type ReminderDate = { field: string; child?: string; pick?: 'min' | 'max' } | { hook: string } | { expected: string };
+
+/** Whether a declaration counts from an expected-record source (a publication's deadline) rather than a record. */
+export function isExpected(decl: ReminderDeclaration): decl is ReminderDeclaration & { date: { expected: string } } {
+  return 'expected' in decl.date;
+}
 
 /**
  * Who receives the reminder: the actors of a workflow step (its permission at its level), the acting
@@ -133,6 +140,12 @@ export function checkReminders(module: ModuleSchema): string[] {
       if (!fields[name]) problems.push(`${where}.${what} names unknown field "${name}"`);
     };
     const date = r.date;
+    if ('expected' in date) {
+      // No record to read: the publication names its deadline and its expected organisations (or people).
+      if (r.when || r.until) problems.push(`${where}: when and until do not apply to an expected-record source`);
+      if (!module['x-scope']) problems.push(`${where}.date.expected needs x-scope (the expected organisation)`);
+      for (const to of r.receivers) if ('step' in to || 'field' in to) problems.push(`${where}.receivers: an expected-record source has no record: name a level or a permission`);
+    }
     if ('field' in date) {
       if (date.child) {
         if (!module['x-children']?.some((c) => c.module === date.child)) problems.push(`${where}.date.child: "${date.child}" is not one of x-children`);

@@ -26,8 +26,9 @@ import { readImportUpload, registerImportMultipart } from '../../runtime/import.
 import { StoredModules } from '../../runtime/stored-modules.js';
 import type { DB } from '../../db/types.js';
 import type { Kysely } from 'kysely';
-import { FORM_GUARD_HOOK, FORM_ORG_FIELD, FORM_PERMISSIONS } from './schema.js';
-import { closedReason, FormService } from './service.js';
+import { FORM_GUARD_HOOK, FORM_LATE_SOURCE, FORM_ORG_FIELD, FORM_PERMISSIONS } from './schema.js';
+import { registerExpectedSource } from '../../runtime/reminders/model.js';
+import { closedReason, FormService, lateOrganisations } from './service.js';
 import { exportAnswers, readAnswer } from './xlsx.js';
 
 const { list: LIST, fill: FILL, manage: MANAGE } = FORM_PERMISSIONS;
@@ -52,6 +53,7 @@ async function guardFormWrite(ctx: HookContext): Promise<void> {
   }
 }
 registerHook(FORM_GUARD_HOOK, guardFormWrite);
+registerExpectedSource(FORM_LATE_SOURCE, lateOrganisations);
 
 export async function formsArea(app: FastifyInstance): Promise<void> {
   const forms = new FormService(app.runtime, () => app.services.messages);

@@ -31,6 +31,19 @@ const MODULE_PERMISSIONS = {
 };
 
 export const FORM_GUARD_HOOK = 'forms.guardWrite';
+/** The expected-record source of every form: its organisations that have not submitted (service.ts). */
+export const FORM_LATE_SOURCE = 'forms.late';
+
+/**
+ * Late organisations are reminded (x-reminders from an expected-record source, docs/schema.md): from a week
+ * before the deadline and while overdue, each organisation that has not submitted, to those who fill for it.
+ */
+const LATE_REMINDER = {
+  type: 'late', title: '填报即将截止',
+  date: { expected: FORM_LATE_SOURCE }, ahead: 7,
+  receivers: [{ level: 'branch', permission: FORM_PERMISSIONS.fill }],
+  message: { title: '请填报：{name}', content: '“{name}”的填报截止日期为{dueDateCn}，{orgName}尚未提交，请及时填报。' },
+};
 
 export function isFormId(id: unknown): id is string {
   return typeof id === 'string' && id.startsWith(FORM_ID_PREFIX) && /^form(-[a-z0-9]+)+$/.test(id);
@@ -75,6 +88,7 @@ export function formModuleSchema(designed: unknown, id: string, title: string): 
     'x-permissions': MODULE_PERMISSIONS,
     'x-trail': true,
     'x-hooks': { beforeWrite: [FORM_GUARD_HOOK], beforeDelete: [FORM_GUARD_HOOK] },
+    'x-reminders': [LATE_REMINDER],
   };
 }
 

@@ -15,6 +15,8 @@ import { HttpError } from '../../errors.js';
 import type { Actor } from '../../runtime/hooks.js';
 import type { Runtime } from '../../runtime/index.js';
 import { BRANCH_TYPES } from '../../runtime/workflow/levels.js';
+import type { ExpectedSource } from '../../runtime/reminders/model.js';
+import { dateOrNull } from '../../../shared/module-schema/reminders.js';
 import './tables.js';
 import { FORM_ID_PREFIX, FORM_ORG_FIELD, FORM_PERMISSIONS, formModuleSchema, isFormId } from './schema.js';
 
@@ -69,6 +71,22 @@ export function closedReason(form: Pick<FormRow, 'share_state'>): string | undef
   return undefined;
 }
 
+/**
+ * The expected-record source of every form's reminder `late` (schema.ts): a form in collection expects a
+ * submission from each of its organisations by its deadline; those below COLLECT_END are missing. A
+ * stopped form expects nothing any more.
+ */
+export const lateOrganisations: ExpectedSource = async (m, db) => {
+  const form = await db.selectFrom('forms').select(['id', 'title', 'deadline']).where('module', '=', m.id).where('share_state', '=', ShareState.SHARING).executeTakeFirst();
+  const deadline = dateOrNull(form?.deadline);
+  if (!form || !deadline) return [];
+  const late = await db.selectFrom('form_fills').select('org_id').where('form_id', '=', form.id).where('state', '<', COLLECT_END).orderBy('org_id').execute();
+  return [{ id: form.id, name: form.title, date: deadline, link: fillLink(m.id, '{org}'), missing: late.map((r) => ({ orgId: r.org_id })) }];
+};
+
+/** Where an organisation fills a form (its to-dos and reminders lead there). */
+const fillLink = (module: string, org: number | string) => `/web/stat/fill-in?form=${module}&org=${org}`;
+
 export class FormService {
   constructor(
     private readonly runtime: Runtime,
@@ -77,6 +95,12 @@ export class FormService {
 
   private get db(): Kysely<DB> {
     return this.runtime.ctx.db;
+  }
+
+  /** Who is late changed (publication, a submission, a return, the stop): the reminders of the form follow. */
+  private async lateChanged(id: string): Promise<void> {
+    const m = this.runtime.module(id);
+    if (m) await this.runtime.reminders.expectedChanged(m);
   }
 
   /** The form of a module id (`form-…`), or 404. */
@@ -157,6 +181,7 @@ export class FormService {
       // One statement for every organisation: 5,000 branches in one round trip.
       await sql`INSERT INTO form_fills (form_id, org_id) SELECT ${form.id}, unnest(${sql.val(targets)}::integer[])`.execute(trx);
     });
+    await this.lateChanged(id);
     return { organisations: targets.length };
   }
 
@@ -315,7 +340,10 @@ export class FormService {
         updated_by: actor.id,
       });
     });
-    if (step !== 'stash') await this.messages().completeTodos({ module: id, refId: orgId });
+    if (step !== 'stash') {
+      await this.messages().completeTodos({ module: id, refId: orgId });
+      await this.lateChanged(id);
+    }
   }
 
   /** The collector returns a submission with a comment (back to STASHED_END), or accepts it (IMPORT_END). */
@@ -332,6 +360,7 @@ export class FormService {
     const fill = await this.fillOf(form, input.orgId as number, actor);
     assertStep(step, fill.state);
     await this.move(this.db, form, fill.org_id, step, { comment: comment || null, updated_by: actor.id });
+    if (step === 'return') await this.lateChanged(id);
     return { orgId: fill.org_id, state: FILL_STEPS[step].to };
   }
 
@@ -353,6 +382,7 @@ export class FormService {
     const form = await this.form(id);
     if (form.share_state !== ShareState.SHARING) throw new HttpError(409, closedReason(form) ?? '该表单未在填报中');
     await this.db.updateTable('forms').set({ share_state: ShareState.STOPPED }).where('id', '=', form.id).where('share_state', '=', ShareState.SHARING).execute();
+    await this.lateChanged(id);
   }
 
   /** To-dos for the organisations that have not submitted yet, to the accounts of those organisations who may fill. */
@@ -382,7 +412,7 @@ export class FormService {
       users += ids.size;
       await this.messages().addTodo({
         toUserIds: [...ids], title: `请填报：${form.title}`, content: `请在 ${form.deadline ?? ''} 前完成填报并提交。`,
-        link: `/web/stat/fill-in?form=${id}&org=${orgId}`, module: id, refId: orgId, createdBy: user.id,
+        link: fillLink(id, orgId), module: id, refId: orgId, createdBy: user.id,
       });
     }
     return { organisations: byOrg.size, users };

@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { chineseDate } from '../../../shared/calendar.js';
-import { REMINDER_STATE, dueDateOf, fillTemplate, reminderStateOn, type ReminderDeclaration } from '../../../shared/module-schema/reminders.js';
+import { REMINDER_STATE, dueDateOf, fillTemplate, isExpected, reminderStateOn, type ReminderDeclaration } from '../../../shared/module-schema/reminders.js';
 import type { DB } from '../../db/types.js';
 import type { RuntimeContext } from '../context.js';
 import { selection } from '../decorate.js';
@@ -18,7 +18,7 @@ import { Directory } from '../workflow/directory.js';
 import { OrgLevels, inScope, inUnits, levelRecord } from '../workflow/levels.js';
 import type { WorkflowLevel } from '../../../shared/module-schema/workflow.js';
 import type { WorkingCalendar } from '../../../shared/working-days.js';
-import { childDateOf, conditionHolds, ownDateOf, periodOf, remindersOf } from './model.js';
+import { childDateOf, conditionHolds, expectedSource, ownDateOf, periodOf, remindersOf } from './model.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
 
@@ -70,7 +70,7 @@ export class ReminderComputer {
 
   /** Recomputes the reminders of these records (all of the module's with `ids` null) as of `today`. */
   async recompute(db: Kysely<DB>, m: RuntimeModule, ids: number[] | null, today: string, types?: string[]): Promise<void> {
-    const decls = remindersOf(m).filter((d) => !types || types.includes(d.type));
+    const decls = remindersOf(m).filter((d) => !isExpected(d) && (!types || types.includes(d.type)));
     if (!decls.length) return;
     const settings = await this.settings(db, m);
     const directory = new Directory(db, this.levels, () => this.deps.ctx.orgTree);
@@ -91,14 +91,14 @@ export class ReminderComputer {
 
   /** Records gone (deleted around the runtime): their open reminders end. */
   async finishGone(db: Kysely<DB>, m: RuntimeModule): Promise<void> {
-    await sql`UPDATE reminders r SET state = ${REMINDER_STATE.FINISH}, updated_at = now() WHERE r.module = ${m.id} AND r.state <> ${REMINDER_STATE.FINISH}
+    await sql`UPDATE reminders r SET state = ${REMINDER_STATE.FINISH}, updated_at = now() WHERE r.module = ${m.id} AND r.state <> ${REMINDER_STATE.FINISH} AND r.expected_key = 0
       AND NOT EXISTS (SELECT 1 FROM ${sql.table(m.table)} t WHERE t.id = r.record_id)`.execute(db);
   }
 
   /** The reminders of deleted records end. */
   async finishRecords(db: Kysely<DB>, m: RuntimeModule, ids: number[]): Promise<void> {
     if (!ids.length || !remindersOf(m).length) return;
-    await db.updateTable('reminders').set({ state: REMINDER_STATE.FINISH, updated_at: new Date() }).where('module', '=', m.id).where('record_id', 'in', ids).where('state', '<>', REMINDER_STATE.FINISH).execute();
+    await db.updateTable('reminders').set({ state: REMINDER_STATE.FINISH, updated_at: new Date() }).where('module', '=', m.id).where('record_id', 'in', ids).where('expected_key', '=', 0).where('state', '<>', REMINDER_STATE.FINISH).execute();
   }
 
   private async recomputeRows(
@@ -115,6 +115,7 @@ export class ReminderComputer {
       .select(['id', 'record_id', 'type', 'due_date', 'state', 'receivers', 'org_id', 'unit_id', 'title', 'announced_due', 'closed_due'])
       .where('module', '=', m.id)
       .where('record_id', 'in', ids)
+      .where('expected_key', '=', 0)
       .execute();
     const existing = new Map(stored.map((s) => [`${s.record_id}:${s.type}`, s as Stored]));
     const owners = await this.ownersOf(db, m, rows);
@@ -157,6 +158,81 @@ export class ReminderComputer {
             })
             .execute();
         }
+      }
+    }
+  }
+
+  /**
+   * Recomputes the reminders of a module's expected-record sources as of `today`: one per publication and
+   * expected organisation (or person) that has no record in the required state; the others end.
+   */
+  async recomputeExpected(db: Kysely<DB>, m: RuntimeModule, today: string, types?: string[]): Promise<void> {
+    const decls = remindersOf(m).filter((d) => isExpected(d) && (!types || types.includes(d.type)));
+    if (!decls.length) return;
+    const settings = await this.settings(db, m);
+    const directory = new Directory(db, this.levels, () => this.deps.ctx.orgTree);
+    const config = configReader(db);
+    const working = decls.some((d) => d.offset?.workingDays !== undefined) ? await this.deps.workingDays(db, today) : undefined;
+    for (const decl of decls) {
+      if (!isExpected(decl)) continue;
+      const setting = settings.get(decl.type)!;
+      const publications = await expectedSource(decl.date.expected)(m, db);
+      const stored = await db
+        .selectFrom('reminders')
+        .select(['id', 'record_id', 'type', 'expected_key', 'due_date', 'state', 'receivers', 'org_id', 'unit_id', 'title', 'announced_due', 'closed_due', 'record_name', 'link'])
+        .where('module', '=', m.id)
+        .where('type', '=', decl.type)
+        .where('expected_key', '<>', 0)
+        .execute();
+      const existing = new Map(stored.map((s) => [`${s.record_id}:${s.expected_key}`, s]));
+      const seen = new Set<number>();
+      const receiversByOrg = new Map<number, Promise<number[]>>();
+      const orgNames = await this.deps.ctx.refNames('org', [...new Set(publications.flatMap((p) => p.missing.map((e) => e.orgId)))], db);
+      const inserts: { values: Record<string, unknown>; announce: { title: string; content: string; link: string | null } | null }[] = [];
+      for (const pub of publications) {
+        const due = dueDateOf(pub.date, await periodOf(decl, {}, config), working);
+        for (const entry of pub.missing) {
+          const key = entry.userId ?? entry.orgId;
+          const old = existing.get(`${pub.id}:${key}`);
+          if (old) seen.add(old.id);
+          let state: number = reminderStateOn(due, today, setting.ahead, decl.overdue ?? true);
+          if (old?.closed_due === due) state = REMINDER_STATE.FINISH;
+          let receivers = old?.receivers ?? [];
+          if (state !== REMINDER_STATE.FINISH || !old) {
+            // The receivers of an expected organisation, as a record of it would have them (one lookup per organisation).
+            let found = receiversByOrg.get(entry.orgId);
+            if (!found) receiversByOrg.set(entry.orgId, (found = this.receiversOf(db, m, decl, { [m.scopeField!.name]: entry.orgId }, directory, { orgId: entry.orgId, unitId: null })));
+            receivers = [...new Set([...(await found), ...(entry.userId ? [entry.userId] : [])])].sort((a, b) => a - b);
+          }
+          const link = pub.link?.replaceAll('{org}', String(entry.orgId)) ?? null;
+          const values = { title: decl.title, due_date: due, state, receivers, org_id: entry.orgId, unit_id: null, record_name: pub.name, link };
+          const shouldAnnounce = state === REMINDER_STATE.START && setting.enabled && old?.announced_due !== due && receivers.length > 0;
+          const words = { name: pub.name, dueDate: due, dueDateCn: chineseDate(due), title: decl.title, orgName: orgNames.get(entry.orgId) ?? '' };
+          const announce = shouldAnnounce ? { title: fillTemplate(decl.message.title, words), content: fillTemplate(decl.message.content ?? '', words), link } : null;
+          if (!old) {
+            inserts.push({ values: { module: m.id, record_id: pub.id, type: decl.type, expected_key: key, ...values, ...(announce && { announced_due: due }) }, announce });
+            continue;
+          }
+          if (announce || changed(old, values) || old.record_name !== pub.name || old.link !== link) {
+            await db.updateTable('reminders').set({ ...values, ...(announce && { announced_due: due }), updated_at: new Date() }).where('id', '=', old.id).execute();
+          }
+          if (announce) await db.insertInto('reminder_outbox').values({ reminder_id: old.id, module: m.id, user_ids: receivers, ...announce }).execute();
+        }
+      }
+      // New ones in bulk (a form published to thousands of branches), their announcements after them.
+      for (let i = 0; i < inserts.length; i += PAGE) {
+        const chunk = inserts.slice(i, i + PAGE);
+        const ids = await db.insertInto('reminders').values(chunk.map((c) => c.values) as never).returning(['id', 'record_id', 'expected_key']).execute();
+        const idOf = new Map(ids.map((r) => [`${r.record_id}:${r.expected_key}`, r.id]));
+        const outbox = chunk
+          .filter((c) => c.announce)
+          .map((c) => ({ reminder_id: idOf.get(`${c.values.record_id as number}:${c.values.expected_key as number}`)!, module: m.id, user_ids: c.values.receivers as number[], ...c.announce! }));
+        if (outbox.length) await db.insertInto('reminder_outbox').values(outbox).execute();
+      }
+      // Fulfilled, no longer expected, or the publication ended: their reminders end.
+      const ended = stored.filter((s) => !seen.has(s.id) && s.state !== REMINDER_STATE.FINISH).map((s) => s.id);
+      for (let i = 0; i < ended.length; i += PAGE) {
+        await db.updateTable('reminders').set({ state: REMINDER_STATE.FINISH, updated_at: new Date() }).where('id', 'in', ended.slice(i, i + PAGE)).execute();
       }
     }
   }

@@ -25,6 +25,37 @@ export function remindersOf(m: RuntimeModule): ReminderDeclaration[] {
   return m.schema['x-reminders'] ?? [];
 }
 
+/**
+ * A publication that expects a record from each of some organisations (or people) by a deadline: a form
+ * published to branches. `missing` are the expected ones that have no record in the required state.
+ */
+export interface ExpectedPublication {
+  /** The publication's id (the reminder's `recordId`). */
+  id: number;
+  /** What `{name}` says and 智能提醒 shows. */
+  name: string;
+  /** The deadline the reminder counts from (the declaration's offset is added). */
+  date: string;
+  /** Where the reminder leads; `{org}` becomes the expected organisation. */
+  link?: string | null;
+  missing: { orgId: number; userId?: number }[];
+}
+
+/** An expected-record source (`"date": { "expected": name }`): the module's open publications. */
+export type ExpectedSource = (m: RuntimeModule, db: Kysely<DB>) => Promise<ExpectedPublication[]>;
+const expectedSources = new Map<string, ExpectedSource>();
+
+/** Registered by the domain service that knows what a publication expects and what fulfils it. */
+export function registerExpectedSource(name: string, fn: ExpectedSource): void {
+  expectedSources.set(name, fn);
+}
+
+export function expectedSource(name: string): ExpectedSource {
+  const fn = expectedSources.get(name);
+  if (!fn) throw new Error(`expected-record source "${name}" is not registered (x-reminders names it)`);
+  return fn;
+}
+
 const blank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 
 /** Whether a condition's parts hold: all of them (`when`), or any of them (`until`). */
@@ -68,6 +99,6 @@ export function childDateOf(m: RuntimeModule, decl: ReminderDeclaration): { chil
 /** The date a reminder counts from, when the record's own fields or a hook give it (child dates are read in bulk). */
 export async function ownDateOf(decl: ReminderDeclaration, record: Record<string, unknown>, db: Kysely<DB>): Promise<string | null> {
   if ('hook' in decl.date) return dateOrNull(await reminderDateHook(decl.date.hook)(record, db));
-  if (decl.date.child) return null;
+  if (!('field' in decl.date) || decl.date.child) return null;
   return dateOrNull(record[decl.date.field]);
 }

@@ -89,8 +89,9 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
       where.push(sql<SqlBool>`r.org_id = ANY(${await runtime.ctx.orgTree.subtreeIds([orgId])}::int[])`);
     }
     const cond = sql.join(where, sql` AND `);
-    const rows = await sql<{ id: number; module: string; record_id: number; type: string; title: string; due_date: string; state: number; enabled: number; org_id: number | null; total: number }>`
+    const rows = await sql<{ id: number; module: string; record_id: number; type: string; title: string; due_date: string; state: number; enabled: number; org_id: number | null; expected_key: number; record_name: string | null; link: string | null; total: number }>`
       SELECT r.id, r.module, r.record_id, r.type, r.title, r.due_date::text AS due_date, r.state, coalesce(s.enabled, 1)::int AS enabled, r.org_id,
+        r.expected_key, r.record_name, r.link,
         count(*) OVER ()::int AS total
       FROM reminders r LEFT JOIN reminder_settings s ON s.module = r.module AND s.type = r.type
       WHERE ${cond}
@@ -102,8 +103,8 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
     for (const module of new Set(rows.rows.map((r) => r.module))) {
       const m = runtime.module(module);
       if (!m) continue;
-      names.set(module, await runtime.ctx.refNames(module, rows.rows.filter((r) => r.module === module).map((r) => r.record_id)));
-      links.set(module, await recordLinks(runtime.ctx, m, rows.rows.filter((r) => r.module === module).map((r) => ({ id: r.record_id }))));
+      names.set(module, await runtime.ctx.refNames(module, rows.rows.filter((r) => r.module === module && !r.expected_key).map((r) => r.record_id)));
+      links.set(module, await recordLinks(runtime.ctx, m, rows.rows.filter((r) => r.module === module && !r.expected_key).map((r) => ({ id: r.record_id }))));
     }
     let total = rows.rows[0]?.total;
     if (total === undefined) total = page === 0 ? 0 : ((await sql<{ n: number }>`SELECT count(*)::int AS n FROM reminders r WHERE ${cond}`.execute(db)).rows[0]?.n ?? 0);
@@ -118,10 +119,11 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
       state: r.state as ReminderDto['state'],
       enabled: r.enabled as ReminderDto['enabled'],
       moduleTitle: runtime.module(r.module)?.title ?? r.module,
-      recordName: names.get(r.module)?.get(r.record_id) ?? '',
+      // A reminder from an expected-record source names its publication and leads where its source said.
+      recordName: r.expected_key ? (r.record_name ?? '') : (names.get(r.module)?.get(r.record_id) ?? ''),
       orgId: r.org_id,
       orgName: r.org_id === null ? '' : (orgNames.get(r.org_id) ?? ''),
-      link: links.get(r.module)?.get(r.record_id) ?? null,
+      link: r.expected_key ? r.link : (links.get(r.module)?.get(r.record_id) ?? null),
       closable: !!declOf(r.module, r.type)?.decl.closable,
     }));
     return { content, totalElements: total };

@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { localToday } from '../../../shared/module-schema/computed.js';
-import { REMINDER_STATE } from '../../../shared/module-schema/reminders.js';
+import { REMINDER_STATE, isExpected } from '../../../shared/module-schema/reminders.js';
 import type { MessageService } from '../../core/messages/service.js';
 import type { DB } from '../../db/types.js';
 import type { RuntimeContext } from '../context.js';
@@ -98,6 +98,7 @@ export class Reminders {
         after = ids[ids.length - 1];
       }
       await this.computer.finishGone(this.db, m);
+      await this.expectedChanged(m, today, options.types);
     }
     const counts: Counts = {};
     for (const m of modules) counts[m.id] = Object.fromEntries(remindersOf(m).map((d) => [d.type, 0]));
@@ -111,6 +112,16 @@ export class Reminders {
       .execute();
     for (const r of rows) if (counts[r.module] && r.type in counts[r.module]) counts[r.module][r.type] = r.n;
     return counts;
+  }
+
+  /**
+   * Recomputes a module's reminders from expected-record sources (a publication, or what fulfils it,
+   * changed): called by the domain service after its write, and by the daily run.
+   */
+  async expectedChanged(m: RuntimeModule, today = localToday(), types?: string[]): Promise<void> {
+    if (!remindersOf(m).some(isExpected)) return;
+    await this.deps.ctx.beforeTransaction();
+    await this.db.transaction().execute((trx) => this.computer.recomputeExpected(trx, m, today, types));
   }
 
   /** Sends the announcements due (of these modules, or all); answers how many were sent. */

@@ -16,6 +16,11 @@ export interface ReminderTables {
     org_id: number | null;
     /** The record's unit, for modules scoped by units (migration 0210). */
     unit_id: ColumnType<number | null, number | null | undefined, number | null>;
+    /** The expected organisation (or person) of a reminder from an expected-record source, else 0 (migration 0320). */
+    expected_key: ColumnType<number, number | undefined, number>;
+    /** The publication's name and link, as an expected-record source gives them (null for a record's own reminders). */
+    record_name: ColumnType<string | null, string | null | undefined, string | null>;
+    link: ColumnType<string | null, string | null | undefined, string | null>;
     announced_due: string | null;
     closed_due: string | null;
     closed_by: number | null;
