@@ -9,6 +9,7 @@ import { checkModuleSchema, checkReferenceTypes } from '../../src/shared/module-
 import type { ModuleSchema } from '../../src/shared/module-schema/types';
 import { formModuleSchema } from '../../src/server/domain/forms/schema';
 import { designFields, designedSchema, type DesignField } from '../../src/web/pages/forms/designer';
+import { FormDesigner } from '../../src/web/pages/forms/FormDesigner';
 import { RecordForm, type RecordFormHandle } from '../../src/web/renderer/form/RecordForm';
 import { dictAnswer, renderWithProviders } from './renderer/support';
 
@@ -56,5 +57,16 @@ describe('the form designer', () => {
     // The rows are validated with the form: a row without its required column is refused.
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /添加一行/ })));
     expect(handle.current!.validate()).toBeUndefined();
+  }, 30_000);
+
+  it('[S1.F11a] a field\'s help text (填写说明) is edited in the designer and shown under the field in the live preview', async () => {
+    renderWithProviders(<FormDesigner initialTitle="支部情况" initialFields={[EVERY_KIND[2]]} onSaved={() => undefined} />);
+    const preview = () => document.querySelector('.forms-preview') as HTMLElement;
+    await screen.findByText('预览（填报人看到的表单）');
+    expect(preview().textContent).not.toContain('不含预备党员');
+    await act(async () => fireEvent.change(screen.getByLabelText('填写说明'), { target: { value: '截至上月底，不含预备党员' } }));
+    // Under the field: antd's extra line of the field's form item, not its label.
+    const help = await screen.findByText('截至上月底，不含预备党员', { selector: '.forms-preview .ant-form-item-extra, .forms-preview .ant-form-item-extra *' });
+    expect(help.closest('.rf-field')?.textContent).toContain('党员人数');
   }, 30_000);
 });

@@ -160,6 +160,16 @@ describe('the module list page', { timeout: 30_000 }, () => {
     expect(listCalls()[0].params).toMatchObject({ page: 0, size: 20, sort: 'joinDate,desc' });
   });
 
+  it('a field with help text (description) has it as its column header\'s tooltip', async () => {
+    server.schema = { ...memberSchema, properties: { ...memberSchema.properties, phone: { ...memberSchema.properties.phone, description: '本人常用手机号码' } } };
+    const { container } = renderWithProviders(<ModulePage moduleId="member" title="党员基本信息" />);
+    await screen.findByText('党员1', undefined, { timeout: 8000 });
+    const titled = [...container.querySelectorAll<HTMLElement>('.rt-th-help')];
+    expect(titled.map((t) => [t.textContent, t.title])).toContainEqual([memberSchema.properties.phone.title, '本人常用手机号码']);
+    // A field without one has no tooltip of its own.
+    expect(titled.map((t) => t.textContent)).not.toContain(memberSchema.properties.name.title);
+  });
+
   it('sorts on the server: clicking 姓名 asks for sort=name,asc, again for desc', async () => {
     const { container } = renderWithProviders(<ModulePage moduleId="member" title="党员基本信息" />);
     await screen.findByText('党员1', undefined, { timeout: 8000 });

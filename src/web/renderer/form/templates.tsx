@@ -24,10 +24,13 @@ function FieldItem(props: FieldTemplateProps & { name: string }) {
   const { name, label, required, children, id } = props;
   const ctx = contextOf(props);
   const errors = useFormStore(ctx.store, (s) => s.errors[name] ?? NO_ERRORS);
+  // The field's help text (schema `description`) stays under it, errors or not.
+  const description = ctx.schema.properties[name]?.description;
   return (
     <Form.Item
       className="rf-field"
       label={label}
+      extra={description}
       required={required}
       htmlFor={id}
       validateStatus={errors.length ? 'error' : undefined}

@@ -160,6 +160,8 @@ export function DataTable(props: DataTableProps) {
   );
   const ellipsis = useMemo(() => new Set(specs.filter((s) => s.ellipsis).map((s) => s.field)), [specs]);
   const tones = useMemo(() => new Map(specs.flatMap((s) => (s.tone ? [[s.field, s.tone] as const] : []))), [specs]);
+  // A field's help text (schema `description`) is its header's tooltip.
+  const helps = useMemo(() => new Map(specs.flatMap((s) => (s.schema.description ? [[s.field, s.schema.description] as const] : []))), [specs]);
   const totalWidth = [...geometry.widths.values()].reduce((s, w) => s + w, 0);
 
   // The room the table has: its width (spare width goes to the columns), and the height down to the pagination.
@@ -275,7 +277,9 @@ export function DataTable(props: DataTableProps) {
         aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined}
       >
         <span className="rt-th-inner">
-          <span className="rt-th-title">{header.column.columnDef.header as string}</span>
+          <span className={helps.has(id) ? 'rt-th-title rt-th-help' : 'rt-th-title'} title={helps.get(id)}>
+            {header.column.columnDef.header as string}
+          </span>
           {canSort && <SortIcon dir={dir} />}
         </span>
       </th>
@@ -297,7 +301,7 @@ export function DataTable(props: DataTableProps) {
     ),
     // headerCell reads the table's state listed here
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [geometry, sorting, allSelected, someSelected, noRows, rowHeight],
+    [geometry, sorting, allSelected, someSelected, noRows, rowHeight, helps],
   );
 
   return (
