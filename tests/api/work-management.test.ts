@@ -175,4 +175,19 @@ describe(`work management on ${TEST_DB}`, () => {
     expect((await call('dy', 'GET', `/api/work/documents/${guide.id}/download`)).status).toBe(404);
     expect((await call('dy', 'POST', '/api/m/document', { title: 'x', category: '其他', file: 'x', shareType: '全部党支部', shareState: '发布中' })).status).toBe(403);
   });
+
+  it('[S1.F13b] a document is published to roles picked by name: role names as options for its publisher, the names in its list', async () => {
+    const options = await call('dwzzb', 'GET', `/api/m/role/options?q=${encodeURIComponent('支部书记')}`);
+    expect(options.status, JSON.stringify(options.body)).toBe(200);
+    const secretaries = (options.body as { id: number; name: string }[]).find((r) => r.name === '支部书记')!;
+    expect(secretaries).toBeTruthy();
+    expect(Object.keys(secretaries).sort()).toEqual(['id', 'name']); // names only: no permissions or scope
+    expect((await call('dy', 'GET', '/api/m/role/options')).status).toBe(403);
+    const created = await call('dwzzb', 'POST', '/api/m/document', { title: '按角色发布的通知', category: '其他', file: 'x', shareType: '指定角色', shareState: '发布中', roleIds: [secretaries.id] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const listed = (await call('dwzzb', 'POST', '/api/m/document/list?page=0&size=50', { title: '按角色发布的通知' })).body.content as { roleIds: number[]; roleIdsName: string | string[] }[];
+    expect(listed[0].roleIds).toEqual([secretaries.id]);
+    expect(String(listed[0].roleIdsName)).toBe('支部书记');
+    expect((await call('dwzzb', 'POST', '/api/m/document', { title: '未知角色', category: '其他', file: 'x', shareType: '指定角色', shareState: '发布中', roleIds: [987654] })).status).toBe(400);
+  });
 });

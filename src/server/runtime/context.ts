@@ -65,11 +65,12 @@ export class RuntimeContext {
   }
 
   /**
-   * Where a reference target lives: users for 'user', the module's table for a module id (org, unit and
+   * Where a reference target lives: users for 'user', roles for 'role', the module's table for a module id (org, unit and
    * member resolve once modules of those ids exist); undefined when there is nothing to look in yet.
    */
   refTarget(target: string): { table: string; nameColumn: string | null } | undefined {
     if (target === 'user') return { table: 'users', nameColumn: 'nick_name' };
+    if (target === 'role') return { table: 'roles', nameColumn: 'name' };
     const m = this.registry.get(target);
     return m ? { table: m.table, nameColumn: m.nameField?.column ?? null } : undefined;
   }

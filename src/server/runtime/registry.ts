@@ -7,7 +7,8 @@ import type { ModuleSchema } from '../../shared/module-schema/types.js';
 import { RuntimeModule } from './module.js';
 
 /** Core entities a reference may name without a module of that id (resolved when such a module exists). */
-export const CORE_REFS = new Set(['org', 'member', 'user', 'unit']);
+/** References the core answers: organisations, members, accounts (users), units, and roles (角色管理). */
+export const CORE_REFS = new Set(['org', 'member', 'user', 'unit', 'role']);
 
 /** A problem in the schemas that stops the start; its message is one line. */
 export class SchemaLoadError extends Error {}

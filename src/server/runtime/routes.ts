@@ -65,6 +65,7 @@ export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
     workflowRoutes(app, runtime, m);
   }
   storedModuleRoutes(app, runtime);
+  roleOptions(app, runtime);
 
   // Other servers on the same PostgreSQL stored or changed a module: read it again.
   app.services.invalidations.on(STORED_MODULES_TOPIC, (key) => {
@@ -80,6 +81,30 @@ export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
   });
   // Imports in flight finish before the database closes.
   app.addHook('preClose', async () => runtime.imports.drain());
+}
+
+/**
+ * Options for a picker of `x-ref: role` fields (a document published to roles): role names by id, as a
+ * module's `/options` answers, for who may list roles or users and who may fill in such a field. Only the
+ * id and name: a role's permissions and scope stay with 角色管理.
+ */
+function roleOptions(app: FastifyInstance, runtime: Runtime): void {
+  const permissions = new Set(['role:list', 'user:list']);
+  for (const m of runtime.registry.list()) {
+    if ([...m.fields.values()].some((f) => f.ref === 'role')) [m.permissions.add, m.permissions.edit].forEach((x) => permissions.add(x));
+  }
+  app.get('/api/m/role/options', { config: perm(...permissions) }, async (req) => {
+    const q = req.query as { q?: string; ids?: string; size?: string };
+    const size = Math.min(Math.max(Number(q.size) || 20, 1), 100);
+    let query = runtime.ctx.db.selectFrom('roles').select(['id', 'name']);
+    if (q.ids) {
+      const ids = q.ids.split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+      query = query.where('id', 'in', ids.length ? ids : [0]);
+    } else if (q.q?.trim()) {
+      query = query.where(containsText('name', q.q.trim()));
+    }
+    return query.orderBy('level').orderBy('id').limit(size).execute();
+  });
 }
 
 /** The module a parameterised route resolved for this request. */

@@ -14,7 +14,7 @@ import { ShareState, ShareType, ShareTypeLabel } from '../../../shared/constants
 import { DatePicker } from '../../core/date-pickers/date-pickers';
 import { useOrgTree, type OrgTreeNode } from '../../core/org-tree';
 import { useHasPermission } from '../../core/Permission';
-import { errorText, get } from '../../core/request/request';
+import { errorText } from '../../core/request/request';
 import { FORMS_KEY, formsApi, type FormSummary } from './api';
 import { designFields } from './designer';
 import { FillPanel } from './FillPanel';
@@ -30,7 +30,7 @@ function PublishDialog({ form, onClose }: { form: FormSummary; onClose: () => vo
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const orgs = useOrgTree(false);
-  const roles = useQuery({ queryKey: ['roles', 'options'], queryFn: () => get<{ content?: { id: number; name: string }[] }>('/api/roles', { page: 0, size: 200 }) });
+  const roles = useQuery({ queryKey: ['roles', 'options'], queryFn: formsApi.roles });
   const [shareType, setShareType] = useState<number>(ShareType.CUSTOM);
   const [orgIds, setOrgIds] = useState<number[]>([]);
   const [roleIds, setRoleIds] = useState<number[]>([]);
@@ -49,7 +49,7 @@ function PublishDialog({ form, onClose }: { form: FormSummary; onClose: () => vo
       setBusy(false);
     }
   };
-  const roleOptions = (Array.isArray(roles.data) ? roles.data : (roles.data?.content ?? [])).map((r: { id: number; name: string }) => ({ value: r.id, label: r.name }));
+  const roleOptions = (roles.data ?? []).map((r) => ({ value: r.id, label: r.name }));
   return (
     <Modal title={`发布：${form.title}`} open okText="发布" confirmLoading={busy} onOk={publish} onCancel={onClose}>
       <Space direction="vertical" style={{ width: '100%' }}>

@@ -73,5 +73,6 @@ export const formsApi = {
     body.append('file', file);
     return request.post(`/api/forms/${id}/import`, body, { params: { orgId } });
   },
-  roles: () => get<{ content?: { id: number; name: string }[] } | { id: number; name: string }[]>('/api/roles', { page: 0, size: 200 }),
+  /** Role names for publishing to roles (the role picker's options, for who may publish, not only 角色管理). */
+  roles: () => get<{ id: number; name: string }[]>('/api/m/role/options', { size: 100 }),
 };
