@@ -92,6 +92,15 @@ describe('the workbench of each role', () => {
     for (const module of await page.locator('.wb-approvals [data-module]').evaluateAll((els) => els.map((e) => e.getAttribute('data-module')!))) {
       await expect.poll(() => number(page, `.wb-approvals [data-module="${module}"]`)).toBe(await count('dy', module, { $waiting: true }));
     }
+    // 最新文件: the five newest documents published to the member (fewer than everything published), each downloading its file.
+    const mine = (await api<{ title: string; fileName: string | null }[]>('GET', '/api/work/documents/newest?limit=5', undefined, tokens.dy)).body;
+    const all = (await api<{ totalElements: number }>('GET', '/api/work/documents?size=1', undefined, tokens.admin)).body;
+    expect(mine.length).toBeGreaterThan(0);
+    expect(all.totalElements).toBeGreaterThan(mine.length);
+    const documents = page.locator('.wb-documents .wb-entry');
+    await expect.poll(() => documents.allInnerTexts().then((t) => t.map((x) => x.split('\n')[0].trim()))).toEqual(mine.map((d) => d.title));
+    const [file] = await Promise.all([page.waitForEvent('download'), documents.first().click()]);
+    expect(file.suggestedFilename()).toBe(mine[0].fileName ?? mine[0].title);
     await page.context().close();
   });
 });

@@ -6,7 +6,7 @@ import { useConfirmDiscard } from '../../core/confirm-discard';
 import { useHasPermission } from '../../core/Permission';
 import { useSession } from '../../core/stores/session';
 import { useConfigFlag } from '../../core/stores/sysconfig';
-import { ApprovalCard, FiguresCard, MineCard, NoticeCard, ReminderCard, ShortcutCard, TodoCard } from './cards';
+import { ApprovalCard, DocumentCard, FiguresCard, MineCard, NoticeCard, ReminderCard, ShortcutCard, TodoCard } from './cards';
 import { workbenchApi } from './workbench-api';
 import './dashboard.css';
 
@@ -75,6 +75,7 @@ export default function DashboardPage() {
         <div className="wb-side">
           <ShortcutCard />
           <NoticeCard extra={mayPublish ? <PublishNotice /> : undefined} />
+          <DocumentCard />
         </div>
       </div>
     </div>

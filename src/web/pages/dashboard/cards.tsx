@@ -1,8 +1,10 @@
 /** The cards of the workbench: each loads its own figures, shows them, and links to the page that lists them. */
+import { DownloadOutlined } from '@ant-design/icons';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Card, List, Modal, Progress, Skeleton, Statistic, Tag, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { workApi } from '../work/api';
 import { APPROVAL_AREAS, SHORTCUTS, usePageOf, workbenchApi, type Notice } from './workbench-api';
 
 const day = (iso: string) => iso.slice(0, 10);
@@ -231,6 +233,36 @@ export function NoticeCard({ extra }: { extra?: ReactNode }) {
         </p>
         <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{open?.content}</Typography.Paragraph>
       </Modal>
+    </WorkCard>
+  );
+}
+
+/** The five newest documents published to the caller (文件下载): each downloads its file, the title opens the page. */
+export function DocumentCard() {
+  const pageOf = usePageOf();
+  const page = pageOf('core:service-download');
+  const q = useQuery({ queryKey: ['workbench', 'documents'], queryFn: () => workApi.newest(5), enabled: !!page });
+  if (!page) return null;
+  const items = q.data ?? [];
+  return (
+    <WorkCard title="最新文件" to={page.path} className="wb-documents">
+      {q.isLoading ? (
+        <Skeleton active paragraph={{ rows: 3 }} title={false} />
+      ) : items.length ? (
+        <List
+          size="small"
+          dataSource={items}
+          renderItem={(d) => (
+            <List.Item className="wb-entry wb-linked" onClick={() => void workApi.download(d)} extra={<span className="wb-date">{d.publishDate ? day(d.publishDate) : ''}</span>}>
+              <Typography.Text ellipsis={{ tooltip: `${d.title}（${d.category}）点击下载` }}>
+                <DownloadOutlined className="wb-doc-icon" /> {d.title}
+              </Typography.Text>
+            </List.Item>
+          )}
+        />
+      ) : (
+        <div className="wb-empty">暂无发布给您的文件</div>
+      )}
     </WorkCard>
   );
 }
