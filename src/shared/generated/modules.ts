@@ -1192,7 +1192,7 @@ export interface DevelopmentRecord {
    */
   unitId?: number;
   /**
-   * 申请人账号: The applicant's own account, if any: the level 'self' (apply, withdraw, apply for full membership).
+   * 申请人账号: 申请人本人的登录账号（如有）：本人可以递交入党申请书、撤回申请和提出转正申请
    */
   userId?: number;
   /**
@@ -1454,7 +1454,7 @@ export interface DocumentRecord {
    */
   description?: string;
   /**
-   * 发布范围: 共享类型（spec §4）：指定组织 1、指定角色 2、全部党支部 3
+   * 发布范围: 指定组织：这些组织及其下级组织的用户；指定角色：持有这些角色的用户；全部党支部：各党支部的用户
    */
   shareType: "指定组织" | "指定角色" | "全部党支部";
   /**
@@ -1470,7 +1470,7 @@ export interface DocumentRecord {
    */
   roleIds?: number[];
   /**
-   * 发布状态: 共享状态（spec §4）：发布中 1、已停止 2
+   * 发布状态: 已停止的文件不再向用户显示
    */
   shareState: "发布中" | "已停止";
   /**
@@ -1662,7 +1662,7 @@ export interface ElectionRecord {
    */
   method?: "党员大会" | "党员代表大会";
   /**
-   * 党代会: For a delegate election (body 党代会代表) or the committee election of a congress.
+   * 党代会: 选举党代会代表，或在党代会上选举委员会时选择所属党代会
    */
   congressId?: number;
   /**
@@ -1670,7 +1670,7 @@ export interface ElectionRecord {
    */
   state?: number;
   /**
-   * 本届任期届满: Copied from the organisation when the record is written (election.prepare).
+   * 本届任期届满: 保存时从组织信息中带出
    */
   currentTermEnd?: string;
   /**
@@ -2304,7 +2304,7 @@ export interface MemberPointsItemRecord {
    */
   name: string;
   /**
-   * 数据来源: meeting 参加组织生活（会议出勤）；study 党校学习学时；dues 按时交纳党费（每月）；manual 手工录入（经审批）
+   * 数据来源: 积分来源：参加组织生活（会议出勤）、党校学习学时、按时交纳党费（每月）或手工录入（经审批）
    */
   source: "meeting" | "study" | "dues" | "manual";
   /**
