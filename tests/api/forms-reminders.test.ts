@@ -64,7 +64,7 @@ describe(`reminders of late organisations on ${TEST_DB}`, () => {
     expect(await statesOn(addDays(DEADLINE, -7))).toEqual({ [org.a]: 2, [org.b]: 2 });
     const mine = await listed(asA);
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ orgId: org.a, type: 'late', dueDate: DEADLINE, recordName: '提醒测试表', link: `/web/stat/fill-in?form=${form}&org=${org.a}` });
+    expect(mine[0]).toMatchObject({ orgId: org.a, type: 'late', dueDate: DEADLINE, recordName: '提醒测试表', link: `/statistics/reports/fill-in?form=${form}&org=${org.a}` });
     // The organisation's reminders (its subtree), and the announcement written for its filler.
     expect((await listed(call, `&orgId=${org.b}`)).map((r) => r.orgId)).toEqual([org.b]);
     const outbox = await t.app.services.database.db.selectFrom('reminder_outbox').select(['title', 'content']).where('module', '=', form).execute();

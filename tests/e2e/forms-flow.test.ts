@@ -104,7 +104,11 @@ describe('[issue 29] a fill-in form from design to export in Chromium', () => {
   it('[S1.F11c] the other branch, not submitted, is reminded on its workbench (x-reminders) before the deadline', async () => {
     const page = await signedIn(browser, tokens.jszb, '/dashboard');
     try {
-      await page.locator('.wb-reminders').getByText(`填报即将截止：${TITLE}`).waitFor({ timeout: 20_000 });
+      const reminder = page.locator('.wb-reminders').getByText(`填报即将截止：${TITLE}`);
+      await reminder.waitFor({ timeout: 20_000 });
+      // It leads to the branch's filling of the form.
+      await reminder.click();
+      await page.locator('.forms-fill-drawer .forms-fill #root_f1').waitFor({ timeout: 20_000 });
     } finally {
       await page.context().close();
     }

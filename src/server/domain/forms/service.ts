@@ -16,6 +16,10 @@ import type { Actor } from '../../runtime/hooks.js';
 import type { Runtime } from '../../runtime/index.js';
 import { BRANCH_TYPES } from '../../runtime/workflow/levels.js';
 import type { ExpectedSource } from '../../runtime/reminders/model.js';
+import { menuPagePath } from '../../runtime/workflow/links.js';
+
+/** 填报管理's menu component (its page opens a filling from `?form=&org=`). */
+const FORMS_PAGE = 'core:forms';
 import { dateOrNull } from '../../../shared/module-schema/reminders.js';
 import './tables.js';
 import { FORM_ID_PREFIX, FORM_ORG_FIELD, FORM_PERMISSIONS, formModuleSchema, isFormId } from './schema.js';
@@ -81,11 +85,13 @@ export const lateOrganisations: ExpectedSource = async (m, db) => {
   const deadline = dateOrNull(form?.deadline);
   if (!form || !deadline) return [];
   const late = await db.selectFrom('form_fills').select('org_id').where('form_id', '=', form.id).where('state', '<', COLLECT_END).orderBy('org_id').execute();
-  return [{ id: form.id, name: form.title, date: deadline, link: fillLink(m.id, '{org}'), missing: late.map((r) => ({ orgId: r.org_id })) }];
+  return [{ id: form.id, name: form.title, date: deadline, link: await fillLink(db, m.id, '{org}'), missing: late.map((r) => ({ orgId: r.org_id })) }];
 };
 
-/** Where an organisation fills a form (its to-dos and reminders lead there). */
-const fillLink = (module: string, org: number | string) => `/web/stat/fill-in?form=${module}&org=${org}`;
+/** Where an organisation fills a form (its to-dos and reminders lead there): 填报管理's page with the form open. */
+async function fillLink(db: Kysely<DB>, module: string, org: number | string): Promise<string> {
+  return `${(await menuPagePath(FORMS_PAGE, db)) ?? ''}?form=${module}&org=${org}`;
+}
 
 export class FormService {
   constructor(
@@ -412,7 +418,7 @@ export class FormService {
       users += ids.size;
       await this.messages().addTodo({
         toUserIds: [...ids], title: `请填报：${form.title}`, content: `请在 ${form.deadline ?? ''} 前完成填报并提交。`,
-        link: fillLink(id, orgId), module: id, refId: orgId, createdBy: user.id,
+        link: await fillLink(this.db, id, orgId), module: id, refId: orgId, createdBy: user.id,
       });
     }
     return { organisations: byOrg.size, users };

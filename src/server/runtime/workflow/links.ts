@@ -20,15 +20,8 @@ export async function todoLink(ctx: RuntimeContext, m: RuntimeModule, db: Kysely
   if (page) return `${page}?id={id}`;
   const hit = cache.get(m.id);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.link;
-  const rows = await db.selectFrom('menus').select(['id', 'parent_id', 'path', 'component']).execute();
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const entry = rows.find((r) => r.component === `module:${m.id}`);
-  let link: string | null = null;
-  if (entry) {
-    const chain = [];
-    for (let r: typeof entry | undefined = entry; r; r = r.parent_id === null ? undefined : byId.get(r.parent_id)) chain.unshift(r);
-    link = `${chain.reduce((path, r) => joinPath(path, r.path ?? undefined), '')}?id={id}`;
-  }
+  const page = await menuPagePath(`module:${m.id}`, db);
+  const link = page === null ? null : `${page}?id={id}`;
   cache.set(m.id, { link, at: Date.now() });
   return link;
 }
@@ -73,4 +66,15 @@ export async function recordLinks(
     links.set(r.id, parent === null || parent === undefined ? null : parentLink.replaceAll('{id}', String(parent)));
   }
   return links;
+}
+
+/** The path (inside the web app, without `/web`) of the menu page showing this component, or null. */
+export async function menuPagePath(component: string, db: Kysely<DB>): Promise<string | null> {
+  const rows = await db.selectFrom('menus').select(['id', 'parent_id', 'path', 'component']).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const page = rows.find((r) => r.component === component);
+  if (!page) return null;
+  const chain = [];
+  for (let r: typeof page | undefined = page; r; r = r.parent_id === null ? undefined : byId.get(r.parent_id)) chain.unshift(r);
+  return chain.reduce((path, r) => joinPath(path, r.path ?? undefined), '');
 }
