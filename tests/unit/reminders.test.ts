@@ -89,4 +89,16 @@ describe('messages and checks', () => {
       'x-reminders[0] (end).receivers: a step needs x-workflow',
     ]);
   });
+
+  it('an expected-record source needs x-scope, names no record condition and receivers by level or permission only', () => {
+    const expected = { ...base, type: 'late', date: { expected: 'forms.late' }, receivers: [{ level: 'branch' }] };
+    const scoped = (r: unknown) => ({ ...module(r), properties: { ...module(r).properties, orgId: { type: 'integer', title: '组织', 'x-ref': 'org' } }, 'x-scope': 'orgId' }) as ModuleSchema;
+    expect(checkReminders(scoped([expected]))).toEqual([]);
+    expect(checkReminders(scoped([{ ...expected, when: { filled: ['note'] }, receivers: [{ field: 'note' }] }]))).toEqual([
+      'x-reminders[0] (late): when and until do not apply to an expected-record source',
+      'x-reminders[0] (late).receivers: an expected-record source has no record: name a level or a permission',
+      'x-reminders[0] (late).receivers: "note" must reference a user (x-ref "user")',
+    ]);
+    expect(checkReminders(module([{ ...expected, receivers: [{ permission: 'thing:edit' }] }]))).toEqual(['x-reminders[0] (late).date.expected needs x-scope (the expected organisation)']);
+  });
 });
