@@ -16,8 +16,8 @@ const cache = new Map<string, { link: string | null; at: number }>();
 export async function todoLink(ctx: RuntimeContext, m: RuntimeModule, db: Kysely<DB> = ctx.db): Promise<string | null> {
   const own = m.workflow?.schema.link;
   if (own) return own.includes('{id}') ? own : `${own}${own.includes('?') ? '&' : '?'}id={id}`;
-  const page = m.schema['x-page'];
-  if (page) return `${page}?id={id}`;
+  const hand = m.schema['x-page'];
+  if (hand) return `${hand}?id={id}`;
   const hit = cache.get(m.id);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.link;
   const page = await menuPagePath(`module:${m.id}`, db);
