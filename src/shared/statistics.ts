@@ -29,6 +29,8 @@ export interface QueryRequest {
   columns?: string[];
   /** `field,asc|desc` or a list of them. */
   sort?: string | string[];
+  /** Run over this snapshot's records of the module instead of live data. */
+  snapshot?: number;
   page?: number;
   size?: number;
 }
@@ -75,7 +77,8 @@ export interface ReportColumn {
 export interface ReportRow {
   key: string;
   label: string;
-  /** An organisation bucket with organisations beneath it (subtotal of them). */
+  /** A subtotal row (an organisation's over the rows beneath it, which follow it). */
+  subtotal?: boolean;
   values: Record<string, number>;
   drill: Record<string, QueryGroup>;
 }
@@ -90,6 +93,8 @@ export interface ReportResult {
   totalsDrill: Record<string, QueryGroup>;
   /** The snapshot the figures come from (null: live data). */
   snapshot: { id: number; title: string; takenAt: string } | null;
+  /** The chart the definition asks for. */
+  chart: ReportChart;
   /** Parameters the report understands (year, filter). */
   params: Record<string, unknown>;
 }
@@ -100,6 +105,74 @@ export interface ReportSummary {
   builtin: boolean;
   source: string;
   description: string;
+  /** A designed report: shared with others, the caller's own, its owner's name. */
+  shared?: boolean;
+  mine?: boolean;
+  ownerName?: string;
+}
+
+/** [key, label, lower bound in years (inclusive), upper bound (exclusive)]. */
+export type Band = [string, string, number, number];
+
+/** Named band sets a designed report may use instead of its own limits. */
+export const BAND_PRESETS = { age: '年龄段', partyAge: '党龄段' } as const;
+export type BandPreset = keyof typeof BAND_PRESETS;
+
+/**
+ * A dimension of a report (rows or columns): a dictionary or labelled field (`dict`), years since a date
+ * in bands (`band`: age from the birth date, party age from the date made full), an organisation level
+ * (`org`: depth 1 committees, 2 branches; `subtotals` adds a row per committee over its branches),
+ * the calendar year or month of a date.
+ */
+export type ReportDimension =
+  | { kind: 'dict'; field: string; title?: string }
+  | { kind: 'band'; field: string; title?: string; bands: Band[] | BandPreset; unknownLabel?: string }
+  | { kind: 'org'; field: string; title?: string; depth: number; subtotals?: boolean }
+  | { kind: 'year' | 'month'; field: string; title?: string };
+
+export const DIMENSION_KINDS: Record<ReportDimension['kind'], string> = { dict: '字典分类', band: '年限分段', org: '组织层级', year: '年份', month: '月份' };
+
+export interface ReportMeasure {
+  key: string;
+  title: string;
+  agg: 'count' | 'sum';
+  /** The summed field (agg sum). */
+  field?: string;
+  /** The summed field holds whole cents (分): the figure is answered in yuan (元). */
+  cents?: boolean;
+  /** The measure's own condition; a value `{year}` in it stands for the report's year. */
+  where?: QueryGroup;
+}
+
+export const REPORT_CHARTS = { auto: '自动', bar: '柱状图', pie: '饼图' } as const;
+export type ReportChart = keyof typeof REPORT_CHARTS;
+
+/**
+ * A report definition: built-in and designed reports have this one shape and run on one engine
+ * (docs/statistics.md). It names a data source, never a table. In any `where`, a string value's
+ * `{year}` is replaced by the year asked for (`{year}-01-01`).
+ */
+export interface ReportSpec {
+  title: string;
+  description?: string;
+  source: string;
+  rows: ReportDimension;
+  columns?: ReportDimension;
+  measures: ReportMeasure[];
+  /** A condition on every record counted. */
+  where?: QueryGroup;
+  /** Drop rows whose figures are all zero. */
+  hideEmpty?: boolean;
+  chart?: ReportChart;
+}
+
+/** A report's definition as `GET /api/reports/{id}/definition` answers it. */
+export interface ReportDefinitionAnswer {
+  id: string;
+  builtin: boolean;
+  shared: boolean;
+  mine: boolean;
+  definition: ReportSpec;
 }
 
 export interface Snapshot {

@@ -11,7 +11,7 @@
  * Reference names are looked up for the page rows only. Without a count (`count=false`) the page is
  * read alone and the total is given only when the page itself shows it (a page that is not full).
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
 import { parsePaging } from '../core/paging.js';
 import type { RuntimeContext } from './context.js';
 import { columnsFor, decorate, selection } from './decorate.js';
@@ -33,6 +33,11 @@ export interface ListInput {
   count?: boolean;
   /** Further conditions beyond the filter object (a workflow's "waiting for me"). */
   conditions?: Condition[];
+  /**
+   * The relation read instead of the module's table, aliased as the table and with its columns (a data
+   * snapshot of the module, statistics/snapshots.ts): filters, scope, sorting and labels apply unchanged.
+   */
+  from?: AliasedRawBuilder<unknown, string>;
 }
 
 export interface ListPage<R> {
@@ -73,7 +78,7 @@ export async function listRecords(ctx: RuntimeContext, m: RuntimeModule, input: 
   // public fields is filtered or sorted on (else the order or the count would tell the hidden values).
   const columns = masksFields(m, actor.scope) ? publicColumns(m) : undefined;
   const masked = !!columns && !input.conditions?.length && filters.every((f) => columns.has(f.field.column!)) && paging.order.every(([col]) => columns.has(col));
-  const filtered = applyConditions(db.selectFrom(m.table), conditions);
+  const filtered = applyConditions(input.from ? (db as Kysely<any>).selectFrom(input.from) : db.selectFrom(m.table), conditions);
   const where = masked ? filtered : applyScope(filtered, m, actor, 'read');
   const fields = input.allFields ? [...m.fields.values()] : m.listFields.map((n) => m.field(n)!);
   const system = input.allFields ? ALL_SYSTEM : LIST_SYSTEM;

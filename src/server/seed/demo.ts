@@ -133,8 +133,8 @@ export const DEMO_ROLES: DemoRole[] = [
       ...permissionsUnder(tree, 'org-election'), ...evaluationAbove(tree),
       // 工作管理 (issue 29): the committee gives its branches tasks (declares the overdue ones not completed) and collects their reports.
       ...permissionsUnder(tree, 'service-task', 'stat-other-report'), 'service-batch:list', 'service-download:list',
-      // Statistics (issue 30): 综合查询 and 统计报表 over the committee's records.
-      'service-query:list', 'stat-report:list',
+      // Statistics (issue 30): 综合查询 and 统计报表 over the committee's records; it designs its own reports.
+      'service-query:list', 'stat-report:list', 'stat-report:design',
       // 党费收缴 (issue 24 §4): the committee's own report of a batch is its step (上报 at the committee's level).
       'dues-batch:list', 'dues-batch:report',
     ]),

@@ -1,6 +1,7 @@
 /**
  * Demo data of the statistics area (issue 30): the data sources as configured records, saved queries
- * (the administrator's own and shared ones, a branch secretary's), and two snapshots: the roster at the
+ * (the administrator's own and shared ones, a branch secretary's, one over the year-end snapshot),
+ * reports designed by the organisation department, and two snapshots: the roster at the
  * end of last year and this month's. The year-end copy is taken now from the members who had joined by
  * then (the demo has no history to take it from), so comparing it with this month's shows the year's
  * new members.
@@ -8,7 +9,7 @@
 import { sql } from 'kysely';
 import { DEFAULT_SOURCES } from '../domain/statistics/sources.js';
 import { newSnapshot, takeSnapshot } from '../domain/statistics/snapshots.js';
-import type { QueryRequest } from '../../shared/statistics.js';
+import type { QueryRequest, ReportSpec } from '../../shared/statistics.js';
 import type { SeedContext } from './index.js';
 
 const SOURCE_USES: Record<string, string> = { members: '党员统计报表、大数据展示', organisations: '党组织统计、大数据展示', development: '年度发展党员情况、大数据展示', study: '大数据展示（党校学时）', dues: '党费收缴统计报表' };
@@ -17,6 +18,24 @@ function yearsAgo(years: number): string {
   const d = new Date();
   return `${d.getFullYear() - years}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
+
+/** Reports designed in 统计报表 (shared by the organisation department), as the designer saves them. */
+export const DESIGNED_REPORTS: ReportSpec[] = [
+  {
+    title: '各二级党委女党员学历分布', description: '各二级党组织女党员按学历统计（设计的报表示例）', source: 'members', hideEmpty: true, chart: 'bar',
+    rows: { kind: 'org', field: 'orgId', title: '二级党组织', depth: 1 },
+    columns: { kind: 'dict', field: 'education' },
+    measures: [{ key: 'women', title: '女党员', agg: 'count', where: { and: [{ field: 'gender', op: 'eq', value: '2' }] } }],
+  },
+  {
+    title: '各党支部党员与预备党员（含小计）', description: '各党支部的党员人数及其中的预备党员，按二级党组织小计', source: 'members', hideEmpty: true,
+    rows: { kind: 'org', field: 'orgId', title: '党支部', depth: 2, subtotals: true },
+    measures: [
+      { key: 'members', title: '党员', agg: 'count' },
+      { key: 'probation', title: '其中预备党员', agg: 'count', where: { and: [{ field: 'memberType', op: 'eq', value: '2' }] } },
+    ],
+  },
+];
 
 export async function seedStatistics({ database, app, log }: SeedContext): Promise<void> {
   const { db } = database;
@@ -51,6 +70,10 @@ export async function seedStatistics({ database, app, log }: SeedContext): Promi
     await sql`INSERT INTO stat_saved_query (title, module, definition, shared, owner_id) VALUES (${q.title}, ${q.definition.module}, ${JSON.stringify(q.definition)}::jsonb, ${q.shared}, ${idOf(q.owner)})`.execute(db);
   }
 
+  for (const r of DESIGNED_REPORTS) {
+    await sql`INSERT INTO stat_report (title, source, definition, shared, owner_id) VALUES (${r.title}, ${r.source}, ${JSON.stringify(r)}::jsonb, true, ${idOf('dwzzb')})`.execute(db);
+  }
+
   if (!app) return;
   const admin = { id: idOf('admin'), name: '系统管理员' };
   const yearEnd = `${year - 1}-12-31`;
@@ -59,5 +82,9 @@ export async function seedStatistics({ database, app, log }: SeedContext): Promi
   const month = `${year}年${new Date().getMonth() + 1}月`;
   const second = await newSnapshot(db, `${month}党员名册`, ['member', 'org'], admin);
   const taken = await takeSnapshot(app.runtime, second);
-  log.info({ savedQueries: queries.length, snapshots: 2, members: taken.counts.member, stored: taken.stored }, 'demo statistics seeded');
+  // A saved query over the year-end roster (综合查询 with a snapshot as its source).
+  const overYearEnd: QueryRequest = { module: 'member', snapshot: first, where: { and: [{ field: 'memberType', op: 'eq', value: '2' }] }, columns: ['name', 'gender', 'joinDate', 'orgId'], sort: 'joinDate,asc' };
+  await sql`INSERT INTO stat_saved_query (title, module, definition, shared, owner_id)
+    VALUES (${`${year - 1}年末名册中的预备党员`}, 'member', ${JSON.stringify(overYearEnd)}::jsonb, true, ${idOf('admin')})`.execute(db);
+  log.info({ savedQueries: queries.length + 1, designedReports: DESIGNED_REPORTS.length, snapshots: 2, members: taken.counts.member, stored: taken.stored }, 'demo statistics seeded');
 }

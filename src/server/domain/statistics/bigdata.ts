@@ -22,7 +22,7 @@ const ORGS_BY_COMMITTEE: ReportDefinition = {
 const STUDY_BY_COMMITTEE: ReportDefinition = {
   id: 'study-hours-by-committee', title: '党校学习学时（按二级党组织）', description: '', source: 'study',
   rows: { kind: 'org', field: 'orgId', title: '二级党组织', depth: 1 },
-  where: (p) => ({ and: [{ field: 'classId.batchId.year', op: 'eq', value: p.year }] }),
+  where: { and: [{ field: 'classId.batchId.year', op: 'eq', value: '{year}' }] },
   measures: [
     { key: 'hours', title: '已修学时', agg: 'sum', field: 'hoursDone' },
     { key: 'learners', title: '学员', agg: 'count' },

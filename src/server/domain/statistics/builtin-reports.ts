@@ -1,15 +1,15 @@
 /**
  * The built-in reports: the tables of the yearly party statistics (党内统计年报) asked for most. Each is a
- * definition over a data source (sources.ts), run by reports.ts; none holds SQL of its own.
+ * definition over a data source (sources.ts) of the same shape as a designed report (designs.ts), run by
+ * reports.ts; none holds SQL of its own.
  */
-import { AGE_BANDS, PARTY_AGE_BANDS } from '../member/analysis.js';
 import type { QueryGroup } from '../../../shared/statistics.js';
-import type { ReportDefinition, ReportParams } from './reports.js';
+import type { ReportDefinition } from './reports.js';
 
 const count = { key: 'count', title: '人数', agg: 'count' as const };
 
 /** The year asked for, as a date range condition on a field. */
-const inYear = (field: string) => (p: ReportParams): QueryGroup => ({ and: [{ field, op: 'between', value: [`${p.year}-01-01`, `${p.year}-12-31`] }] });
+const inYear = (field: string): QueryGroup => ({ and: [{ field, op: 'between', value: ['{year}-01-01', '{year}-12-31'] }] });
 
 const byDict = (id: string, title: string, field: string): ReportDefinition => ({
   id, title, description: `党员按${title.replace(/^党员/, '').replace(/统计$/, '')}统计（可按党组织、党籍状态等筛选）`, source: 'members', rows: { kind: 'dict', field }, measures: [count],
@@ -31,11 +31,11 @@ function duesCollected(id: string, title: string, description: string, rows: Rep
 export const BUILTIN_REPORTS: ReportDefinition[] = [
   byDict('members-by-gender', '党员性别统计', 'gender'),
   byDict('members-by-ethnicity', '党员民族统计', 'ethnicity'),
-  { id: 'members-by-age', title: '党员年龄统计', description: '党员按年龄段统计（按出生日期计算到今天）', source: 'members', rows: { kind: 'band', field: 'birthDate', title: '年龄段', bands: AGE_BANDS }, measures: [count] },
+  { id: 'members-by-age', title: '党员年龄统计', description: '党员按年龄段统计（按出生日期计算到今天）', source: 'members', rows: { kind: 'band', field: 'birthDate', title: '年龄段', bands: 'age' }, measures: [count] },
   byDict('members-by-education', '党员学历统计', 'education'),
   {
     id: 'members-by-party-age', title: '党员党龄统计', description: '党员按党龄段统计（党龄自转正之日算起；预备党员单列）', source: 'members',
-    rows: { kind: 'band', field: 'fullDate', title: '党龄段', bands: PARTY_AGE_BANDS, unknownLabel: '预备党员/未填写' }, measures: [count],
+    rows: { kind: 'band', field: 'fullDate', title: '党龄段', bands: 'partyAge', unknownLabel: '预备党员/未填写' }, measures: [count],
   },
   byDict('members-by-category', '党员人员类别统计', 'category'),
   {

@@ -8,11 +8,11 @@ import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user
 import { HttpError, STATUS_MESSAGES } from '../../errors.js';
 import { jobsOf } from '../../runtime/jobs.js';
 import { ExportState } from '../../../shared/statistics.js';
-import { BUILTIN_REPORTS, builtinReport } from './builtin-reports.js';
+import { DESIGN, deleteReport, listReports, previewDefinition, reportFor, saveReport } from './designs.js';
 import { exportQuery, exportReport, exportSnapshot } from './exports.js';
 import { bigDataOverview, studyHours } from './bigdata.js';
 import { compileQuery, queryModule, runQuery } from './query.js';
-import { runReport, type ReportDefinition } from './reports.js';
+import { runReport } from './reports.js';
 import { deleteSaved, listSaved, saveQuery } from './saved-queries.js';
 import { checkModules, diffSnapshots, listSnapshots, newSnapshot, snapshotInfo, snapshotRecords, takeSnapshot, type DiffKind } from './snapshots.js';
 import { dataSources, mayUse } from './sources.js';
@@ -36,12 +36,6 @@ function paging(raw: Record<string, unknown>, max = 200): { page: number; size: 
   const size = raw.size === undefined ? 20 : Number(raw.size);
   if (!Number.isInteger(page) || page < 0 || !Number.isInteger(size) || size < 1 || size > max) throw new HttpError(400, `分页参数不正确（每页1到${max}条）`);
   return { page, size };
-}
-
-function reportOf(id: string): ReportDefinition {
-  const def = builtinReport(id);
-  if (!def) throw new HttpError(404, '报表不存在');
-  return def;
 }
 
 export async function statisticsArea(app: FastifyInstance): Promise<void> {
@@ -87,21 +81,33 @@ export async function statisticsArea(app: FastifyInstance): Promise<void> {
   });
 
   // ---- 统计报表 and 数据源
-  app.get('/api/reports', { config: perm(REPORT) }, async (req) => {
-    const sources = await dataSources(runtime);
-    const usable = new Set(sources.filter((s) => mayUse(runtime, user(req), s)).map((s) => s.code));
-    return BUILTIN_REPORTS.filter((r) => usable.has(r.source)).map((r) => ({ id: r.id, title: r.title, builtin: true, source: r.source, description: r.description }));
-  });
-  app.post('/api/reports/:id/run', { config: perm(REPORT) }, async (req) => runReport(runtime, user(req), reportOf((req.params as { id: string }).id), (req.body as { params?: unknown } | undefined)?.params));
+  app.get('/api/reports', { config: perm(REPORT) }, async (req) => listReports(db, runtime, user(req)));
+  const reportParams = (req: FastifyRequest) => (req.body as { params?: unknown } | undefined)?.params;
+  const reportId = (req: FastifyRequest) => (req.params as { id: string }).id;
+  app.post('/api/reports/:id/run', { config: perm(REPORT) }, async (req) => runReport(runtime, user(req), (await reportFor(db, user(req), reportId(req))).run, reportParams(req)));
   app.post('/api/reports/:id/export', { config: perm(REPORT) }, async (req, reply) =>
-    exportReport(reply, await runReport(runtime, user(req), reportOf((req.params as { id: string }).id), (req.body as { params?: unknown } | undefined)?.params)),
+    exportReport(reply, await runReport(runtime, user(req), (await reportFor(db, user(req), reportId(req))).run, reportParams(req))),
   );
+  // The report designer: a definition is read, checked, previewed, saved, changed and deleted (designs.ts).
+  app.get('/api/reports/:id/definition', { config: perm(REPORT) }, async (req) => {
+    const { run: _run, ...answer } = await reportFor(db, user(req), reportId(req));
+    return answer;
+  });
+  app.post('/api/reports/preview', { config: perm(DESIGN) }, async (req) =>
+    runReport(runtime, user(req), await previewDefinition(runtime, user(req), (req.body as { definition?: unknown } | undefined)?.definition), reportParams(req)),
+  );
+  app.post('/api/reports', { config: perm(DESIGN) }, async (req) => saveReport(db, runtime, user(req), req.body));
+  app.put('/api/reports/:id', { config: perm(DESIGN) }, async (req) => saveReport(db, runtime, user(req), req.body, reportId(req)));
+  app.delete('/api/reports/:id', { config: perm(DESIGN) }, async (req) => {
+    await deleteReport(db, user(req), reportId(req));
+    return { ok: true };
+  });
   app.get('/api/stat/sources', { config: perm(REPORT, BIGDATA, 'stat-datasource:list') }, async (req) =>
     (await dataSources(runtime)).filter((s) => mayUse(runtime, user(req), s)).map((s) => ({ code: s.code, title: s.title, module: s.module, fields: s.fields })),
   );
 
   // ---- 数据快照
-  app.get('/api/snapshots', { config: perm(SNAPSHOT, REPORT) }, async () => listSnapshots(db));
+  app.get('/api/snapshots', { config: perm(SNAPSHOT, REPORT, QUERY) }, async () => listSnapshots(db));
   app.post('/api/snapshots', { config: perm(SNAPSHOT_ADD) }, async (req, reply) => {
     const body = (req.body ?? {}) as { modules?: unknown; title?: unknown };
     const modules = checkModules(runtime, body.modules);

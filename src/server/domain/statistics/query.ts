@@ -2,9 +2,11 @@
  * 综合查询: `POST /api/query/run` runs a where tree (where.ts) through the runtime's own list
  * (runtime/list.ts, as extra conditions), so the records, their labels, masking and the caller's data
  * scope are exactly the module list's. Columns may be the module's fields or reference paths; the
- * latter are read for the page's records only.
+ * latter are read for the page's records only. A query may read a data snapshot's records of the module
+ * instead of live data (`snapshot`), through the same list.
  */
-import { sql } from 'kysely';
+/* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
+import { sql, type AliasedRawBuilder, type Kysely } from 'kysely';
 import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user.js';
 import { HttpError, STATUS_MESSAGES } from '../../errors.js';
 import type { Runtime } from '../../runtime/index.js';
@@ -12,6 +14,7 @@ import type { RuntimeModule } from '../../runtime/module.js';
 import { maskRecords } from '../../runtime/sensitive.js';
 import type { Condition } from '../../runtime/query.js';
 import type { QueryRequest } from '../../../shared/statistics.js';
+import { snapshotInfo, snapshotRelation } from './snapshots.js';
 import { compileWhere, resolvePath, type ResolvedPath } from './where.js';
 
 const MAX_COLUMNS = 40;
@@ -32,6 +35,9 @@ export interface CompiledQuery {
   paths: { path: string; resolved: ResolvedPath }[];
   allFields: boolean;
   query: Record<string, unknown>;
+  /** The snapshot queried instead of live data, and its records as a relation (the runtime list's `from`). */
+  snapshot?: { id: number; title: string; takenAt: string };
+  from?: AliasedRawBuilder<unknown, string>;
 }
 
 /** Checks and compiles a request; throws 400 before anything runs. */
@@ -55,7 +61,11 @@ export async function compileQuery(runtime: Runtime, user: SessionUser, body: un
   const sort = req.sort === undefined ? undefined : ([] as unknown[]).concat(req.sort);
   if (sort && sort.some((s) => typeof s !== 'string')) throw new HttpError(400, '排序的格式不正确');
   const query = { page: req.page ?? 0, size: req.size ?? 20, ...(sort?.length ? { sort } : {}) };
-  return { module: m, conditions: condition ? [condition] : [], own, paths, allFields, query };
+  // A snapshot's records of the module, queried as the live ones are (same operators, scope and columns).
+  const snapshotId = req.snapshot === undefined || req.snapshot === null ? undefined : req.snapshot;
+  if (snapshotId !== undefined && (!Number.isSafeInteger(snapshotId) || snapshotId <= 0)) throw new HttpError(400, '数据快照不正确');
+  const snapshot = snapshotId === undefined ? undefined : await snapshotInfo(runtime, snapshotId, m.id);
+  return { module: m, conditions: condition ? [condition] : [], own, paths, allFields, query, ...(snapshot ? { snapshot, from: snapshotRelation(m, snapshot.id) } : {}) };
 }
 
 /** Keeps the chosen columns of a list record (with their labels and names) and its id and version. */
@@ -67,22 +77,23 @@ function project(record: Record<string, unknown>, own: string[]): Record<string,
 }
 
 /** The values of reference paths for these records: `path` (stored value) and `pathLabel` (shown text). */
-async function readPaths(runtime: Runtime, m: RuntimeModule, records: Record<string, unknown>[], paths: CompiledQuery['paths']): Promise<void> {
-  const db = runtime.ctx.anyDb;
+async function readPaths(runtime: Runtime, m: RuntimeModule, records: Record<string, unknown>[], paths: CompiledQuery['paths'], from?: CompiledQuery['from']): Promise<void> {
+  const db = runtime.ctx.anyDb as Kysely<any>;
   for (const { path, resolved } of paths) {
-    // Walk the chain: record id → first target id → ... → the field's value.
+    // Walk the chain: record id → first target id → ... → the field's value. The records' own references
+    // are read where the records are (a snapshot's); the records they refer to are today's.
     let current = new Map<number, number | null>(records.map((r) => [r.id as number, r.id as number]));
-    let table = m.table;
+    let table: string | AliasedRawBuilder<unknown, string> = from ?? m.table;
     for (const hop of resolved.hops) {
       const ids = [...new Set([...current.values()].filter((v): v is number => v != null))];
-      const rows = ids.length ? await db.selectFrom(table).select(['id', sql.ref(hop.field.column!).as('v')]).where(sql<boolean>`id = ANY(${ids}::int[])`).execute() : [];
+      const rows = ids.length ? await db.selectFrom(table as string).select(['id', sql.ref(hop.field.column!).as('v')]).where(sql<boolean>`id = ANY(${ids}::int[])`).execute() : [];
       const next = new Map((rows as { id: number; v: number | null }[]).map((r) => [r.id, r.v]));
       current = new Map([...current].map(([rid, v]) => [rid, v == null ? null : (next.get(v) ?? null)]));
       table = hop.target.table;
     }
     const ids = [...new Set([...current.values()].filter((v): v is number => v != null))];
     const col = resolved.field.column!;
-    const rows = ids.length ? await db.selectFrom(table).select(['id', sql.ref(col).as('v')]).where(sql<boolean>`id = ANY(${ids}::int[])`).execute() : [];
+    const rows = ids.length ? await db.selectFrom(table as string).select(['id', sql.ref(col).as('v')]).where(sql<boolean>`id = ANY(${ids}::int[])`).execute() : [];
     const values = new Map(rows.map((r: { id: number; v: unknown }) => [r.id, r.v]));
     const f = resolved.field;
     const dictLabels = f.dict ? await runtime.ctx.dictLabels(f.dict) : undefined;
@@ -102,9 +113,9 @@ async function readPaths(runtime: Runtime, m: RuntimeModule, records: Record<str
 /** Runs a compiled query: the runtime's list answer, projected to the columns. */
 export async function runQuery(runtime: Runtime, user: SessionUser, q: CompiledQuery): Promise<{ content: Record<string, unknown>[]; totalElements: number }> {
   const actor = await runtime.actorOf(user);
-  const page = await runtime.records(q.module.id).list({ conditions: q.conditions, query: q.query, allFields: q.allFields, count: true }, actor);
+  const page = await runtime.records(q.module.id).list({ conditions: q.conditions, query: q.query, allFields: q.allFields, count: true, from: q.from }, actor);
   maskRecords(q.module, page.content);
   const content = page.content.map((r) => project(r, q.own));
-  if (q.paths.length) await readPaths(runtime, q.module, content, q.paths);
+  if (q.paths.length) await readPaths(runtime, q.module, content, q.paths, q.from);
   return { content, totalElements: page.totalElements ?? content.length };
 }

@@ -12,31 +12,21 @@ import type { Runtime } from '../../runtime/index.js';
 import type { FieldInfo, RuntimeModule } from '../../runtime/module.js';
 import { filterConditions, parseFilter, type Condition } from '../../runtime/query.js';
 import { scopeCondition } from '../../runtime/scope.js';
-import type { QueryCondition, QueryGroup, QueryNode, ReportColumn, ReportResult, ReportRow } from '../../../shared/statistics.js';
+import type { Band, QueryCondition, QueryGroup, QueryNode, ReportColumn, ReportDimension, ReportMeasure, ReportResult, ReportRow, ReportSpec } from '../../../shared/statistics.js';
+import { AGE_BANDS, PARTY_AGE_BANDS } from '../member/analysis.js';
 import { snapshotRelation, snapshotInfo } from './snapshots.js';
 import { sourceFor, type DataSource, type RelationSource } from './sources.js';
 import { compileWhere } from './where.js';
 
-/** [key, label, lower bound in years (inclusive), upper bound (exclusive)]. */
-export type Band = [string, string, number, number];
+export type { Band };
 
-export type Dimension =
-  | { kind: 'dict'; field: string; title?: string }
-  | { kind: 'band'; field: string; title: string; bands: Band[]; unknownLabel?: string }
-  | { kind: 'org'; field: string; title?: string; /** Depth in the organisation tree (1: under the root). */ depth: number }
-  | { kind: 'year'; field: string; title?: string };
-
-export interface Measure {
-  key: string;
-  title: string;
-  agg: 'count' | 'sum';
-  /** The summed field (agg sum). */
-  field?: string;
-  /** The summed field holds whole cents (分): the figure is answered in yuan (元). */
-  cents?: boolean;
-  /** The measure's own condition; may use the report's parameters. */
-  where?: (p: ReportParams) => QueryGroup;
+/** A report definition (built-in or designed: one shape, shared/statistics.ts ReportSpec) and its id. */
+export interface ReportDefinition extends ReportSpec {
+  id: string;
+  description: string;
 }
+export type Dimension = ReportDimension;
+export type Measure = ReportMeasure;
 
 export interface ReportParams {
   year: number;
@@ -45,18 +35,27 @@ export interface ReportParams {
   snapshot?: number;
 }
 
-export interface ReportDefinition {
-  id: string;
-  title: string;
-  description: string;
-  source: string;
-  rows: Dimension;
-  columns?: Dimension;
-  measures: Measure[];
-  /** A condition on every record counted (a year's development). */
-  where?: (p: ReportParams) => QueryGroup;
-  /** Drop rows whose figures are all zero. */
-  hideEmpty?: boolean;
+const YEAR = '{year}';
+
+/**
+ * A definition's where tree with its parameters put in: a value `{year}` becomes the year (a number), a
+ * string holding `{year}` (`{year}-01-01`) the string with it.
+ */
+export function bindParams(node: QueryGroup | undefined, p: Pick<ReportParams, 'year'>): QueryGroup | undefined {
+  if (!node) return undefined;
+  const value = (v: unknown): unknown =>
+    v === YEAR ? p.year : typeof v === 'string' ? v.replaceAll(YEAR, String(p.year)) : Array.isArray(v) ? v.map(value) : v;
+  const walk = (n: QueryNode): QueryNode => {
+    if ('and' in n) return { and: n.and.map(walk) };
+    if ('or' in n) return { or: n.or.map(walk) };
+    return 'value' in n ? { ...n, value: value(n.value) } : { ...n };
+  };
+  return walk(node) as QueryGroup;
+}
+
+/** The bands of a band dimension: its own limits or a named set. */
+export function bandsOf(d: Extract<Dimension, { kind: 'band' }>): Band[] {
+  return typeof d.bands === 'string' ? (d.bands === 'age' ? AGE_BANDS : PARTY_AGE_BANDS) : d.bands;
 }
 
 interface Bucket {
@@ -72,7 +71,12 @@ interface DimensionPlan {
   buckets(keys: (string | null)[]): Promise<Map<string, Bucket>>;
   /** The bucket of a key found (org dimensions fold several keys into one). */
   bucketOf(key: string | null): string;
+  /** Org dimensions with subtotals: the organisation a bucket's subtotal row sums it under. */
+  parentOf?(bucketKey: string): { id: number; name: string } | undefined;
 }
+
+/** The last day of a month `yyyy-mm`. */
+const monthEnd = (ym: string) => isoDate(new Date(Number(ym.slice(0, 4)), Number(ym.slice(5, 7)), 0));
 
 const isoDate = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
@@ -115,7 +119,7 @@ async function planDimension(runtime: Runtime, m: Fields, d: Dimension, allowed:
       };
     }
     case 'band': {
-      const bounds = d.bands.map(([key, label, lo, hi]) => ({ key, label, upTo: yearsAgo(lo), after: yearsAgo(hi) }));
+      const bounds = bandsOf(d).map(([key, label, lo, hi]) => ({ key, label, upTo: yearsAgo(lo), after: yearsAgo(hi) }));
       const whens = bounds.map((b) => sql`WHEN ${col} <= ${b.upTo}::date AND ${col} > ${b.after}::date THEN ${b.key}`);
       return {
         expr: sql`CASE WHEN ${col} IS NULL THEN NULL ${sql.join(whens, sql` `)} ELSE 'other' END`,
@@ -146,19 +150,37 @@ async function planDimension(runtime: Runtime, m: Fields, d: Dimension, allowed:
             }),
           ),
       };
+    case 'month':
+      return {
+        expr: sql`to_char(${col}, 'YYYY-MM')`,
+        bucketOf: (k) => k ?? 'unknown',
+        buckets: async (keys) =>
+          new Map(
+            keys.map((k) => {
+              const key = k ?? 'unknown';
+              const where: QueryNode = k === null ? { field: d.field, op: 'isNull' } : { field: d.field, op: 'between', value: [`${k}-01`, monthEnd(k)] };
+              return [key, { key, label: k === null ? '未填写' : `${k.slice(0, 4)}年${k.slice(5)}月`, where, order: k === null ? 1e6 : Number(k.replace('-', '')) }];
+            }),
+          ),
+      };
     case 'org': {
       const tree = runtime.ctx.orgTree;
-      // Each organisation found → its ancestor at the depth asked (itself when it is higher up).
+      // Each organisation found → its ancestor at the depth asked (itself when it is higher up), and the one above that (subtotals).
       const fold = new Map<string, { id: number; name: string }>();
+      const parents = new Map<string, { id: number; name: string }>();
       return {
         expr: sql`${col}::text`,
         bucketOf: (k) => (k === null ? 'unknown' : String(fold.get(k)?.id ?? k)),
+        parentOf: d.subtotals && d.depth > 1 ? (key) => parents.get(key) : undefined,
         buckets: async (keys) => {
           for (const k of keys) {
             if (k === null || fold.has(k)) continue;
             const path = (await tree.pathOf?.(Number(k))) ?? [];
-            const at = path[Math.min(d.depth, path.length - 1)];
+            const level = Math.min(d.depth, path.length - 1);
+            const at = path[level];
             fold.set(k, at ? { id: at.id, name: at.name ?? String(at.id) } : { id: Number(k), name: k });
+            const above = level > 1 ? path[d.depth - 1] : undefined;
+            if (at && above && level === d.depth) parents.set(String(at.id), { id: above.id, name: above.name ?? String(above.id) });
           }
           const names = await runtime.ctx.refNames('org', [...new Set([...fold.values()].map((v) => v.id))]);
           const out = new Map<string, Bucket>();
@@ -271,6 +293,36 @@ async function relationSubject(runtime: Runtime, user: SessionUser, source: Data
 }
 
 const cellKey = (col: string, measure: string) => `${col}|${measure}`;
+
+type OrderedRow = ReportRow & { order: number };
+
+/**
+ * Rows grouped under their parent organisation, each group led by a subtotal row (the sum of its rows,
+ * drilling down to the parent's subtree); groups in order of their subtotal's first figure.
+ */
+function withSubtotals(rows: OrderedRow[], parentOf: (key: string) => { id: number; name: string } | undefined, field: string, drillOf: (where: QueryNode) => Record<string, QueryGroup>): OrderedRow[] {
+  const groups = new Map<string, { head: OrderedRow; rows: OrderedRow[] }>();
+  const loose: OrderedRow[] = [];
+  for (const row of rows) {
+    const parent = parentOf(row.key);
+    if (!parent) {
+      loose.push(row);
+      continue;
+    }
+    const key = `subtotal-${parent.id}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = { head: { key, label: `${parent.name}（小计）`, subtotal: true, values: {}, drill: drillOf({ field, op: 'subtree', value: parent.id }), order: 0 }, rows: [] };
+      groups.set(key, g);
+    }
+    g.rows.push(row);
+    // Rounded to cents: amounts are yuan by now.
+    for (const [k, v] of Object.entries(row.values)) g.head.values[k] = Math.round(((g.head.values[k] ?? 0) + v) * 100) / 100;
+  }
+  const first = Object.keys(rows[0]?.values ?? {})[0];
+  const ordered = [...groups.values()].sort((a, b) => (b.head.values[first] ?? 0) - (a.head.values[first] ?? 0) || a.head.label.localeCompare(b.head.label, 'zh-CN'));
+  return [...ordered.flatMap((g) => [g.head, ...g.rows]), ...loose];
+}
 const TOTAL = '__total';
 
 export async function runReport(runtime: Runtime, user: SessionUser, def: ReportDefinition, rawParams: unknown): Promise<ReportResult> {
@@ -280,14 +332,14 @@ export async function runReport(runtime: Runtime, user: SessionUser, def: Report
   const m = subject.fields;
 
   const base = [...subject.conditions];
-  const baseWhere = def.where?.(params);
+  const baseWhere = bindParams(def.where, params);
   if (baseWhere) base.push((await subject.compile(baseWhere))!);
 
   const rows = await planDimension(runtime, m, def.rows, source.fields);
   const cols = def.columns ? await planDimension(runtime, m, def.columns, source.fields) : undefined;
   const measures = await Promise.all(
     def.measures.map(async (me) => {
-      const cond = me.where ? await subject.compile(me.where(params)) : undefined;
+      const cond = me.where ? await subject.compile(bindParams(me.where, params)) : undefined;
       const f = me.agg === 'sum' ? fieldOf(m, me.field!, source.fields) : undefined;
       return { me, cond, f };
     }),
@@ -320,10 +372,10 @@ export async function runReport(runtime: Runtime, user: SessionUser, def: Report
 
   const common = [...(baseWhere ? [baseWhere] : []), ...(subject.drillWhere ?? [])];
   const drillOf = (rowWhere: QueryNode | undefined, colWhere: QueryNode | undefined, me: Measure): QueryGroup => ({
-    and: [...common, ...(rowWhere ? [rowWhere] : []), ...(colWhere && cols ? [colWhere] : []), ...(me.where ? [me.where(params)] : [])],
+    and: [...common, ...(rowWhere ? [rowWhere] : []), ...(colWhere && cols ? [colWhere] : []), ...(me.where ? [bindParams(me.where, params)!] : [])],
   });
 
-  const byRow = new Map<string, ReportRow & { order: number }>();
+  const byRow = new Map<string, OrderedRow>();
   for (const b of rowBuckets.values()) byRow.set(b.key, { key: b.key, label: b.label, values: {}, drill: {}, order: b.order });
   const totals: Record<string, number> = {};
   for (const r of found) {
@@ -360,6 +412,7 @@ export async function runReport(runtime: Runtime, user: SessionUser, def: Report
   if (def.hideEmpty) out = out.filter((r) => Object.values(r.values).some((v) => v !== 0));
   const first = columns[1]?.key;
   out.sort((a, b) => a.order - b.order || (def.rows.kind === 'org' ? (b.values[first] ?? 0) - (a.values[first] ?? 0) : 0) || a.label.localeCompare(b.label, 'zh-CN'));
+  if (rows.parentOf) out = withSubtotals(out, rows.parentOf, def.rows.field, subject.drillWhere ? (where) => Object.fromEntries(Object.entries(totalsDrill).map(([k, g]) => [k, { and: [g, where] }])) : () => ({}));
   return {
     id: def.id,
     title: def.title,
@@ -369,6 +422,7 @@ export async function runReport(runtime: Runtime, user: SessionUser, def: Report
     totals,
     totalsDrill,
     snapshot: subject.snapshot,
+    chart: def.chart ?? 'auto',
     params: { year: params.year, filter: params.filter ?? {}, ...(params.snapshot ? { snapshot: params.snapshot } : {}) },
   };
 }

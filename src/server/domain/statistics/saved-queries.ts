@@ -40,7 +40,7 @@ async function checked(runtime: Runtime, user: SessionUser, body: SaveBody): Pro
   // A query is saved only when it would run: the same checks as running it.
   await compileQuery(runtime, user, body.definition);
   const d = body.definition as QueryRequest;
-  const definition: QueryRequest = { module: d.module, where: d.where, columns: d.columns, sort: d.sort, size: d.size };
+  const definition: QueryRequest = { module: d.module, where: d.where, columns: d.columns, sort: d.sort, size: d.size, ...(d.snapshot ? { snapshot: d.snapshot } : {}) };
   return { title, shared: body.shared === true, definition };
 }
 
