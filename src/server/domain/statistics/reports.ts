@@ -364,7 +364,9 @@ export async function runReport(runtime: Runtime, user: SessionUser, def: Report
   const colBuckets = cols ? await cols.buckets(colKeys) : new Map<string, Bucket>([['', { key: '', label: '', where: { and: [] }, order: 0 }]]);
   const colList = [...colBuckets.values()].sort((a, b) => a.order - b.order || a.label.localeCompare(b.label, 'zh-CN'));
 
-  const columns: ReportColumn[] = [{ key: 'label', title: def.rows.title ?? m.field(def.rows.field)!.title }];
+  // An organisation level is titled by the level (the field's own title names the member's branch).
+  const levelTitle = def.rows.kind === 'org' ? (def.rows.depth === 1 ? '二级党组织' : '党支部') : undefined;
+  const columns: ReportColumn[] = [{ key: 'label', title: def.rows.title ?? levelTitle ?? m.field(def.rows.field)!.title }];
   const single = def.measures.length === 1;
   const unit = (me: Measure) => (me.cents ? { unit: 'yuan' as const } : {});
   for (const cb of colList) for (const { me } of measures) columns.push({ key: cellKey(cb.key, me.key), title: cols ? (single ? cb.label : `${cb.label}·${me.title}`) : me.title, ...unit(me) });
