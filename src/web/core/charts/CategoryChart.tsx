@@ -9,7 +9,7 @@ import { GridComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
-import { chartKindOf, shortLabel, sortedForBars, type Category } from './chart-kind';
+import { chartKindOf, shortLabel, sortedForBars, type Category, type ChartKind } from './chart-kind';
 
 echarts.use([PieChart, BarChart, TooltipComponent, GridComponent, SVGRenderer]);
 
@@ -23,6 +23,8 @@ export interface CategoryChartProps<T extends Category> {
   unit?: string;
   /** A click on a slice or bar. */
   onPick?: (category: T) => void;
+  /** The chart asked for (a report's definition); default: by the number of categories. */
+  kind?: ChartKind;
 }
 
 function pieOption<T extends Category>(categories: T[], unit: string): echarts.EChartsCoreOption {
@@ -68,11 +70,11 @@ function barOption<T extends Category>(categories: T[], unit: string): echarts.E
   };
 }
 
-export default function CategoryChart<T extends Category>({ categories, unit = '人', onPick }: CategoryChartProps<T>) {
+export default function CategoryChart<T extends Category>({ categories, unit = '人', onPick, kind: asked }: CategoryChartProps<T>) {
   const ref = useRef<HTMLDivElement>(null);
   const pick = useRef(onPick);
   pick.current = onPick;
-  const kind = chartKindOf(categories);
+  const kind = asked ?? chartKindOf(categories);
   const height = kind === 'pie' ? 300 : Math.max(160, categories.length * BAR_HEIGHT + 24);
   useEffect(() => {
     const chart = echarts.init(ref.current!, undefined, { renderer: 'svg' });

@@ -8,7 +8,7 @@ import { Button, Input, InputNumber, Radio, Select, Space } from 'antd';
 import { QUERY_OP_LABELS, type QueryGroup, type QueryNode, type QueryOp } from '../../../shared/statistics';
 import { useDict } from '../../core/dicts';
 import { OrgTreeSelect } from '../member/OrgTreeSelect';
-import type { QueryField } from './api';
+import type { QueryField, QueryModule } from './api';
 
 export interface PathField extends QueryField {
   /** The field's path from the queried module (`orgId.type`). */
@@ -27,6 +27,17 @@ export interface EditGroup {
   key: number;
   kind: 'and' | 'or';
   items: (EditCondition | EditGroup)[];
+}
+
+/** The module's fields and, one reference away, the fields of the records it refers to. */
+export function pathFields(m: QueryModule | undefined, all: QueryModule[]): PathField[] {
+  if (!m) return [];
+  const own = m.fields.map((f) => ({ ...f, path: f.name, label: f.title }));
+  const refs = m.fields.flatMap((f) => {
+    const target = f.ref && f.kind !== 'array' ? all.find((x) => x.id === f.ref) : undefined;
+    return target ? target.fields.filter((tf) => tf.stored).map((tf) => ({ ...tf, path: `${f.name}.${tf.name}`, label: `${f.title}·${tf.title}` })) : [];
+  });
+  return [...own, ...refs];
 }
 
 let nextKey = 1;

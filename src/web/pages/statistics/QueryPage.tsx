@@ -1,7 +1,7 @@
 /**
  * 综合查询: pick a module the user may read, build conditions on its fields and on the records it refers
- * to (and/or groups), choose columns (referenced fields too) and the order, run it in the user's data
- * scope, save it (for oneself or shared) and export it (more than 10,000 rows: an export job whose
+ * to (and/or groups), choose columns (referenced fields too) and the order, run it over live data or a
+ * data snapshot in the user's data scope, save it (for oneself or shared) and export it (more than 10,000 rows: an export job whose
  * message links back here).
  */
 import { DeleteOutlined, DownloadOutlined, SaveOutlined, SearchOutlined, ShareAltOutlined } from '@ant-design/icons';
@@ -11,22 +11,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { QueryRequest, SavedQuery } from '../../../shared/statistics';
 import { download } from '../../core/request/download';
-import { ConditionGroup, fromWhere, newGroup, toWhere, type EditGroup, type PathField } from './ConditionEditor';
+import { ConditionGroup, fromWhere, newGroup, pathFields, toWhere, type EditGroup } from './ConditionEditor';
 import { postDownload, statApi, type QueryModule, type Row as Record_ } from './api';
 import './statistics.css';
 
 const PAGE_SIZE = 20;
-
-/** The module's fields and, one reference away, the fields of the records it refers to. */
-function pathFields(m: QueryModule | undefined, all: QueryModule[]): PathField[] {
-  if (!m) return [];
-  const own = m.fields.map((f) => ({ ...f, path: f.name, label: f.title }));
-  const refs = m.fields.flatMap((f) => {
-    const target = f.ref && f.kind !== 'array' ? all.find((x) => x.id === f.ref) : undefined;
-    return target ? target.fields.filter((tf) => tf.stored).map((tf) => ({ ...tf, path: `${f.name}.${tf.name}`, label: `${f.title}·${tf.title}` })) : [];
-  });
-  return [...own, ...refs];
-}
 
 const shown = (r: Record_, key: string) => {
   const v = r[`${key}Label`] ?? r[`${key}Name`] ?? r[key];
@@ -39,6 +28,9 @@ export default function QueryPage() {
   const [params, setParams] = useSearchParams();
   const modules = useQuery({ queryKey: ['query-modules'], queryFn: statApi.modules, staleTime: 5 * 60_000 });
   const saved = useQuery({ queryKey: ['query-saved'], queryFn: statApi.saved });
+  const snapshots = useQuery({ queryKey: ['snapshots'], queryFn: statApi.snapshots });
+  // 实时数据 (undefined) or a data snapshot holding the module: the query runs over its records.
+  const [snapshot, setSnapshot] = useState<number>();
   const [moduleId, setModuleId] = useState<string>();
   const [where, setWhere] = useState<EditGroup>(newGroup());
   const [columns, setColumns] = useState<string[]>([]);
@@ -60,7 +52,7 @@ export default function QueryPage() {
   }, [all, moduleId]);
 
   const request = (): QueryRequest | undefined =>
-    m && { module: m.id, where: toWhere(where), columns: columns.length ? columns : undefined, sort: sort.field ? `${sort.field},${sort.dir}` : undefined };
+    m && { module: m.id, where: toWhere(where), columns: columns.length ? columns : undefined, sort: sort.field ? `${sort.field},${sort.dir}` : undefined, ...(snapshot ? { snapshot } : {}) };
 
   const results = useQuery({
     queryKey: ['query-run', ran, page],
@@ -71,12 +63,13 @@ export default function QueryPage() {
   const load = (q: SavedQuery) => {
     setCurrent(q);
     setModuleId(q.module);
+    setSnapshot(q.definition.snapshot);
     setWhere(fromWhere(q.definition.where));
     setColumns(q.definition.columns ?? []);
     const [field, dir] = String(([] as string[]).concat(q.definition.sort ?? [])[0] ?? '').split(',');
     setSort({ field: field || undefined, dir: dir === 'desc' ? 'desc' : 'asc' });
     setPage(0);
-    setRan({ module: q.module, where: q.definition.where, columns: q.definition.columns, sort: q.definition.sort });
+    setRan({ module: q.module, where: q.definition.where, columns: q.definition.columns, sort: q.definition.sort, ...(q.definition.snapshot ? { snapshot: q.definition.snapshot } : {}) });
   };
 
   const save = useMutation({
@@ -155,6 +148,7 @@ export default function QueryPage() {
                   actions={q.mine ? [<Button key="d" type="text" size="small" danger aria-label={`删除${q.title}`} icon={<DeleteOutlined />} onClick={() => remove.mutate(q.id)} />] : []}
                 >
                   <a onClick={() => load(q)}>{q.title}</a>
+                  {q.definition.snapshot && <Tag color="blue" style={{ marginLeft: 6 }}>快照</Tag>}
                   {q.shared && <Tag icon={<ShareAltOutlined />} style={{ marginLeft: 6 }}>{q.mine ? '已共享' : q.ownerName}</Tag>}
                 </List.Item>
               )}
@@ -178,8 +172,20 @@ export default function QueryPage() {
                     setWhere(newGroup());
                     setColumns([]);
                     setSort({ dir: 'asc' });
+                    setSnapshot(undefined);
                     setCurrent(undefined);
                   }}
+                />
+                <span>数据来源</span>
+                <Select
+                  aria-label="数据来源"
+                  style={{ width: 280 }}
+                  value={snapshot ?? 0}
+                  onChange={(v: number) => setSnapshot(v || undefined)}
+                  options={[
+                    { value: 0, label: '实时数据' },
+                    ...(snapshots.data ?? []).filter((x) => x.state === 2 && m && x.modules.includes(m.id)).map((x) => ({ value: x.id, label: `快照：${x.title}（${x.takenAt.slice(0, 10)}）` })),
+                  ]}
                 />
               </Space>
               <ConditionGroup group={where} fields={conditionFields} onChange={setWhere} />
@@ -230,7 +236,12 @@ export default function QueryPage() {
               </Space>
             </Space>
           </Card>
-          <Card size="small" title={results.data ? `查询结果（共 ${results.data.totalElements} 条）` : '查询结果'} style={{ marginTop: 12 }}>
+          <Card
+            size="small"
+            title={results.data ? `查询结果（共 ${results.data.totalElements} 条）` : '查询结果'}
+            extra={ran?.snapshot && <Tag color="blue">数据来源：快照“{snapshots.data?.find((x) => x.id === ran.snapshot)?.title ?? ran.snapshot}”</Tag>}
+            style={{ marginTop: 12 }}
+          >
             {!ran ? (
               <Empty description="设置条件后点击“查询”" />
             ) : (

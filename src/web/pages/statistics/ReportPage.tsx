@@ -3,18 +3,31 @@
  * with totals and a chart; a click on any figure lists the records behind it (the report's drill-down
  * where tree, run by 综合查询 or over the snapshot); the table exports to .xlsx.
  */
-import { DownloadOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Drawer, Empty, InputNumber, Menu, Row, Select, Space, Spin, Table, Typography } from 'antd';
+import { CopyOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Col, Drawer, Empty, InputNumber, Menu, Popconfirm, Row, Select, Space, Spin, Table, Tag, Typography } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { ANY_MEMBER_STATUS, ACTIVE_MEMBER_STATUS } from '../../../shared/party-members';
-import type { QueryGroup, ReportResult, ReportRow } from '../../../shared/statistics';
+import type { QueryGroup, ReportResult, ReportRow, ReportSummary } from '../../../shared/statistics';
+import { useHasPermission } from '../../core/Permission';
 import { MemberStatusSelect } from '../member/MemberStatusSelect';
 import { OrgTreeSelect } from '../member/OrgTreeSelect';
 import { postDownload, statApi, type Row as Record_ } from './api';
+import type { DesignTarget } from './ReportDesigner';
 import './statistics.css';
 
 const CategoryChart = lazy(() => import('../../core/charts/CategoryChart'));
+const ReportDesigner = lazy(() => import('./ReportDesigner'));
+
+/** The report list as menu groups: built-in, the user's own designs, designs shared by others. */
+function menuGroups(list: ReportSummary[]) {
+  const groups: [string, ReportSummary[]][] = [
+    ['内置报表', list.filter((r) => r.builtin)],
+    ['我的报表', list.filter((r) => !r.builtin && r.mine)],
+    ['共享报表', list.filter((r) => !r.builtin && !r.mine)],
+  ];
+  return groups.filter(([, items]) => items.length).map(([label, items]) => ({ type: 'group' as const, key: label, label, children: items.map((x) => ({ key: x.id, label: x.title })) }));
+}
 
 interface Drill {
   title: string;
@@ -54,7 +67,12 @@ const TITLES: Record<string, string> = {
 };
 
 export default function ReportPage() {
+  const { message } = App.useApp();
+  const client = useQueryClient();
   const reports = useQuery({ queryKey: ['reports'], queryFn: statApi.reports });
+  const sources = useQuery({ queryKey: ['stat-sources'], queryFn: statApi.sources });
+  const designer = useHasPermission(['stat-report:design']);
+  const [design, setDesign] = useState<DesignTarget>();
   const snapshots = useQuery({ queryKey: ['snapshots'], queryFn: statApi.snapshots });
   const [id, setId] = useState<string>();
   const [year, setYear] = useState(new Date().getFullYear());
@@ -72,6 +90,20 @@ export default function ReportPage() {
   const result = useQuery({ queryKey: ['report', current?.id, params], queryFn: () => statApi.runReport(current!.id, params), enabled: !!current });
   const r = result.data;
   const chartKey = r?.columns.find((c) => c.key.startsWith('__total|'))?.key ?? r?.columns[1]?.key;
+  const chartRows = r?.rows.filter((row) => !row.subtotal) ?? [];
+  /** Opens the designer on a copy of the current report, or (its owner) on the report itself. */
+  const openDesigner = async (edit: boolean) => {
+    const { definition, shared } = await statApi.reportDefinition(current!.id);
+    setDesign(edit ? { id: current!.id, definition, shared } : { definition: { ...definition, title: `${definition.title}（副本）` } });
+  };
+  const remove = useMutation({
+    mutationFn: (rid: string) => statApi.removeReport(rid),
+    onSuccess: () => {
+      message.success('报表已删除');
+      setId(undefined);
+      void client.invalidateQueries({ queryKey: ['reports'] });
+    },
+  });
   const open = (row: ReportRow | undefined, key: string, title: string) => {
     const where = row ? row.drill[key] : r?.totalsDrill[key];
     if (where) setDrill({ title, where });
@@ -90,14 +122,25 @@ export default function ReportPage() {
       <span>0</span>
     );
   };
-  const snapshotOptions = (snapshots.data ?? []).filter((s) => s.state === 2 && current && s.modules.includes(sourceModule(current.source))).map((s) => ({ value: s.id, label: `${s.title}（${s.takenAt.slice(0, 10)}）` }));
+  const module = sources.data?.find((s) => s.code === current?.source)?.module;
+  const snapshotOptions = (snapshots.data ?? []).filter((s) => s.state === 2 && module && s.modules.includes(module)).map((s) => ({ value: s.id, label: `${s.title}（${s.takenAt.slice(0, 10)}）` }));
 
   return (
     <div className="page-container">
       <Row gutter={16}>
         <Col xs={24} lg={5}>
-          <Card size="small" title="报表">
-            {reports.isLoading ? <Spin /> : <Menu mode="inline" selectedKeys={current ? [current.id] : []} items={list.map((x) => ({ key: x.id, label: x.title }))} onClick={(e) => (setId(e.key), setSnapshot(undefined))} style={{ borderInlineEnd: 'none' }} />}
+          <Card
+            size="small"
+            title="报表"
+            extra={
+              designer && (
+                <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => setDesign({})}>
+                  设计报表
+                </Button>
+              )
+            }
+          >
+            {reports.isLoading ? <Spin /> : <Menu className="report-menu" mode="inline" selectedKeys={current ? [current.id] : []} items={menuGroups(list)} onClick={(e) => (setId(e.key), setSnapshot(undefined))} style={{ borderInlineEnd: 'none' }} />}
           </Card>
         </Col>
         <Col xs={24} lg={19}>
@@ -108,13 +151,31 @@ export default function ReportPage() {
               <Card size="small">
                 <Space wrap>
                   <Typography.Text strong>{current.title}</Typography.Text>
+                  {!current.builtin && <Tag>{current.mine ? (current.shared ? '我设计的·已共享' : '我设计的') : `${current.ownerName}共享`}</Tag>}
                   <OrgTreeSelect value={orgId} onChange={setOrgId} width={260} />
                   {isMembers && <MemberStatusSelect value={status} onChange={setStatus} />}
-                  {(current.id === 'development-in-year' || isDues) && <InputNumber aria-label="统计年度" prefix="年度" min={1921} max={2200} value={year} onChange={(v) => v && setYear(v)} style={{ width: 130 }} />}
+                  {(current.id === 'development-in-year' || isDues || !current.builtin) && <InputNumber aria-label="统计年度" prefix="年度" min={1921} max={2200} value={year} onChange={(v) => v && setYear(v)} style={{ width: 130 }} />}
                   {!isDues && <Select aria-label="数据来源" style={{ width: 260 }} value={snapshot ?? 0} onChange={(v: number) => setSnapshot(v || undefined)} options={[{ value: 0, label: '实时数据' }, ...snapshotOptions]} />}
                   <Button icon={<DownloadOutlined />} onClick={() => void postDownload(`/api/reports/${current.id}/export`, { params }, `${current.title}.xlsx`)}>
                     导出
                   </Button>
+                  {designer && !isDues && (
+                    <Button icon={<CopyOutlined />} onClick={() => void openDesigner(false)}>
+                      复制为新报表
+                    </Button>
+                  )}
+                  {designer && current.mine && (
+                    <>
+                      <Button icon={<EditOutlined />} onClick={() => void openDesigner(true)}>
+                        修改
+                      </Button>
+                      <Popconfirm title={`删除报表“${current.title}”？`} onConfirm={() => remove.mutate(current.id)}>
+                        <Button danger icon={<DeleteOutlined />}>
+                          删除
+                        </Button>
+                      </Popconfirm>
+                    </>
+                  )}
                 </Space>
                 <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }}>
                   {current.description}
@@ -131,6 +192,7 @@ export default function ReportPage() {
                       size="small"
                       loading={result.isFetching}
                       dataSource={r?.rows}
+                      rowClassName={(row) => (row.subtotal ? 'report-subtotal' : '')}
                       pagination={false}
                       scroll={{ x: 'max-content' }}
                       columns={(r?.columns ?? []).map((c, i) =>
@@ -154,12 +216,13 @@ export default function ReportPage() {
                 </Col>
                 <Col xs={24} xl={9}>
                   <Card size="small" title="图表">
-                    {r && chartKey && r.rows.length ? (
+                    {r && chartKey && chartRows.length ? (
                       <Suspense fallback={<div style={{ height: 300 }} />}>
                         <CategoryChart
                           unit={current.source === 'organisations' ? '个' : isDues ? '人次' : '人'}
-                          categories={r.rows.map((row) => ({ label: row.label, count: row.values[chartKey] ?? 0 }))}
-                          onPick={(c) => open(r.rows.find((row) => row.label === c.label), chartKey, c.label)}
+                          kind={r.chart === 'auto' ? undefined : r.chart}
+                          categories={chartRows.map((row) => ({ label: row.label, count: row.values[chartKey] ?? 0 }))}
+                          onPick={(c) => open(chartRows.find((row) => row.label === c.label), chartKey, c.label)}
                         />
                       </Suspense>
                     ) : (
@@ -175,10 +238,21 @@ export default function ReportPage() {
       <Drawer title={drill?.title} open={!!drill} size="large" onClose={() => setDrill(undefined)} destroyOnHidden>
         {drill && r && <DrillList report={r} drill={drill} snapshot={snapshot} />}
       </Drawer>
+      {design && (
+        <Suspense fallback={null}>
+          <ReportDesigner
+            target={design}
+            onClose={() => setDesign(undefined)}
+            onSaved={(saved) => {
+              setDesign(undefined);
+              setId(saved.id);
+              setSnapshot(undefined);
+              void client.invalidateQueries({ queryKey: ['reports'] });
+              void client.invalidateQueries({ queryKey: ['report', saved.id] });
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
-}
-
-function sourceModule(source: string): string {
-  return source === 'members' ? 'member' : source === 'organisations' ? 'org' : source;
 }

@@ -1,7 +1,7 @@
 /** Calls of the statistics pages (docs/statistics.md). */
 import { get, post, request } from '../../core/request/request';
 import { saveBlob, filenameFromDisposition } from '../../core/request/download';
-import type { Job, QueryRequest, ReportResult, ReportSummary, SavedQuery, Snapshot, SnapshotDiff } from '../../../shared/statistics';
+import type { Job, QueryRequest, ReportDefinitionAnswer, ReportResult, ReportSpec, ReportSummary, SavedQuery, Snapshot, SnapshotDiff } from '../../../shared/statistics';
 
 export interface QueryField {
   name: string;
@@ -34,6 +34,12 @@ export const statApi = {
   removeSaved: (id: number) => request.delete(`/api/query/saved/${id}`),
   reports: () => get<ReportSummary[]>('/api/reports'),
   runReport: (id: string, params: Record<string, unknown>) => post<ReportResult>(`/api/reports/${id}/run`, { params }),
+  sources: () => get<DataSourceInfo[]>('/api/stat/sources'),
+  reportDefinition: (id: string) => get<ReportDefinitionAnswer>(`/api/reports/${id}/definition`),
+  previewReport: (definition: ReportSpec, params: Record<string, unknown>) => post<ReportResult>('/api/reports/preview', { definition, params }),
+  saveReport: (body: { definition: ReportSpec; shared: boolean }, id?: string) =>
+    id ? request.put<ReportSummary>(`/api/reports/${id}`, body).then((r) => r.data) : post<ReportSummary>('/api/reports', body),
+  removeReport: (id: string) => request.delete(`/api/reports/${id}`),
   snapshots: () => get<Snapshot[]>('/api/snapshots'),
   takeSnapshot: (title: string, modules: string[]) => post<{ jobId: number; snapshotId: number }>('/api/snapshots', { title, modules }),
   diff: (a: number, b: number, module: string, kind: string, page: number) => get<SnapshotDiff>(`/api/snapshots/${a}/diff/${b}`, { module, kind, page, size: 10 }),
@@ -45,6 +51,15 @@ export const statApi = {
   bigdata: () => get<BigData>('/api/bigdata/overview'),
   studyHours: (year: number) => get<StudyHours>('/api/bigdata/study-hours', { year }),
 };
+
+/** A data source a report may name (`GET /api/stat/sources`). */
+export interface DataSourceInfo {
+  code: string;
+  title: string;
+  module: string;
+  /** Fields reports may use (empty: every stored field of the module). */
+  fields: string[];
+}
 
 export interface SnapshotSchedule {
   id: number;
