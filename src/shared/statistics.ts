@@ -185,6 +185,8 @@ export interface Snapshot {
   /** Rows this snapshot stored itself (versions new in it). */
   stored: Record<string, number>;
   createdByName: string;
+  /** What the snapshot holds when it is not simply every record as it was (empty: nothing to say). */
+  note: string;
 }
 
 export interface SnapshotDiff {

@@ -188,6 +188,17 @@ describe(`report designer and snapshot queries on ${TEST_DB}`, () => {
     expect(mine.totalElements).toBe(await direct(subtree));
     expect(mine.content.every((r) => subtree.includes(r.orgId))).toBe(true);
 
+    // The demo's year-end roster is the members of that day as their dates tell: made full later, still probationary then.
+    const snap = (await call<{ id: number; note: string }[]>(admin, 'GET', '/api/snapshots')).find((s) => s.id === yearEnd.id)!;
+    expect(snap.note).toMatch(/按入党、转正日期还原/);
+    const probation = await call<{ totalElements: number }>(admin, 'POST', '/api/query/run', { module: 'member', snapshot: yearEnd.id, where: { and: [{ field: 'memberType', op: 'eq', value: '2' }] }, size: 1 });
+    const { rows: then } = await sql<{ n: number; later: number }>`SELECT count(*) FILTER (WHERE member_type = '2' OR full_date > ${yearEndDay}::date)::int AS n,
+        count(*) FILTER (WHERE full_date > ${yearEndDay}::date)::int AS later FROM m_member WHERE join_date <= ${yearEndDay}::date`.execute(t.database.db);
+    expect(then[0].later).toBeGreaterThan(0);
+    expect(probation.totalElements).toBe(then[0].n);
+    const fullLater = await call<{ totalElements: number }>(admin, 'POST', '/api/query/run', { module: 'member', snapshot: yearEnd.id, where: { and: [{ field: 'fullDate', op: 'gt', value: yearEndDay }] }, size: 1 });
+    expect(fullLater.totalElements).toBe(0);
+
     // Unknown snapshots, one without the module, and a bad id answer 400.
     await call(admin, 'POST', '/api/query/run', { module: 'member', snapshot: 999999 }, 400);
     await call(admin, 'POST', '/api/query/run', { module: 'development', snapshot: yearEnd.id }, 400);

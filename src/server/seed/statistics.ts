@@ -2,9 +2,9 @@
  * Demo data of the statistics area (issue 30): the data sources as configured records, saved queries
  * (the administrator's own and shared ones, a branch secretary's, one over the year-end snapshot),
  * reports designed by the organisation department, and two snapshots: the roster at the
- * end of last year and this month's. The year-end copy is taken now from the members who had joined by
- * then (the demo has no history to take it from), so comparing it with this month's shows the year's
- * new members.
+ * end of last year and this month's. The demo has no history to copy the year-end roster from: it is
+ * rebuilt from the members' dates (membersAsOf) and its note says what it is, so comparing it with this
+ * month's shows the year's new members and those made full since.
  */
 import { sql } from 'kysely';
 import { DEFAULT_SOURCES } from '../domain/statistics/sources.js';
@@ -36,6 +36,17 @@ export const DESIGNED_REPORTS: ReportSpec[] = [
     ],
   },
 ];
+
+/**
+ * The members of a past day as they were then, as far as their dates tell: those admitted by then, and
+ * who was made full after it still a probationary member (预备党员, no date made full). What the dates do
+ * not tell (a branch changed or membership ended since) is as today; the snapshot's note says so.
+ */
+function membersAsOf(day: string) {
+  return sql`SELECT (jsonb_populate_record(null::m_member, to_jsonb(m) || CASE WHEN m.full_date > ${day}::date
+      THEN jsonb_build_object('member_type', '2', 'full_date', NULL) ELSE '{}'::jsonb END)).*
+    FROM m_member m WHERE m.join_date <= ${day}::date`;
+}
 
 export async function seedStatistics({ database, app, log }: SeedContext): Promise<void> {
   const { db } = database;
@@ -77,8 +88,9 @@ export async function seedStatistics({ database, app, log }: SeedContext): Promi
   if (!app) return;
   const admin = { id: idOf('admin'), name: '系统管理员' };
   const yearEnd = `${year - 1}-12-31`;
-  const first = await newSnapshot(db, `${year - 1}年末党员名册`, ['member', 'org'], admin, new Date(`${yearEnd}T23:59:59`));
-  await takeSnapshot(app.runtime, first, undefined, { member: (eb) => eb('join_date', '<=', yearEnd) });
+  const note = `演示数据：按入党、转正日期还原的${yearEnd}党员名册（当日已入党的党员；此后转正的仍为预备党员）；所在党组织、党籍状态等为快照生成时的情况`;
+  const first = await newSnapshot(db, `${year - 1}年末党员名册`, ['member', 'org'], admin, new Date(`${yearEnd}T23:59:59`), note);
+  await takeSnapshot(app.runtime, first, undefined, { member: membersAsOf(yearEnd) });
   const month = `${year}年${new Date().getMonth() + 1}月`;
   const second = await newSnapshot(db, `${month}党员名册`, ['member', 'org'], admin);
   const taken = await takeSnapshot(app.runtime, second);

@@ -5,7 +5,7 @@
  * saw it up to the one that saw it changed or gone. A snapshot therefore stores only the rows that
  * changed since the module's previous snapshot (migration 0270, docs/statistics.md).
  */
-import { sql, type AliasedRawBuilder, type Kysely } from 'kysely';
+import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
 import type { SessionUser } from '../../core/auth/session-user.js';
 import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
@@ -30,10 +30,11 @@ interface SnapshotRow {
   counts: Record<string, number>;
   stored: Record<string, number>;
   created_by_name: string;
+  note: string;
 }
 
 const toSnapshot = (r: SnapshotRow): Snapshot => ({
-  id: r.id, title: r.title, modules: r.modules, takenAt: new Date(r.taken_at).toISOString(), state: r.state, counts: r.counts, stored: r.stored, createdByName: r.created_by_name,
+  id: r.id, title: r.title, modules: r.modules, takenAt: new Date(r.taken_at).toISOString(), state: r.state, counts: r.counts, stored: r.stored, createdByName: r.created_by_name, note: r.note ?? '',
 });
 
 /** The versions of a module's records in a snapshot. */
@@ -70,19 +71,20 @@ export function checkModules(runtime: Runtime, modules: unknown): string[] {
 }
 
 /** Registers a snapshot (state start) and answers its id; `take` fills it. */
-export async function newSnapshot(db: Kysely<DB>, title: string, modules: string[], user: { id: number | null; name: string }, takenAt?: Date): Promise<number> {
-  const { rows } = await sql<{ id: number }>`INSERT INTO stat_snapshot (title, modules, taken_at, created_by, created_by_name)
-    VALUES (${title}, ${modules}::text[], ${takenAt ?? new Date()}, ${user.id}, ${user.name}) RETURNING id`.execute(db);
+export async function newSnapshot(db: Kysely<DB>, title: string, modules: string[], user: { id: number | null; name: string }, takenAt?: Date, note = ''): Promise<number> {
+  const { rows } = await sql<{ id: number }>`INSERT INTO stat_snapshot (title, modules, taken_at, created_by, created_by_name, note)
+    VALUES (${title}, ${modules}::text[], ${takenAt ?? new Date()}, ${user.id}, ${user.name}, ${note}) RETURNING id`.execute(db);
   return rows[0].id;
 }
 
 /**
  * Takes snapshot `id` of its modules in one transaction: versions whose record changed or went are
- * closed at this snapshot, rows without an open version are stored. `where` narrows a module's rows
- * (the demo's "end of last year" copy); normal snapshots take every row. One transaction holds
- * all the modules, so they are copied at the same moment.
+ * closed at this snapshot, rows without an open version are stored. `rowsOf` gives a module's rows as
+ * another relation of its table's row type (the demo's "end of last year" copy: the members of that
+ * day, as they were then); normal snapshots take the table. One transaction holds all the modules, so
+ * they are copied at the same moment.
  */
-export async function takeSnapshot(runtime: Runtime, id: number, job?: JobControl, where?: Record<string, Condition>): Promise<Snapshot> {
+export async function takeSnapshot(runtime: Runtime, id: number, job?: JobControl, rowsOf?: Record<string, RawBuilder<unknown>>): Promise<Snapshot> {
   const db = runtime.ctx.db;
   const { rows } = await sql<SnapshotRow>`SELECT * FROM stat_snapshot WHERE id = ${id}`.execute(db);
   const snap = rows[0];
@@ -93,8 +95,10 @@ export async function takeSnapshot(runtime: Runtime, id: number, job?: JobContro
     await db.transaction().execute(async (trx) => {
       for (const module of snap.modules) {
         const m = runtime.module(module)!;
-        const filter = where?.[module];
-        const source = filter ? (trx as Kysely<any>).selectFrom(m.table).where(filter).selectAll() : (trx as Kysely<any>).selectFrom(m.table).selectAll();
+        const given = rowsOf?.[module];
+        // The rows copied: the table, or the relation given (read again for the rows that changed).
+        const rows = given ? sql`(${given})` : sql.table(m.table);
+        const source = sql`SELECT * FROM ${rows} r`;
         // The hash of each row now (its text form), then only the rows that changed are turned into JSON.
         await sql`DROP TABLE IF EXISTS snapshot_current`.execute(trx);
         await sql`CREATE TEMP TABLE snapshot_current ON COMMIT DROP AS SELECT s.id, md5(s::text) AS h FROM (${source}) s`.execute(trx);
@@ -104,7 +108,7 @@ export async function takeSnapshot(runtime: Runtime, id: number, job?: JobContro
           WHERE v.module = ${module} AND v.last_snapshot IS NULL
             AND NOT EXISTS (SELECT 1 FROM snapshot_current c WHERE c.id = v.record_id AND c.h = v.hash)`.execute(trx);
         const inserted = await sql`INSERT INTO stat_snapshot_version (module, record_id, first_snapshot, hash, data)
-          SELECT ${module}, c.id, ${id}, c.h, to_jsonb(t) FROM snapshot_current c JOIN ${sql.table(m.table)} t ON t.id = c.id
+          SELECT ${module}, c.id, ${id}, c.h, to_jsonb(t) FROM snapshot_current c JOIN ${rows} t ON t.id = c.id
           WHERE NOT EXISTS (SELECT 1 FROM stat_snapshot_version v WHERE v.module = ${module} AND v.record_id = c.id AND v.last_snapshot IS NULL)`.execute(trx);
         const { rows: n } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM snapshot_current`.execute(trx);
         counts[module] = n[0].n;

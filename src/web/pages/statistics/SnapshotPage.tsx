@@ -11,6 +11,7 @@ import { EXPORT_STATE_LABELS, type Snapshot, type SnapshotDiff } from '../../../
 import { Permission, useHasPermission } from '../../core/Permission';
 import { download } from '../../core/request/download';
 import { statApi, type SnapshotSchedule } from './api';
+import './statistics.css';
 
 const MODULES = [
   { value: 'member', label: '党员信息' },
@@ -145,7 +146,7 @@ export default function SnapshotPage() {
           dataSource={snapshots.data}
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
           columns={[
-            { title: '快照名称', dataIndex: 'title' },
+            { title: '快照名称', dataIndex: 'title', render: (v: string, r: Snapshot) => (r.note ? <div>{v}<div className="snapshot-note">{r.note}</div></div> : v) },
             { title: '快照时间', dataIndex: 'takenAt', width: 170, render: (v: string) => new Date(v).toLocaleString('zh-CN', { hour12: false }) },
             { title: '包含数据', key: 'modules', render: (_: unknown, s) => s.modules.map((m) => <Tag key={m}>{moduleTitle(m)} {s.counts[m] ?? ''}</Tag>) },
             { title: '本次存储（变化的记录）', key: 'stored', render: (_: unknown, s) => s.modules.map((m) => `${moduleTitle(m)} ${s.stored[m] ?? 0}`).join('，') },
