@@ -1,48 +1,10 @@
 /**
- * PDFs with Chinese text (certificates, the demo course documents) made with pdf-lib. Its standard fonts
- * have no Chinese, so each file embeds the GB 2312 font of assets/pschool cut down to the characters
- * the file uses (subset-font, HarfBuzz): a certificate is a few tens of KB.
+ * PDFs with Chinese text (certificates, the demo course documents) made with pdf-lib; the font embedding and
+ * line wrapping are core/pdf-cjk.ts's.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb } from 'pdf-lib';
 import QRCode from 'qrcode';
-import subsetFont from 'subset-font';
-import { ASSETS_DIR } from '../../paths.js';
-
-let fullFont: Promise<Buffer> | undefined;
-const fontFile = () => (fullFont ??= fs.promises.readFile(path.join(ASSETS_DIR, 'pschool', 'cjk-gb2312.ttf')));
-
-async function fontFor(doc: PDFDocument, texts: string[]): Promise<PDFFont> {
-  doc.registerFontkit(fontkit);
-  const chars = [...new Set(texts.join('') + '0123456789')].join('');
-  const subset = await subsetFont(await fontFile(), chars, { targetFormat: 'truetype' });
-  return doc.embedFont(subset, { subset: false });
-}
-
-/** Draws text centred on the page at height y. */
-function centred(page: PDFPage, font: PDFFont, text: string, y: number, size: number, color = rgb(0.1, 0.1, 0.1)) {
-  const width = font.widthOfTextAtSize(text, size);
-  page.drawText(text, { x: (page.getWidth() - width) / 2, y, size, font, color });
-}
-
-const NO_LINE_START = '，。、；：？！”’）》】…';
-
-/** Splits text into lines that fit `width` at `size` (Chinese wraps anywhere). */
-function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const ch of text) {
-    // Closing punctuation stays at the end of its line (禁则): it may hang past the margin.
-    if (font.widthOfTextAtSize(line + ch, size) > width && !NO_LINE_START.includes(ch)) {
-      lines.push(line);
-      line = ch;
-    } else line += ch;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
+import { cjkFont as fontFor, drawCentred as centred, wrapText as wrap } from '../../core/pdf-cjk.js';
 
 export interface CertificateContent {
   no: string;
