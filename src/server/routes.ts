@@ -26,6 +26,7 @@ import { cadreArea } from './domain/cadre/index.js';
 import { evaluationArea } from './domain/evaluation/index.js';
 import { meetingsArea } from './domain/meetings/index.js';
 import { workArea } from './domain/work/index.js';
+import { templateRoutes } from './domain/templates/index.js';
 import { sysConfigRoutes } from './core/sysconfig/routes.js';
 import { userRoutes } from './core/users/routes.js';
 
@@ -62,4 +63,5 @@ export const routePlugins: FastifyPluginAsync[] = [
   evaluationArea,
   meetingsArea,
   workArea,
+  templateRoutes,
 ];

@@ -80,6 +80,7 @@ export const CORE_PAGES = [
   'cadre-info', 'cadre-assess', 'cadre-structure', 'cadre-performance',
   'member-talk', 'member-points', 'member-assist', 'assess-plan', 'org-weak',
   'service-download',
+  'service-template',
 ] as const;
 
 /** Modules whose schema is being written; `module:<id>` may name them before schemas/modules/<id>.json exists. */

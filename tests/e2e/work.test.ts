@@ -1,7 +1,9 @@
 /**
  * Issue 29 (work management) in Chromium, desktop: a task the committee (ejdw) gives the demo branch is
  * reported back by its secretary (zbsj) through the step dialog of 任务管理 (进行中 → 已完成, the report on the
- * record), and 文件下载 lists the documents published to the secretary by category, downloads one and counts it.
+ * record), and 文件下载 lists the documents published to the secretary by category, downloads one and counts it;
+ * in 模板管理 the secretary picks the 党员身份证明 template and a member, sees the PDF preview, downloads it, and
+ * renders two members as a background job whose progress bar ends with the download.
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import { signedIn } from './layout-helpers.js';
 
 const TASK = '/service/work/task';
 const DOWNLOAD = '/service/info/download';
+const TEMPLATE = '/service/work/template';
 const today = new Date().toISOString().slice(0, 10);
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
@@ -68,5 +71,31 @@ describe('[issue 29] work management in Chromium', () => {
     const [file] = await Promise.all([page!.waitForEvent('download'), row.getByRole('button', { name: /下\s*载/ }).click()]);
     expect(file.suggestedFilename()).toContain('.xlsx');
     await expect.poll(async () => Number(await row.locator('td').nth(3).textContent())).toBe(before + 1);
+  });
+
+  it('[S1.F14j] 模板管理: pick a template and a member, preview the PDF, download it, render two as a job with progress', async () => {
+    const members = (await api<{ content: { id: number; name: string }[] }>('POST', '/api/m/member/list?size=2', {}, tokens.zbsj)).body.content;
+    const p = page!;
+    await p.goto(webUrl(TEMPLATE));
+    await p.locator('.template-tabs .rt-row', { hasText: '党员身份证明' }).first().waitFor();
+    await p.locator('.template-tabs .ant-tabs-tab', { hasText: '生成文档' }).click();
+    const choose = async (select: Locator, text: string, search?: string) => {
+      await select.click();
+      if (search) await p.keyboard.type(search);
+      await p.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text }).first().click();
+    };
+    await choose(p.locator('.template-choose'), '党员身份证明');
+    await choose(p.locator('.template-record'), members[0].name, members[0].name);
+    await p.locator('.template-one').getByRole('button', { name: /预\s*览/ }).click();
+    await p.locator('.template-preview canvas').first().waitFor();
+    const [file] = await Promise.all([p.waitForEvent('download'), p.locator('.template-one').getByRole('button', { name: /下载 PDF/ }).click()]);
+    expect(file.suggestedFilename()).toBe(`党员身份证明-${members[0].name}.pdf`);
+    for (const m of members) await choose(p.locator('.template-records'), m.name, m.name);
+    await p.keyboard.press('Escape');
+    await p.locator('.template-bulk').getByRole('button', { name: /开始生成/ }).click();
+    await p.locator('.job-progress[data-state="2"]').waitFor();
+    expect(await p.locator('.job-progress .ant-progress-status-success').count()).toBe(1);
+    const [bundle] = await Promise.all([p.waitForEvent('download'), p.locator('.job-progress').getByRole('button', { name: /下载/ }).click()]);
+    expect(bundle.suggestedFilename()).toBe('党员身份证明（2份）.pdf');
   });
 });

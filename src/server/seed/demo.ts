@@ -17,6 +17,7 @@ import { seedMeetings } from './meetings.js';
 import { seedElections } from './elections.js';
 import { seedMemberLife } from './member-life.js';
 import { seedWork } from './work.js';
+import { seedTemplates } from './templates.js';
 import { seedUniversity } from './university/seed.js';
 import { generateUniversity } from './university/university.js';
 import { MenuService } from '../core/menus/service.js';
@@ -114,6 +115,8 @@ export const DEMO_ROLES: DemoRole[] = [
       'stat-other-report:list', 'stat-other-report:add', 'stat-other-report:edit', 'other-report:stash', 'other-report:submit',
       // 填报管理 (issue 29): the branch fills the forms published to it.
       'stat-fill-in:list', 'stat-fill-in:fill',
+      // 模板管理 (issue 29): the branch fills the school's templates (证明信, 介绍信) from its own records.
+      'service-template:list', 'service-template:render',
       // Elections (issue 28): the branch's own steps; the steps of the level above check the level.
       ...permissionsUnder(tree, 'org-election'),
       ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'pschool-study', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p) && !COMMITTEE_UP.test(p)),
@@ -133,6 +136,7 @@ export const DEMO_ROLES: DemoRole[] = [
       ...permissionsUnder(tree, 'org-election'), ...evaluationAbove(tree),
       // 工作管理 (issue 29): the committee gives its branches tasks (declares the overdue ones not completed) and collects their reports.
       ...permissionsUnder(tree, 'service-task', 'stat-other-report'), 'service-batch:list', 'service-download:list',
+      'service-template:list', 'service-template:render',
       // Statistics (issue 30): 综合查询 and 统计报表 over the committee's records; it designs its own reports.
       'service-query:list', 'stat-report:list', 'stat-report:design',
       // 党费收缴 (issue 24 §4): the committee's own report of a batch is its step (上报 at the committee's level).
@@ -279,6 +283,8 @@ export const demoSeeders: DemoSeeder[] = [
   { name: 'demo-member-life', run: seedMemberLife },
   // 工作管理 (issue 29): tasks given to the branches with their reports, and the other reports they upload.
   { name: 'demo-work', run: async (ctx) => ctx.log.info(await seedWork(ctx, { school: ctx.config.school }), 'demo work seeded') },
+  // 模板管理 (issue 29): a 证明信, a 介绍信, an xlsx information sheet and a 结业证书, built in code.
+  { name: 'demo-templates', run: async (ctx) => ctx.log.info(await seedTemplates(ctx), 'demo templates seeded') },
   // Notices an administrator published, for the workbench (issue 33.4).
   { name: 'demo-notices', run: async ({ database, log }) => log.info({ notices: await seedDemoNotices(database) }, 'demo notices seeded') },
   // Data sources, saved queries and two snapshots (last year's end, this month), after every area's data (issue 30).

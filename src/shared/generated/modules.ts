@@ -1434,6 +1434,44 @@ export interface DevelopmentRecord {
 }
 
 /**
+ * 文档模板
+ */
+export interface DocTemplateRecord {
+  /**
+   * 模板名称
+   */
+  name: string;
+  /**
+   * 模板分类
+   */
+  category: "证明" | "介绍信" | "证书" | "登记表" | "通知" | "其他";
+  /**
+   * 模板类型: docx：Word 文档，可生成 Word 或 PDF；xlsx：Excel 工作簿
+   */
+  kind: "docx" | "xlsx";
+  /**
+   * 数据来源模块: 模板从哪个模块的记录取值，填写模块编号，如 member（党员信息）、transfer-out（组织关系转出）、pschool-student（党校学员）
+   */
+  sourceModule: string;
+  /**
+   * 模板文件: 占位符写作 {字段名称} 或 {字段编号}，如 {姓名}、{name}；引用的记录写作 {所在党组织.组织名称}；表格行写作 {#表格}…{/表格}（Excel 中写作 {表格.列}）；{今天} 为当天日期
+   */
+  file: string;
+  /**
+   * 占位符
+   */
+  placeholders?: string;
+  /**
+   * 模板说明
+   */
+  description?: string;
+  /**
+   * 启用
+   */
+  enabled?: boolean;
+}
+
+/**
  * 下载文件
  */
 export interface DocumentRecord {
@@ -3769,7 +3807,7 @@ export interface WorkTaskRecord {
   state?: number;
 }
 
-export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-assist' | 'member-contact' | 'member-points-item' | 'member-points' | 'member-reward' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit' | 'work-batch' | 'work-task';
+export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-assist' | 'member-contact' | 'member-points-item' | 'member-points' | 'member-reward' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit' | 'work-batch' | 'work-task';
 
 export interface ModuleRecords {
   'appointment': AppointmentRecord;
@@ -3798,6 +3836,7 @@ export interface ModuleRecords {
   'delegate': DelegateRecord;
   'development-book-range': DevelopmentBookRangeRecord;
   'development': DevelopmentRecord;
+  'doc-template': DocTemplateRecord;
   'document': DocumentRecord;
   'dues-batch': DuesBatchRecord;
   'dues-standard': DuesStandardRecord;

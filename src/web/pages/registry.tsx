@@ -69,6 +69,7 @@ export const corePages: Record<string, Page> = {
   'assess-plan': lazy(() => import('./evaluation/AssessPlanPage')),
   'org-weak': lazy(() => import('./evaluation/WeakOrgPage')),
   'service-download': lazy(() => import('./work/DownloadPage')),
+  'service-template': lazy(() => import('./templates/TemplatePage')),
 };
 
 export const PendingPage = lazy(() => import('./pending/PendingPage'));
