@@ -20,6 +20,7 @@ import { runtimeSuite } from './suites/runtime.js';
 import { serverSuite } from './suites/server.js';
 import { statisticsSuite } from './suites/statistics.js';
 import { tableSuite } from './suites/table.js';
+import { templatesSuite } from './suites/templates.js';
 import { webSuite } from './suites/web.js';
 import { workflowSuite } from './suites/workflow.js';
 
@@ -43,6 +44,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   meetings: meetingsSuite,
   evaluation: evaluationSuite,
   mobile: mobileSuite,
+  templates: templatesSuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -124,24 +124,20 @@ function drawTable(l: Layout, t: DocTable) {
   l.y -= 8;
 }
 
-/** The PDF of a (filled) Word document. */
-export async function docxToPdf(bytes: Buffer, title: string): Promise<Uint8Array> {
-  const blocks = docxBlocks(bytes);
+/**
+ * The PDF of one or more (filled) Word documents, each from a new page: one font subset for all of them, so a
+ * bulk job's single file carries the font once.
+ */
+export async function docxToPdf(files: Buffer | Buffer[], title: string): Promise<Uint8Array> {
+  const docs = (Array.isArray(files) ? files : [files]).map(docxBlocks);
   const doc = await PDFDocument.create();
   doc.setTitle(title);
   doc.setCreator('党建工作管理系统');
-  const texts = blocks.flatMap((b) => (b.kind === 'p' ? [b.text] : b.rows.flat()));
+  const texts = docs.flat().flatMap((b) => (b.kind === 'p' ? [b.text] : b.rows.flat()));
   const layout = new Layout(doc, await cjkFont(doc, texts));
-  for (const b of blocks) (b.kind === 'p' ? drawParagraph(layout, b) : drawTable(layout, b));
+  docs.forEach((blocks, i) => {
+    if (i) layout.newPage();
+    for (const b of blocks) (b.kind === 'p' ? drawParagraph(layout, b) : drawTable(layout, b));
+  });
   return doc.save();
-}
-
-/** Several PDFs as one (bulk rendering into one file). */
-export async function mergePdfs(files: Uint8Array[]): Promise<Uint8Array> {
-  const out = await PDFDocument.create();
-  for (const bytes of files) {
-    const src = await PDFDocument.load(bytes);
-    for (const page of await out.copyPages(src, src.getPageIndices())) out.addPage(page);
-  }
-  return out.save();
 }

@@ -27,7 +27,7 @@ import { jobsOf } from '../../runtime/jobs.js';
 import type { RuntimeModule } from '../../runtime/module.js';
 import { maskRecords } from '../../runtime/sensitive.js';
 import { localToday } from '../../../shared/module-schema/computed.js';
-import { docxToPdf, mergePdfs } from './docx-pdf.js';
+import { docxToPdf } from './docx-pdf.js';
 import { renderTemplate, templateTags, type TemplateKind, type TemplateTags } from './placeholders.js';
 import { recordData, referencedFields, unknownPlaceholders, vocabulary } from './values.js';
 
@@ -141,15 +141,19 @@ class Renderer {
     return { record, data: recordData(source, record, referenced, localToday()) };
   }
 
-  /** One record's document; its file name is the template's and the record's name. */
-  async render(recordId: number, format: Format): Promise<{ bytes: Buffer; name: string }> {
+  /** One record's filled template (docx or xlsx); its name is the template's and the record's, without extension. */
+  async fill(recordId: number): Promise<{ bytes: Buffer; name: string }> {
     const { record, data } = await this.data(recordId);
     const t = this.template;
-    const filled = await renderTemplate(t.kind, t.bytes, data);
     const label = String((t.source.nameField && record[t.source.nameField.name]) || recordId).replace(/[\\/:*?"<>|]/g, '_');
-    const name = `${t.name}-${label}`;
-    if (format === 'pdf') return { bytes: Buffer.from(await docxToPdf(filled, name)), name: `${name}.pdf` };
-    return { bytes: filled, name: `${name}.${t.kind}` };
+    return { bytes: await renderTemplate(t.kind, t.bytes, data), name: `${t.name}-${label}` };
+  }
+
+  /** One record's document in `format`. */
+  async render(recordId: number, format: Format): Promise<{ bytes: Buffer; name: string }> {
+    const { bytes, name } = await this.fill(recordId);
+    if (format === 'pdf') return { bytes: Buffer.from(await docxToPdf(bytes, name)), name: `${name}.pdf` };
+    return { bytes, name: `${name}.${this.template.kind}` };
   }
 }
 
@@ -232,21 +236,21 @@ export async function templateRoutes(app: FastifyInstance): Promise<void> {
       run: async (job) => {
         const files: { bytes: Buffer; name: string }[] = [];
         for (const [i, id] of ids.entries()) {
-          files.push(await renderer.render(id, format));
+          files.push(await renderer.fill(id));
           await job.progress(i + 1, ids.length);
         }
         let out: Buffer;
         let name: string;
         if (format === 'pdf') {
-          out = Buffer.from(await mergePdfs(files.map((f) => f.bytes)));
           name = `${t.name}（${ids.length}份）.pdf`;
+          out = Buffer.from(await docxToPdf(files.map((f) => f.bytes), name));
         } else {
           const zip = new PizZip();
           const seen = new Map<string, number>();
           for (const f of files) {
             const n = (seen.get(f.name) ?? 0) + 1;
             seen.set(f.name, n);
-            zip.file(n > 1 ? f.name.replace(/(\.\w+)$/, `（${n}）$1`) : f.name, f.bytes);
+            zip.file(`${f.name}${n > 1 ? `（${n}）` : ''}.${format}`, f.bytes);
           }
           out = zip.generate({ type: 'nodebuffer', compression: 'DEFLATE' });
           name = `${t.name}（${ids.length}份）.zip`;
