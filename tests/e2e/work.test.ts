@@ -3,7 +3,8 @@
  * reported back by its secretary (zbsj) through the step dialog of 任务管理 (进行中 → 已完成, the report on the
  * record), and 文件下载 lists the documents published to the secretary by category, downloads one and counts it;
  * in 模板管理 the secretary picks the 党员身份证明 template and a member, sees the PDF preview, downloads it, and
- * renders two members as a background job whose progress bar ends with the download.
+ * renders two members as a background job whose progress bar ends with the download; a 组织关系转出 record's
+ * detail offers its 组织关系介绍信 as a PDF.
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,5 +98,15 @@ describe('[issue 29] work management in Chromium', () => {
     expect(await p.locator('.job-progress .ant-progress-status-success').count()).toBe(1);
     const [bundle] = await Promise.all([p.waitForEvent('download'), p.locator('.job-progress').getByRole('button', { name: /下载/ }).click()]);
     expect(bundle.suggestedFilename()).toBe('党员身份证明（2份）.pdf');
+  });
+
+  it('[S1.F14j] a record\'s detail offers its templates: the transfer letter of a 组织关系转出 record downloads as a PDF', async () => {
+    const out = (await api<{ content: { id: number; name: string }[] }>('POST', '/api/m/transfer-out/list?size=1', {}, tokens.zbsj)).body.content[0];
+    const p = page!;
+    await p.goto(webUrl(`/transfer/out?id=${out.id}`));
+    const drawer = p.locator('.rf-drawer:visible');
+    await drawer.locator('.rf-templates').click();
+    const [file] = await Promise.all([p.waitForEvent('download'), p.locator('.ant-dropdown:visible .ant-dropdown-menu-item', { hasText: '组织关系介绍信' }).click()]);
+    expect(file.suggestedFilename()).toBe(`组织关系介绍信-${out.name}.pdf`);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The detail of a record in a drawer: every field with its label (in the form's sections), then a tab
  * per child module (x-children), a tab per related module the user may list (x-related) and the
- * modification trail (x-trail).
+ * modification trail (x-trail); 生成文档 offers the record's documents from 模板管理's templates.
  */
 import { EditOutlined, LinkOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -18,6 +18,7 @@ import { formLayout } from '../form/ui-schema';
 import { AuthImage, FileLink } from '../form/widgets';
 import { displayText, fileRef, formatDateTime, showIfMatches } from '../model';
 import { ChildTable } from './ChildTable';
+import { TemplateMenu } from './TemplateMenu';
 import { TrailPanel } from './TrailPanel';
 import { StateTag } from '../workflow/StateTag';
 
@@ -155,6 +156,7 @@ export function DetailDrawer({
                   <Button icon={<LinkOutlined />}>{l.title}</Button>
                 </Link>
               ))}
+            <TemplateMenu module={module} recordId={data.id} />
             <Permission roles={[perms.edit]}>
               {/* A record in flight changes through its steps: 编辑 says so instead of refusing on save. */}
               <Tooltip title={editLock}>
