@@ -172,6 +172,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     orgTree: () => services.orgTree,
     log: app.log,
     messages: () => services.messages,
+    jobs: { abandonedAfterS: options.config.jobAbandonedAfterS, exportInlineMax: options.config.exportInlineMax },
   });
   // Dictionaries the shipped files add since the last start (administrators' edits are kept).
   await services.dicts.syncFromFiles(options.schemasDir ?? SCHEMAS_DIR);

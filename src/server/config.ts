@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import { EXPORT_INLINE_MAX, JOB_ABANDONED_AFTER_S } from '../shared/jobs.js';
 import { DEFAULT_SCHOOL, SCHOOL_CODES, isSchoolCode, type SchoolCode } from '../shared/schools.js';
 
 /** Thrown for a bad environment value; the start script prints its message as one line. */
@@ -30,6 +31,10 @@ export interface AppConfig {
    * address is the client), the addresses/CIDRs of the proxies, or how many proxy hops to trust.
    */
   trustProxy: false | string[] | number;
+  /** Rows an export writes in the request; more run as a background job (EXPORT_INLINE_MAX, default 10,000). */
+  exportInlineMax: number;
+  /** Seconds without a heartbeat after which another server takes a job as abandoned (JOB_ABANDONED_AFTER, default 60). */
+  jobAbandonedAfterS: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -40,6 +45,12 @@ function parseBoolean(name: string, raw: string | undefined, fallback: boolean, 
   if (['true', '1', 'yes', 'on', truthy].includes(value)) return true;
   if (['false', '0', 'no', 'off', falsy].includes(value)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function parseWhole(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < min) throw new ConfigError(`${name} must be a whole number of at least ${min}, got "${raw}"`);
+  return Number(raw);
 }
 
 function parsePort(raw: string | undefined): number {
@@ -131,5 +142,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     authRateLimit: Number(rateRaw),
     loginAddressLockAfter: Number(addressLockRaw),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    exportInlineMax: parseWhole('EXPORT_INLINE_MAX', env.EXPORT_INLINE_MAX, EXPORT_INLINE_MAX, 1),
+    jobAbandonedAfterS: parseWhole('JOB_ABANDONED_AFTER', env.JOB_ABANDONED_AFTER, JOB_ABANDONED_AFTER_S, 1),
   };
 }

@@ -48,22 +48,7 @@ export interface SavedQuery {
 
 /** Export type (spec §4): auto 1, custom 2. */
 export const ExportType = { AUTO: 1, CUSTOM: 2 } as const;
-/** Export state (spec §4): start 1, finish 2, error 3; also the state of every background job. */
-export const ExportState = { START: 1, FINISH: 2, ERROR: 3 } as const;
-export const EXPORT_STATE_LABELS: Record<number, string> = { 1: '进行中', 2: '已完成', 3: '失败' };
-
-export interface Job {
-  id: number;
-  kind: string;
-  title: string;
-  state: number;
-  progress: number;
-  total: number;
-  message: string;
-  result: unknown;
-  createdAt: string;
-  finishedAt: string | null;
-}
+export { EXPORT_STATE_LABELS, ExportState, type Job } from './jobs.js';
 
 /** A column of a report answer: the row dimension's label, then one per (column bucket ×) measure. */
 export interface ReportColumn {

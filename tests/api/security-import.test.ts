@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskStatus } from '../../src/shared/constants.js';
-import { INTERRUPTED_MESSAGE } from '../../src/server/runtime/import.js';
+import { ABANDONED_MESSAGE as INTERRUPTED_MESSAGE } from '../../src/server/runtime/jobs.js';
 import { bearer, login } from '../support/auth.js';
 import { TEST_DB, createTestApp, reopenableTestDatabase, type TestApp } from '../support/test-app.js';
 import { SHEET_HEAD, SHEET_TAIL, bookBytes, deflatedPart, generatedPart, partsOf, sheetBomb, streamedWorkbook, zipOf } from '../support/xlsx-files.js';
@@ -221,18 +221,19 @@ describe(`import jobs a stopped server left running on ${TEST_DB}`, () => {
     try {
       const first = await createTestApp({}, undefined, { database: await store.open() });
       const db = first.database.db;
-      const job = (status: number, heartbeat: string | null) =>
-        db
-          .insertInto('import_jobs')
-          .values({ module: 'member', mode: 'partial', status, file_name: '导入.xlsx', user_id: 1, ...(heartbeat && { heartbeat_at: sql<Date>`now() - ${heartbeat}::interval` }) })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-          .then((r) => r.id);
+      // An import is a job (runtime_jobs: export state, started or not, heartbeat) and its details (import_jobs).
+      const job = async (status: number, heartbeat: string | null) => {
+        const state = status === TaskStatus.SUCCESS ? 2 : 1;
+        const { rows } = await sql<{ id: number }>`INSERT INTO runtime_jobs (kind, title, state, owner_id, heartbeat, started_at, message, finished_at)
+          VALUES ('import', '导入', ${state}, 1, now() - ${heartbeat ?? '0 seconds'}::interval, ${status === TaskStatus.PREPARE ? null : sql`now()`},
+            ${status === TaskStatus.SUCCESS ? '导入完成：成功1行' : ''}, ${status === TaskStatus.SUCCESS ? sql`now()` : null}) RETURNING id`.execute(db);
+        await db.insertInto('import_jobs').values({ job_id: rows[0].id, module: 'member', mode: 'partial', file_name: '导入.xlsx' }).execute();
+        return rows[0].id;
+      };
       const stale = await job(TaskStatus.START, '10 minutes');
       const fresh = await job(TaskStatus.START, '5 seconds');
       const preparing = await job(TaskStatus.PREPARE, null);
       const done = await job(TaskStatus.SUCCESS, '10 minutes');
-      await db.updateTable('import_jobs').set({ message: '导入完成：成功1行', finished_at: new Date() }).where('id', '=', done).execute();
       await first.app.close();
 
       const second = await createTestApp({}, undefined, { database: await store.open() });
@@ -249,7 +250,7 @@ describe(`import jobs a stopped server left running on ${TEST_DB}`, () => {
           expect(await status(fresh)).toMatchObject({ status: TaskStatus.START });
           expect(await status(preparing)).toMatchObject({ status: TaskStatus.PREPARE });
           // Once silent for long, the next look marks it.
-          await second.database.db.updateTable('import_jobs').set({ heartbeat_at: sql<Date>`now() - interval '3 minutes'` }).where('id', '=', fresh).execute();
+          await sql`UPDATE runtime_jobs SET heartbeat = now() - interval '3 minutes' WHERE id = ${fresh}`.execute(second.database.db);
           expect(await status(fresh)).toMatchObject({ status: TaskStatus.ERROR, message: INTERRUPTED_MESSAGE });
         }
       } finally {

@@ -9,6 +9,7 @@ import type { Database } from '../db/database.js';
 import { RuntimeContext } from './context.js';
 import type { Actor } from './hooks.js';
 import { ImportJobs } from './import.js';
+import { JobRunner } from './jobs.js';
 import type { RuntimeModule } from './module.js';
 import { RecordService, type WriteEvent } from './records.js';
 import { ModuleRegistry, SchemaLoadError } from './registry.js';
@@ -17,6 +18,7 @@ import { StoredModules } from './stored-modules.js';
 import { WorkflowEngine } from './workflow/engine.js';
 import { Reminders } from './reminders/service.js';
 import { addDays } from '../../shared/calendar.js';
+import { EXPORT_INLINE_MAX } from '../../shared/jobs.js';
 import { workingCalendar } from './working-calendar.js';
 
 export { registerHook, registerRestoreHook, type Actor, type DeleteHookContext, type Hook, type HookContext, type RestoreHookContext, type WriteHookContext } from './hooks.js';
@@ -43,6 +45,8 @@ export interface RuntimeOptions {
   log: FastifyBaseLogger;
   /** To-dos of workflow steps (read on use). */
   messages?: () => MessageService;
+  /** Background jobs: heartbeat limit (seconds) and how many rows an export writes in the request. */
+  jobs?: { abandonedAfterS: number; exportInlineMax: number };
 }
 
 /**
@@ -54,7 +58,8 @@ export class Runtime {
   readonly events = new EventEmitter<{ write: [WriteEvent] }>();
   private context?: RuntimeContext;
   private readonly services = new Map<string, RecordService>();
-  private jobs?: ImportJobs;
+  private importJobs?: ImportJobs;
+  private jobRunner?: JobRunner;
   private engine?: WorkflowEngine;
   private reminderService?: Reminders;
   private storedModules?: StoredModules;
@@ -82,8 +87,11 @@ export class Runtime {
       log,
     });
     await this.storedModules.loadAll();
-    this.jobs = new ImportJobs(this.context, (id) => this.records(id), log);
-    await this.jobs.failInterrupted(database.kind === 'pglite');
+    this.jobRunner = new JobRunner(database.db, () => this.options.messages?.(), log, {
+      abandonedAfterS: this.options.jobs?.abandonedAfterS,
+      singleServer: database.kind === 'pglite',
+    });
+    this.importJobs = new ImportJobs(this.context, (id) => this.records(id), this.jobRunner, log);
     this.engine = new WorkflowEngine({
       ctx: this.context,
       records: (id) => this.records(id),
@@ -123,7 +131,18 @@ export class Runtime {
   }
 
   get imports(): ImportJobs {
-    return this.jobs!;
+    return this.importJobs!;
+  }
+
+  /** Background jobs of every area (runtime/jobs.ts). */
+  get jobs(): JobRunner {
+    if (!this.jobRunner) throw new Error('the schema runtime has not started');
+    return this.jobRunner;
+  }
+
+  /** Rows an export writes in the request; more run as a job (setting `exportInlineMax`). */
+  get exportInlineMax(): number {
+    return this.options.jobs?.exportInlineMax ?? EXPORT_INLINE_MAX;
   }
 
   /** Modules stored in the database: added, changed and read while the server runs. */

@@ -1,11 +1,14 @@
 /**
  * Background jobs (docs/architecture.md, "Background jobs"): work that outlives a request (a snapshot, an
- * export of more than 10,000 rows, a long import) runs here with its progress in `runtime_jobs`, and its
- * owner gets a message with a link when it ends. State is spec §4's export state: start 1, finish 2, error 3.
+ * export of more than `exportInlineMax` rows, an import) runs here with its progress in `runtime_jobs`, and
+ * its owner gets a message with a link when it ends. State is spec §4's export state: start 1, finish 2,
+ * error 3 (an import answers the spec's task status besides, derived in src/shared/jobs.ts).
  *
- * A running job renews its heartbeat; a server that dies stops renewing it, and any server marks such a
- * job failed (on start and whenever a job is read), so no job stays "running" for ever. Jobs are not
- * resumed: the owner starts the work again.
+ * A running job renews its heartbeat; a server that dies stops renewing it. At start, the embedded
+ * database (one server per data directory) fails every job still running: none can be alive. On
+ * PostgreSQL several app servers share the table, so only a heartbeat older than the limit counts, at
+ * start and whenever a job is read; no job stays "running" for ever. Jobs are not resumed: the owner
+ * starts the work again (the message says so).
  */
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
@@ -13,16 +16,22 @@ import { LOGIN, currentUser } from '../core/auth/guard.js';
 import type { MessageService } from '../core/messages/service.js';
 import type { DB } from '../db/types.js';
 import { HttpError } from '../errors.js';
-import { ExportState, type Job } from '../../shared/statistics.js';
+import { ExportState, JOB_ABANDONED_AFTER_S, type Job } from '../../shared/jobs.js';
 
-/** How often a running job renews its heartbeat, and how old a heartbeat is when its server is taken as dead. */
-export const HEARTBEAT_MS = 10_000;
-export const ABANDONED_AFTER_S = 60;
+/** What a job a stopped server left running says once it is marked failed. */
+export const ABANDONED_MESSAGE = '服务器已重启，任务中断，请重新发起';
 
 export interface JobControl {
   readonly id: number;
-  /** Report progress (`done` of `total`); renews the heartbeat at most every few seconds. */
+  /** Report progress (`done` of `total`); written at most once a second (and at the end), renewing the heartbeat. */
   progress(done: number, total?: number): Promise<void>;
+}
+
+/** Thrown by a job's work: the job fails with this message, keeping `result` (an error report to download). */
+export class JobFailure<R = unknown> extends Error {
+  constructor(message: string, readonly result?: R) {
+    super(message);
+  }
 }
 
 export interface JobSpec<R> {
@@ -31,10 +40,17 @@ export interface JobSpec<R> {
   ownerId: number | null;
   /** The work; its value is stored as the job's result (JSON). */
   run(job: JobControl): Promise<R>;
-  /** The link of the message sent when the job ends (null: no link); default: none. */
+  /** The link of the message sent when the job ends (also after a JobFailure with a result); default: none. */
   link?(result: R, jobId: number): string | null;
-  /** The message's text on success; default: `<title>已完成`. */
+  /** The job's message and the owner's on success; default: `<title>已完成`. */
   done?(result: R): string;
+}
+
+export interface JobRunnerOptions {
+  /** Seconds without a heartbeat after which a job is taken as abandoned (PostgreSQL). */
+  abandonedAfterS?: number;
+  /** One app server per database (the embedded engine): at start every running job is abandoned. */
+  singleServer: boolean;
 }
 
 interface JobRow {
@@ -48,48 +64,77 @@ interface JobRow {
   result: unknown;
   owner_id: number | null;
   created_at: Date;
+  started_at: Date | null;
   finished_at: Date | null;
 }
 
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const toJob = (r: JobRow): Job => ({
   id: r.id, kind: r.kind, title: r.title, state: r.state, progress: r.progress, total: r.total, message: r.message, result: r.result,
-  createdAt: new Date(r.created_at).toISOString(), finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+  createdAt: new Date(r.created_at).toISOString(), startedAt: iso(r.started_at), finishedAt: iso(r.finished_at),
 });
 
 export class JobRunner {
-  private readonly running = new Set<Promise<unknown>>();
+  /** The jobs this server runs: alive whatever their heartbeat says (a long transaction may hold it back on PGlite). */
+  private readonly running = new Map<number, Promise<unknown>>();
+  readonly abandonedAfterS: number;
+  /** How often a running job renews its heartbeat: six times within the limit. */
+  readonly heartbeatMs: number;
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly messages: Pick<MessageService, 'sendMessage'> | undefined,
-    private readonly log: { error(o: object, msg: string): void },
-  ) {}
+    private readonly messages: () => Pick<MessageService, 'sendMessage'> | undefined,
+    private readonly log: { error(o: object, msg: string): void; warn(o: object, msg: string): void },
+    private readonly options: JobRunnerOptions,
+  ) {
+    this.abandonedAfterS = options.abandonedAfterS ?? JOB_ABANDONED_AFTER_S;
+    this.heartbeatMs = Math.max(200, (this.abandonedAfterS * 1000) / 6);
+  }
 
-  /** Marks jobs whose server stopped renewing their heartbeat as failed; returns how many. */
-  async failAbandoned(): Promise<number> {
-    const r = await sql`UPDATE runtime_jobs SET state = ${ExportState.ERROR}, message = '服务器已重启，任务中断，请重新发起', finished_at = now()
-      WHERE state = ${ExportState.START} AND heartbeat < now() - make_interval(secs => ${ABANDONED_AFTER_S})`.execute(this.db);
-    return Number(r.numAffectedRows ?? 0);
+  /**
+   * Marks failed the jobs whose server is gone, tells their owners, and answers how many. `atStart` on the
+   * embedded engine: every running job (this server has just started, so none is its own).
+   */
+  async failAbandoned(atStart = false): Promise<number> {
+    const everyRunning = atStart && this.options.singleServer;
+    const own = [...this.running.keys()].join(',');
+    const { rows } = await sql<{ id: number; title: string; owner_id: number | null; kind: string }>`
+      UPDATE runtime_jobs SET state = ${ExportState.ERROR}, message = ${ABANDONED_MESSAGE}, finished_at = now()
+      WHERE state = ${ExportState.START} AND NOT (id = ANY(string_to_array(${own}, ',')::int[]))
+        AND (${everyRunning}::boolean OR heartbeat < now() - make_interval(secs => ${this.abandonedAfterS}))
+      RETURNING id, title, owner_id, kind`.execute(this.db);
+    if (rows.length) this.log.warn({ jobs: rows.map((r) => r.id) }, 'jobs a stopped server left running marked failed');
+    for (const r of rows) await this.tell(r.owner_id, `${r.title}失败：${ABANDONED_MESSAGE}`, null);
+    return rows.length;
   }
 
   /** Starts a job and answers its id at once; the work goes on after the request. */
   async start<R>(spec: JobSpec<R>): Promise<number> {
-    const { rows } = await sql<{ id: number }>`INSERT INTO runtime_jobs (kind, title, owner_id) VALUES (${spec.kind}, ${spec.title}, ${spec.ownerId}) RETURNING id`.execute(this.db);
-    const id = rows[0].id;
-    const done = this.execute(id, spec).finally(() => this.running.delete(done));
-    this.running.add(done);
+    const id = await this.create(spec);
+    this.launch(id, spec);
     return id;
+  }
+
+  /** Stores a job before its work can begin (an import checks its file in between); `launch` runs it. */
+  async create(spec: Pick<JobSpec<unknown>, 'kind' | 'title' | 'ownerId'>, db: Kysely<DB> = this.db): Promise<number> {
+    const { rows } = await sql<{ id: number }>`INSERT INTO runtime_jobs (kind, title, owner_id) VALUES (${spec.kind}, ${spec.title}, ${spec.ownerId}) RETURNING id`.execute(db);
+    return rows[0].id;
+  }
+
+  launch<R>(id: number, spec: JobSpec<R>): void {
+    const done = this.execute(id, spec).finally(() => this.running.delete(id));
+    this.running.set(id, done);
   }
 
   /** Runs a job to its end (tests and seeders wait for it). */
   async startAndWait<R>(spec: JobSpec<R>): Promise<Job> {
     const id = await this.start(spec);
-    await this.drain();
+    await this.running.get(id);
     return (await this.get(id))!;
   }
 
   private async execute<R>(id: number, spec: JobSpec<R>): Promise<void> {
-    let last = Date.now();
+    let last = 0;
     const control: JobControl = {
       id,
       progress: async (done, total) => {
@@ -99,25 +144,30 @@ export class JobRunner {
       },
     };
     // The heartbeat goes on while the work waits on the database for long.
-    const beat = setInterval(() => void sql`UPDATE runtime_jobs SET heartbeat = now() WHERE id = ${id} AND state = 1`.execute(this.db).catch(() => {}), HEARTBEAT_MS);
+    const beat = setInterval(() => void sql`UPDATE runtime_jobs SET heartbeat = now() WHERE id = ${id} AND state = ${ExportState.START}`.execute(this.db).catch(() => {}), this.heartbeatMs);
     beat.unref();
     try {
+      await sql`UPDATE runtime_jobs SET started_at = now(), heartbeat = now() WHERE id = ${id}`.execute(this.db);
       const result = await spec.run(control);
-      await sql`UPDATE runtime_jobs SET state = ${ExportState.FINISH}, progress = greatest(progress, total), result = ${JSON.stringify(result ?? null)}::jsonb, finished_at = now() WHERE id = ${id}`.execute(this.db);
-      await this.tell(spec.ownerId, spec.done?.(result) ?? `${spec.title}已完成`, spec.link?.(result, id) ?? null);
+      const text = spec.done?.(result) ?? `${spec.title}已完成`;
+      await sql`UPDATE runtime_jobs SET state = ${ExportState.FINISH}, progress = greatest(progress, total), message = ${text}, result = ${JSON.stringify(result ?? null)}::jsonb, finished_at = now() WHERE id = ${id}`.execute(this.db);
+      await this.tell(spec.ownerId, text, spec.link?.(result, id) ?? null);
     } catch (error) {
-      this.log.error({ err: error, job: id }, 'background job failed');
-      const message = error instanceof HttpError ? error.message : '任务执行失败，请稍后重试';
-      await sql`UPDATE runtime_jobs SET state = ${ExportState.ERROR}, message = ${message}, finished_at = now() WHERE id = ${id}`.execute(this.db).catch(() => {});
-      await this.tell(spec.ownerId, `${spec.title}失败：${message}`, null);
+      const failure = error instanceof JobFailure ? error : undefined;
+      if (!failure) this.log.error({ err: error, job: id }, 'background job failed');
+      const message = error instanceof HttpError || failure ? (error as Error).message : '任务执行失败，请稍后重试';
+      const result = failure?.result === undefined ? null : JSON.stringify(failure.result);
+      await sql`UPDATE runtime_jobs SET state = ${ExportState.ERROR}, message = ${message}, result = ${result}::jsonb, finished_at = now() WHERE id = ${id}`.execute(this.db).catch(() => {});
+      await this.tell(spec.ownerId, `${spec.title}失败：${message}`, failure?.result === undefined ? null : (spec.link?.(failure.result as R, id) ?? null));
     } finally {
       clearInterval(beat);
     }
   }
 
   private async tell(ownerId: number | null, title: string, link: string | null): Promise<void> {
-    if (!ownerId || !this.messages) return;
-    await this.messages.sendMessage({ toUserIds: [ownerId], type: 'remind', title, content: title, link }).catch((err: unknown) => this.log.error({ err }, 'job message failed'));
+    const messages = this.messages();
+    if (!ownerId || !messages) return;
+    await messages.sendMessage({ toUserIds: [ownerId], type: 'remind', title, content: title, link }).catch((err: unknown) => this.log.error({ err }, 'job message failed'));
   }
 
   async get(id: number): Promise<Job | undefined> {
@@ -134,24 +184,13 @@ export class JobRunner {
 
   /** Waits for every job this server runs (before the database closes). */
   async drain(): Promise<void> {
-    while (this.running.size) await Promise.allSettled([...this.running]);
+    while (this.running.size) await Promise.allSettled([...this.running.values()]);
   }
 }
 
-// Keyed by the app's services: route plugins are encapsulated, each sees its own instance of the app.
-const runners = new WeakMap<object, JobRunner>();
-
-/** The app's job runner (one per app; created on first use, failing jobs a dead server left behind). */
+/** The app's job runner (the runtime's: one per app). */
 export function jobsOf(app: FastifyInstance): JobRunner {
-  let runner = runners.get(app.services);
-  if (!runner) {
-    runner = new JobRunner(app.services.database.db, app.services.messages, app.log);
-    runners.set(app.services, runner);
-    const r = runner;
-    app.addHook('onReady', async () => void (await r.failAbandoned()));
-    app.addHook('preClose', async () => r.drain());
-  }
-  return runner;
+  return app.runtime.jobs;
 }
 
 /** `GET /api/jobs/{id}`: a job's state, progress and result, for its owner (or a superuser). */

@@ -19,6 +19,7 @@ import { listDeleted } from './deleted.js';
 import { missingWorkflowHooks } from './workflow/hooks.js';
 import { listWaiting, workflowRoutes } from './workflow/routes.js';
 import { STORED_MODULES_TOPIC } from './stored-modules.js';
+import { modulePageLink } from './workflow/links.js';
 
 /** The actions of a module this user may perform. */
 export function allowedActions(user: Pick<SessionUser, 'roles' | 'isSuper'>, m: RuntimeModule): string[] {
@@ -79,8 +80,9 @@ export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
     const steps = missingWorkflowHooks(runtime.registry.list());
     if (steps.length) throw new Error(`x-workflow names guards or effects no service registered (${steps.join(', ')}): register them with registerGuard / registerEffect before the app is ready`);
   });
-  // Imports in flight finish before the database closes.
-  app.addHook('preClose', async () => runtime.imports.drain());
+  // Jobs a stopped server left running fail (their owners are told); jobs in flight finish before the database closes.
+  app.addHook('onReady', async () => void (await runtime.jobs.failAbandoned(true)));
+  app.addHook('preClose', async () => runtime.jobs.drain());
 }
 
 /**
@@ -144,6 +146,16 @@ interface ModuleRoute {
   /** Only modules this is true of have the route. */
   when?: (m: RuntimeModule) => boolean;
   handler: (runtime: Runtime, m: RuntimeModule, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+}
+
+/**
+ * Where the message about a job (an export, an import) leads: the page it was asked from (`?from=`, an
+ * internal path: pages embedding a module's list are many), else the menu page showing the module.
+ */
+async function jobPage(runtime: Runtime, m: RuntimeModule, req: FastifyRequest): Promise<string | null> {
+  const hint = (req.query as { from?: unknown }).from;
+  if (typeof hint === 'string' && /^\/[A-Za-z0-9/_-]{0,200}$/.test(hint) && !hint.startsWith('//')) return hint;
+  return modulePageLink(runtime.ctx, m);
 }
 
 const may = (action: ModuleAction) => (m: RuntimeModule) => [m.permissions[action]];
@@ -213,7 +225,7 @@ const MODULE_ROUTES: ModuleRoute[] = [
       } catch {
         throw new HttpError(400, '筛选条件的格式不正确', { errors: [{ field: 'filter', message: '筛选条件必须是 JSON 对象' }] });
       }
-      return streamExport(reply, runtime.records(m.id), { filter, query: req.query }, await actor(runtime, req));
+      return streamExport(req.server, reply, runtime.records(m.id), { filter, query: req.query }, await actor(runtime, req), await jobPage(runtime, m, req));
     },
   },
   { method: 'GET', path: '/template', permissions: may('import'), handler: async (runtime, m, _req, reply) => sendTemplate(reply, runtime.ctx, m) },
@@ -221,7 +233,7 @@ const MODULE_ROUTES: ModuleRoute[] = [
     method: 'POST', path: '/import', permissions: may('import'),
     handler: async (runtime, m, req, reply) => {
       const upload = await readImportUpload(req);
-      const jobId = await runtime.imports.start(m, upload, await actor(runtime, req));
+      const jobId = await runtime.imports.start(m, upload, await actor(runtime, req), await jobPage(runtime, m, req));
       return reply.code(202).send({ jobId });
     },
   },

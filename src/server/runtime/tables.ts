@@ -61,22 +61,14 @@ export interface RuntimeTables {
     restored_at: WithDefault<Date | null>;
     restored_by: WithDefault<string | null>;
   };
+  /** What an import adds to its job in runtime_jobs (migration 0310): state, progress and owner are the job's. */
   import_jobs: {
-    id: Generated<number>;
+    job_id: number;
     module: string;
     mode: 'partial' | 'all';
-    status: WithDefault<number>;
     file_name: WithDefault<string>;
-    total: WithDefault<number>;
-    processed: WithDefault<number>;
     imported: WithDefault<number>;
     errors: ColumnType<ImportRowError[], string | undefined, string>;
-    message: WithDefault<string>;
     report: Buffer | null;
-    user_id: number | null;
-    created_at: ColumnType<Date, Date | undefined, never>;
-    finished_at: Date | null;
-    /** When the job last made progress (migration 0090): a job silent for long was left by a stopped server. */
-    heartbeat_at: WithDefault<Date | null>;
   };
 }

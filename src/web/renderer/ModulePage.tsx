@@ -8,12 +8,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState, SortingState, Updater } from '@tanstack/react-table';
 import { Button, Modal, Pagination, Skeleton, Space, Tooltip } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import { modulePermissions } from '../../shared/module-schema/fields';
 import { editLockReason } from '../../shared/module-schema/workflow';
 import { Permission, useHasPermission } from '../core/Permission';
 import { useOnceTrue } from '../core/useOnceTrue';
 import { useConfirmRun } from '../core/useConfirmRun';
+import { useJobParam } from '../core/jobs/useJob';
 import { moduleApi, moduleKeys, useModuleMeta, type ModuleMeta, type ModuleRecord } from './api';
 import { ColumnChooser, useColumnVisibility } from './list/ColumnChooser';
 import { buildColumns, DataTable } from './list/DataTable';
@@ -35,6 +36,7 @@ const ImportDialog = lazy(() => import('./list/ImportDialog').then((m) => ({ def
 const ModuleLoadError = lazy(() => import('./ModuleError').then((m) => ({ default: m.ModuleLoadError })));
 const ListLoadError = lazy(() => import('./ModuleError').then((m) => ({ default: m.ListLoadError })));
 const DeletedDialog = lazy(() => import('./deleted/DeletedDialog').then((m) => ({ default: m.DeletedDialog })));
+const JobProgress = lazy(() => import('../core/jobs/JobProgress'));
 const BatchDialog = lazy(() => import('./workflow/BatchDialog').then((m) => ({ default: m.BatchDialog })));
 
 export const PAGE_SIZES = [10, 20, 50, 100, 500, 1000];
@@ -123,6 +125,9 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
   const [importing, setImporting] = useState(false);
   const used = { detail: useOnceTrue(detail !== undefined), import: useOnceTrue(importing) };
   const [exporting, setExporting] = useState(false);
+  // An export or import running as a job: started here, or the page opened from its message (`?job=`).
+  const [jobId, setJobId] = useJobParam();
+  const { pathname } = useLocation();
 
   const sort = sortParam(sorting);
   const body = useMemo(() => ({ ...filter, ...extraFilter, ...(tab !== 'all' && { $waiting: tab === 'later' ? 'later' : true }) }), [filter, extraFilter, tab]);
@@ -202,7 +207,8 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
   const exportList = async () => {
     setExporting(true);
     try {
-      await moduleApi.exportFile(module, schema.title, { ...filter, ...extraFilter }, sort);
+      const { jobId: started } = await moduleApi.exportFile(module, schema.title, { ...filter, ...extraFilter }, sort, pathname);
+      if (started) setJobId(started);
     } catch {
       // Shown by the request layer.
     } finally {
@@ -219,6 +225,11 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
   return (
     <div className="rt-page">
       {header}
+      {jobId !== undefined && (
+        <Suspense fallback={null}>
+          <JobProgress id={jobId} onClose={() => setJobId(undefined)} />
+        </Suspense>
+      )}
       {filters.length > 0 && (
         <div className="rt-card rt-filter-card">
           <FilterBar

@@ -7,6 +7,7 @@ import type { AxiosRequestConfig } from 'axios';
 import type { ChangeRecord, DeletedEntry, ImportMode, ImportStatus, ModuleRecord, RecordPage } from '../../shared/module-schema/api';
 import type { ModuleAction, ModuleSchema } from '../../shared/module-schema/types';
 import type { Page } from '../../shared/paging';
+import { downloadOrJob } from '../core/jobs/useJob';
 import { download } from '../core/request/download';
 import { del, get, post, put } from '../core/request/request';
 
@@ -64,14 +65,15 @@ export const moduleApi = {
   deleted: (module: string, page = 0, size = 10) => get<Page<DeletedEntry>>(`${base(module)}/deleted`, { page, size }, IN_PLACE),
   restoreDeleted: (module: string, deletionId: number) =>
     post<{ message: string; id: number }>(`${base(module)}/deleted/${deletionId}/restore`, {}, IN_PLACE),
-  exportFile: (module: string, title: string, filter: Record<string, unknown>, sort?: string) =>
-    download(`${base(module)}/export`, { filter: JSON.stringify(filter), sort }, `${title}.xlsx`),
+  /** The list as .xlsx, or (over 10,000 rows) a job: `{ jobId }`; `from` is the page the job's message leads back to. */
+  exportFile: (module: string, title: string, filter: Record<string, unknown>, sort: string | undefined, from: string) =>
+    downloadOrJob(`${base(module)}/export`, { params: { filter: JSON.stringify(filter), sort }, fallbackName: `${title}.xlsx`, from }),
   template: (module: string, title: string) => download(`${base(module)}/template`, undefined, `${title}导入模板.xlsx`),
-  importFile: (module: string, file: File, mode: ImportMode) => {
+  importFile: (module: string, file: File, mode: ImportMode, from?: string) => {
     const form = new FormData();
     form.append('mode', mode);
     form.append('file', file, file.name);
-    return post<{ jobId: number }>(`${base(module)}/import`, form, { headers: { 'Content-Type': 'multipart/form-data' } });
+    return post<{ jobId: number }>(`${base(module)}/import`, form, { headers: { 'Content-Type': 'multipart/form-data' }, params: from ? { from } : undefined });
   },
   importStatus: (module: string, jobId: number) => get<ImportStatus>(`${base(module)}/import/${jobId}`),
   /** The bad rows with an error column (`reportUrl` of a finished job). */

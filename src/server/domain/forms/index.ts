@@ -30,6 +30,7 @@ import { FORM_GUARD_HOOK, FORM_LATE_SOURCE, FORM_ORG_FIELD, FORM_PERMISSIONS } f
 import { registerExpectedSource } from '../../runtime/reminders/model.js';
 import { closedReason, FormService, lateOrganisations } from './service.js';
 import { exportAnswers, readAnswer } from './xlsx.js';
+import { menuPageLink } from '../../runtime/workflow/links.js';
 
 const { list: LIST, fill: FILL, manage: MANAGE } = FORM_PERMISSIONS;
 
@@ -99,6 +100,8 @@ export async function formsArea(app: FastifyInstance): Promise<void> {
   app.get('/api/forms/:id/export', { config: perm(MANAGE) }, async (req, reply) => {
     const form = await forms.form(id(req));
     const progress = (await forms.progress(form.module, currentUser(req))) as { orgName: string | null; orgId: number; state: number; recordId: number | null }[];
-    return exportAnswers(reply, form.title, app.runtime.records(form.module), progress.map((p) => ({ orgName: p.orgName ?? String(p.orgId), state: p.state, recordId: p.recordId })));
+    const fills = progress.map((p) => ({ orgName: p.orgName ?? String(p.orgId), state: p.state, recordId: p.recordId }));
+    // Over 10,000 rows a job: its message leads to 填报管理, which shows the job and its file.
+    return exportAnswers(app, reply, form.title, app.runtime.records(form.module), fills, currentUser(req).id, await menuPageLink(app.runtime.ctx, 'core:forms'));
   });
 }

@@ -5,14 +5,15 @@
  * in the same layout: the first data row of the first sheet, and the table sheets' rows.
  */
 import ExcelJS from 'exceljs';
-import type { FastifyReply } from 'fastify';
-import { CollectStatusLabel } from '../../../shared/constants.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sql } from 'kysely';
+import { CollectStatusLabel, ExportType } from '../../../shared/constants.js';
 import { isRowTable } from '../../../shared/module-schema/fields.js';
 import type { RowFieldSchema } from '../../../shared/module-schema/types.js';
-import { streamXlsx } from '../../core/xlsx.js';
 import { cellRaw, rawText } from '../../core/xlsx-read.js';
 import { HttpError } from '../../errors.js';
 import { exportCell, exportFields } from '../../runtime/cells.js';
+import { exportXlsx } from '../../runtime/export-job.js';
 import type { RuntimeModule } from '../../runtime/module.js';
 import type { RecordService } from '../../runtime/records.js';
 import { FORM_ORG_FIELD } from './schema.js';
@@ -35,13 +36,24 @@ function rowCell(column: RowFieldSchema, v: unknown): ExcelJS.CellValue {
   return v as ExcelJS.CellValue;
 }
 
-export function exportAnswers(reply: FastifyReply, title: string, records: RecordService, fills: ExportedFill[]): FastifyReply {
+/**
+ * Every answer of a form (export type auto 1): written while it downloads, or, over `exportInlineMax`
+ * rows (an organisation per row on the first sheet, and every table row), as a job whose message leads
+ * to `page`.
+ */
+export async function exportAnswers(app: FastifyInstance, reply: FastifyReply, title: string, records: RecordService, fills: ExportedFill[], ownerId: number | null, page: string | null): Promise<FastifyReply> {
   const m = records.module;
   const fields = exportFields(m).filter((f) => f.name !== FORM_ORG_FIELD);
   const scalars = fields.filter((f) => !isRowTable(f.schema));
   const tables = fields.filter((f) => isRowTable(f.schema));
   const filled = fills.filter((f) => f.recordId !== null);
-  return streamXlsx(reply, `${title}.xlsx`, async (book, addRow) => {
+  const rows = fills.length + (await tableRows(app, m, tables, filled));
+  let written = 0;
+  return exportXlsx(app, reply, { filename: `${title}.xlsx`, title, rows, ownerId, exportType: ExportType.AUTO, page, fill: async (book, rawAddRow, progress) => {
+    const addRow: typeof rawAddRow = async (sheet, values, font) => {
+      await rawAddRow(sheet, values, font);
+      if (++written % 1000 === 0) await progress(written);
+    };
     const main = book.addWorksheet('填报结果');
     main.columns = [ORG_HEADER, '状态', ...scalars.map((f) => f.title)].map((header) => ({ header, width: Math.max(12, header.length * 2 + 4) }));
     main.getRow(1).commit();
@@ -79,7 +91,17 @@ export function exportAnswers(reply: FastifyReply, title: string, records: Recor
       });
       sheet.commit();
     }
-  });
+  } });
+}
+
+/** The rows of the table-of-rows fields of the answers, counted in the database (jsonb array lengths). */
+async function tableRows(app: FastifyInstance, m: RuntimeModule, tables: { column: string | null }[], filled: ExportedFill[]): Promise<number> {
+  const columns = tables.map((t) => t.column).filter((c): c is string => !!c);
+  if (!columns.length || !filled.length) return 0;
+  const lengths = sql.join(columns.map((c) => sql`coalesce(jsonb_array_length(CASE WHEN jsonb_typeof(${sql.ref(c)}::jsonb) = 'array' THEN ${sql.ref(c)}::jsonb END), 0)`), sql` + `);
+  const ids = filled.map((f) => f.recordId!).join(',');
+  const { rows } = await sql<{ n: number }>`SELECT coalesce(sum(${lengths}), 0)::int AS n FROM ${sql.table(m.table)} WHERE id = ANY(string_to_array(${ids}, ',')::int[])`.execute(app.services.database.db);
+  return rows[0].n;
 }
 
 /** The values of one organisation's answer from a workbook in the export's layout (titles as headers). */

@@ -1,7 +1,8 @@
 /**
  * Where a to-do about a workflow record leads: `x-workflow.link` (with `{id}`), else the module's
  * hand-written page (`x-page`), else the menu page showing `module:<id>`, with `?id={id}` (the renderer
- * opens that record's detail).
+ * opens that record's detail). A job about a module (an import, an export) leads to the same page, with
+ * `?job={id}`.
  */
 import { joinPath } from '../../../shared/menus.js';
 import type { Kysely } from 'kysely';
@@ -18,11 +19,34 @@ export async function todoLink(ctx: RuntimeContext, m: RuntimeModule, db: Kysely
   if (own) return own.includes('{id}') ? own : `${own}${own.includes('?') ? '&' : '?'}id={id}`;
   const hand = m.schema['x-page'];
   if (hand) return `${hand}?id={id}`;
-  const hit = cache.get(m.id);
+  const page = await modulePageLink(ctx, m, db);
+  return page === null ? null : `${page}?id={id}`;
+}
+
+/** The path of the menu page showing `module:<id>` (null: no menu shows it). */
+export function modulePageLink(ctx: RuntimeContext, m: RuntimeModule, db: Kysely<DB> = ctx.db): Promise<string | null> {
+  return menuPagePath(`module:${m.id}`, db);
+}
+
+/** The path of the menu page showing `component` (`module:member`, `core:forms`); null: no menu shows it. */
+export function menuPageLink(ctx: RuntimeContext, component: string, db: Kysely<DB> = ctx.db): Promise<string | null> {
+  return menuPagePath(component, db);
+}
+
+/** The path (inside the web app, without `/web`) of the menu page showing this component, or null. */
+export async function menuPagePath(component: string, db: Kysely<DB>): Promise<string | null> {
+  const hit = cache.get(component);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.link;
-  const page = await menuPagePath(`module:${m.id}`, db);
-  const link = page === null ? null : `${page}?id={id}`;
-  cache.set(m.id, { link, at: Date.now() });
+  const rows = await db.selectFrom('menus').select(['id', 'parent_id', 'path', 'component']).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const page = rows.find((r) => r.component === component);
+  let link: string | null = null;
+  if (page) {
+    const chain = [];
+    for (let r: typeof page | undefined = page; r; r = r.parent_id === null ? undefined : byId.get(r.parent_id)) chain.unshift(r);
+    link = chain.reduce((path, r) => joinPath(path, r.path ?? undefined), '');
+  }
+  cache.set(component, { link, at: Date.now() });
   return link;
 }
 
@@ -66,15 +90,4 @@ export async function recordLinks(
     links.set(r.id, parent === null || parent === undefined ? null : parentLink.replaceAll('{id}', String(parent)));
   }
   return links;
-}
-
-/** The path (inside the web app, without `/web`) of the menu page showing this component, or null. */
-export async function menuPagePath(component: string, db: Kysely<DB>): Promise<string | null> {
-  const rows = await db.selectFrom('menus').select(['id', 'parent_id', 'path', 'component']).execute();
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const page = rows.find((r) => r.component === component);
-  if (!page) return null;
-  const chain = [];
-  for (let r: typeof page | undefined = page; r; r = r.parent_id === null ? undefined : byId.get(r.parent_id)) chain.unshift(r);
-  return chain.reduce((path, r) => joinPath(path, r.path ?? undefined), '');
 }

@@ -10,6 +10,8 @@ import type { AxiosError } from 'axios';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import JobProgress from '../../core/jobs/JobProgress';
+import { useJobParam } from '../../core/jobs/useJob';
 import { ShareState, ShareType, ShareTypeLabel } from '../../../shared/constants';
 import { DatePicker } from '../../core/date-pickers/date-pickers';
 import { useOrgTree, type OrgTreeNode } from '../../core/org-tree';
@@ -81,6 +83,8 @@ export default function FormsPage() {
   const [publishing, setPublishing] = useState<FormSummary>();
   const [following, setFollowing] = useState<FormSummary>();
   const [filling, setFilling] = useState<{ id: string; title: string; orgId?: number }>();
+  // An export of answers run as a job (its message leads here with `?job=`).
+  const [jobId, setJobId] = useJobParam();
 
   // A to-do's link: open that form's filling.
   useEffect(() => {
@@ -99,6 +103,7 @@ export default function FormsPage() {
 
   return (
     <div className="forms-page">
+      {jobId !== undefined && !following && <JobProgress id={jobId} onClose={() => setJobId(undefined)} />}
       {manage && (
         <Space style={{ marginBottom: 12 }}>
           <Button type="primary" icon={<PlusOutlined />} onClick={() => { setDesignFrom(undefined); setDesigning({}); }}>设计表单</Button>

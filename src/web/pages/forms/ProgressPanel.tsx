@@ -7,6 +7,8 @@ import { App, Button, Drawer, Input, Modal, Popconfirm, Space, Table, Tag, Uploa
 import type { AxiosError } from 'axios';
 import { useState } from 'react';
 import { CollectStatus, JoinTypeLabel } from '../../../shared/constants';
+import JobProgress from '../../core/jobs/JobProgress';
+import { useJobParam } from '../../core/jobs/useJob';
 import { errorText } from '../../core/request/request';
 import { FORMS_KEY, formsApi, type FormSummary, type Progress } from './api';
 import { FillPanel } from './FillPanel';
@@ -20,6 +22,8 @@ export function ProgressPanel({ form }: { form: FormSummary }) {
   const [comment, setComment] = useState('');
   const [viewing, setViewing] = useState<Progress>();
   const sharing = isSharing(form.shareState);
+  // A big export runs as a job: its progress and file here (and on 填报管理, where its message leads).
+  const [jobId, setJobId] = useJobParam();
   const run = async (work: () => Promise<unknown>, done: string) => {
     try {
       await work();
@@ -33,12 +37,13 @@ export function ProgressPanel({ form }: { form: FormSummary }) {
   const count = (s: number) => rows.filter((r) => r.state === s).length;
   return (
     <>
+      {jobId !== undefined && <JobProgress id={jobId} onClose={() => setJobId(undefined)} />}
       <Space wrap style={{ marginBottom: 12 }}>
         {[CollectStatus.NO_START, CollectStatus.STASHED_END, CollectStatus.COLLECT_END, CollectStatus.IMPORT_END].map((s) => (
           <Tag key={s} color={STATE_COLORS[s]}>{stateLabel(s)} {count(s)}</Tag>
         ))}
         {sharing && <Button onClick={() => run(async () => { const r = await formsApi.remind(form.id); message.info(`已提醒 ${r.organisations} 个组织`); }, '提醒已发送')}>提醒未提交</Button>}
-        <Button onClick={() => formsApi.exportAnswers(form.id, form.title)}>导出</Button>
+        <Button onClick={() => void formsApi.exportAnswers(form.id, form.title).then(({ jobId }) => jobId && setJobId(jobId))}>导出</Button>
         {sharing && (
           <Popconfirm title="停止填报后，所有组织都不能再修改，确定停止吗？" onConfirm={() => run(() => formsApi.stop(form.id), '已停止填报')}>
             <Button danger>停止填报</Button>

@@ -1,5 +1,6 @@
 /** The API of 填报管理 (server: src/server/domain/forms/index.ts). */
 import type { ModuleSchema } from '../../../shared/module-schema/types';
+import { downloadOrJob } from '../../core/jobs/useJob';
 import { download } from '../../core/request/download';
 import { get, post, put, request } from '../../core/request/request';
 
@@ -66,7 +67,8 @@ export const formsApi = {
   decide: (id: string, step: 'return' | 'accept', orgId: number, comment?: string) => post(`/api/forms/${id}/${step}`, { orgId, comment }),
   remind: (id: string) => post<{ organisations: number; users: number }>(`/api/forms/${id}/remind`),
   stop: (id: string) => post(`/api/forms/${id}/stop`),
-  exportAnswers: (id: string, title: string) => download(`/api/forms/${id}/export`, undefined, `${title}.xlsx`),
+  /** Every answer as .xlsx, or (over 10,000 rows) a job: `{ jobId }`. */
+  exportAnswers: (id: string, title: string) => downloadOrJob(`/api/forms/${id}/export`, { fallbackName: `${title}.xlsx` }),
   exportFile: (id: string) => download(`/api/forms/${id}/file`, undefined, `${id}.json`),
   importFor: (id: string, orgId: number, file: File) => {
     const body = new FormData();

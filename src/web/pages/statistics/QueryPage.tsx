@@ -8,11 +8,12 @@ import { DeleteOutlined, DownloadOutlined, SaveOutlined, SearchOutlined, ShareAl
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Col, Empty, Input, List, Modal, Row, Select, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import type { QueryRequest, SavedQuery } from '../../../shared/statistics';
-import { download } from '../../core/request/download';
+import JobProgress from '../../core/jobs/JobProgress';
+import { downloadOrJob, useJobParam } from '../../core/jobs/useJob';
 import { ConditionGroup, fromWhere, newGroup, pathFields, toWhere, type EditGroup } from './ConditionEditor';
-import { postDownload, statApi, type QueryModule, type Row as Record_ } from './api';
+import { statApi, type Row as Record_ } from './api';
 import './statistics.css';
 
 const PAGE_SIZE = 20;
@@ -25,7 +26,7 @@ const shown = (r: Record_, key: string) => {
 export default function QueryPage() {
   const { message } = App.useApp();
   const client = useQueryClient();
-  const [params, setParams] = useSearchParams();
+  const { pathname } = useLocation();
   const modules = useQuery({ queryKey: ['query-modules'], queryFn: statApi.modules, staleTime: 5 * 60_000 });
   const saved = useQuery({ queryKey: ['query-saved'], queryFn: statApi.saved });
   const snapshots = useQuery({ queryKey: ['snapshots'], queryFn: statApi.snapshots });
@@ -89,23 +90,13 @@ export default function QueryPage() {
     },
   });
 
+  // An export job (from the message's link, or just started): the generic job progress shows it and its file.
+  const [jobId, setJobId] = useJobParam();
   const exporting = useMutation({
-    mutationFn: () => postDownload('/api/query/export', { ...ran!, title: current?.title }, '综合查询.xlsx'),
-    onSuccess: ({ jobId }) => {
-      if (jobId) {
-        message.info('导出数据超过一万行，已转为后台导出任务，完成后将在消息中通知您');
-        setParams({ exportJob: String(jobId) });
-      }
+    mutationFn: () => downloadOrJob('/api/query/export', { method: 'POST', body: { ...ran!, title: current?.title }, fallbackName: '综合查询.xlsx', from: pathname }),
+    onSuccess: ({ jobId: started }) => {
+      if (started) setJobId(started);
     },
-  });
-
-  // An export job (from the message's link or just started): its progress, then its file.
-  const jobId = Number(params.get('exportJob')) || undefined;
-  const job = useQuery({
-    queryKey: ['query-export-job', jobId],
-    queryFn: () => statApi.job(jobId!),
-    enabled: !!jobId,
-    refetchInterval: (q) => (q.state.data?.state === 1 ? 2000 : false),
   });
 
   const shownColumns = ran?.columns?.length ? ran.columns : (all.find((x) => x.id === ran?.module)?.listFields ?? []);
@@ -113,27 +104,7 @@ export default function QueryPage() {
 
   return (
     <div className="page-container statistics-query">
-      {jobId && job.data && (
-        <Card size="small" style={{ marginBottom: 12 }}>
-          <Space>
-            <span>{job.data.title}：</span>
-            {job.data.state === 1 && <Tag color="processing">进行中 {job.data.total ? `${job.data.progress}/${job.data.total}` : ''}</Tag>}
-            {job.data.state === 3 && <Tag color="error">失败：{job.data.message}</Tag>}
-            {job.data.state === 2 && (
-              <Button
-                type="link"
-                icon={<DownloadOutlined />}
-                onClick={() => {
-                  const r = job.data!.result as { fileKey: string; name: string };
-                  void download('/api/file/download', { id: r.fileKey }, r.name);
-                }}
-              >
-                下载导出文件
-              </Button>
-            )}
-          </Space>
-        </Card>
-      )}
+      {jobId !== undefined && <JobProgress id={jobId} onClose={() => setJobId(undefined)} />}
       <Row gutter={16}>
         <Col xs={24} lg={6}>
           <Card size="small" title="已保存的查询" className="saved-queries">

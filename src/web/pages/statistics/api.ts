@@ -1,7 +1,7 @@
 /** Calls of the statistics pages (docs/statistics.md). */
 import { get, post, request } from '../../core/request/request';
-import { saveBlob, filenameFromDisposition } from '../../core/request/download';
-import type { Job, QueryRequest, ReportDefinitionAnswer, ReportResult, ReportSpec, ReportSummary, SavedQuery, Snapshot, SnapshotDiff } from '../../../shared/statistics';
+import { downloadOrJob } from '../../core/jobs/useJob';
+import type { QueryRequest, ReportDefinitionAnswer, ReportResult, ReportSpec, ReportSummary, SavedQuery, Snapshot, SnapshotDiff } from '../../../shared/statistics';
 
 export interface QueryField {
   name: string;
@@ -47,7 +47,6 @@ export const statApi = {
   schedules: () => get<SnapshotSchedule[]>('/api/snapshots/schedules'),
   addSchedule: (body: { title: string; modules: string[]; every: string }) => post<SnapshotSchedule>('/api/snapshots/schedules', body),
   removeSchedule: (id: number) => request.delete(`/api/snapshots/schedules/${id}`),
-  job: (id: number) => get<Job>(`/api/jobs/${id}`),
   bigdata: () => get<BigData>('/api/bigdata/overview'),
   studyHours: (year: number) => get<StudyHours>('/api/bigdata/study-hours', { year }),
 };
@@ -91,13 +90,5 @@ export interface StudyHours {
   byCommittee: (Slice & { learners: number })[];
 }
 
-/**
- * A POST that answers a file, or 202 with a job (an export over 10,000 rows): saves the file, or answers
- * the job's id.
- */
-export async function postDownload(url: string, body: unknown, fallbackName: string): Promise<{ jobId?: number }> {
-  const res = await request.post<Blob>(url, body, { responseType: 'blob' });
-  if (res.status === 202) return JSON.parse(await res.data.text()) as { jobId: number };
-  saveBlob(res.data, filenameFromDisposition(res.headers['content-disposition'] as string | undefined) ?? fallbackName);
-  return {};
-}
+/** A POST that answers a file, or 202 with a job (an export over 10,000 rows). */
+export const postDownload = (url: string, body: unknown, fallbackName: string) => downloadOrJob(url, { method: 'POST', body, fallbackName });

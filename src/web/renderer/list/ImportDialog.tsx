@@ -7,6 +7,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Modal, Progress, Space } from 'antd';
 import { useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { TaskStatus } from '../../../shared/constants';
 import { ImportChooser, ImportErrorTable, importChooseFooter } from '../../core/import';
 import { moduleApi, moduleKeys, type ImportMode } from '../api';
@@ -19,6 +20,8 @@ export function ImportDialog({ module, title, open, onClose }: { module: string;
   const [mode, setMode] = useState<ImportMode>('partial');
   const [file, setFile] = useState<File>();
   const [jobId, setJobId] = useState<number>();
+  // The page the import's message leads back to (it shows the job and its error report).
+  const { pathname } = useLocation();
   const [starting, setStarting] = useState(false);
   const job = useQuery({
     queryKey: [...moduleKeys.all(module), 'import', jobId],
@@ -37,7 +40,7 @@ export function ImportDialog({ module, title, open, onClose }: { module: string;
     }
     setStarting(true);
     try {
-      const { jobId: id } = await moduleApi.importFile(module, file, mode);
+      const { jobId: id } = await moduleApi.importFile(module, file, mode, pathname);
       setJobId(id);
     } catch {
       // Shown by the request layer.
