@@ -8,6 +8,12 @@ import { inject } from 'vitest';
 import { createDatabase } from '../support/postgres.js';
 import { serveNodeFlags } from '../../src/server/server-build.js';
 import { TEST_DB } from '../support/test-app.js';
+import { encryptPassword } from '../../src/server/core/auth/rsa.js';
+import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
+import { ABANDONED_MESSAGE } from '../../src/server/runtime/jobs.js';
+import { ExportState } from '../../src/shared/jobs.js';
+import { TaskStatus } from '../../src/shared/constants.js';
+import { streamedWorkbook } from '../support/xlsx-files.js';
 
 const MAIN = path.resolve('src/server/main.ts');
 /** What `npm run serve` runs: the compiled server (built first when stale), with the same Node flags. */
@@ -46,12 +52,21 @@ async function startProcess(env: Record<string, string>): Promise<Running> {
   };
 }
 
+/** Signs in as the demo administrator over HTTP (the password encrypted with the server's key). */
+async function httpLogin(base: string): Promise<Record<string, string>> {
+  const { publicKey } = (await (await fetch(`${base}/auth/publicKey`)).json()) as { publicKey: string };
+  const res = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: encryptPassword(publicKey, DEMO_ADMIN_PASSWORD) }) });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return { authorization: `Bearer ${((await res.json()) as { token: string }).token}` };
+}
+
 describe(`the server process on ${TEST_DB}`, () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-proc-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  // The data of the first test, reused by the job test (a start on existing data is the quick kind).
+  const env: Record<string, string> = { DATA_DIR: dataDir };
 
   it('starts, reuses its data on a second start, and stops cleanly on SIGTERM and SIGINT', async () => {
-    const env: Record<string, string> = { DATA_DIR: dataDir };
     if (TEST_DB === 'postgres') env.DATABASE_URL = await createDatabase(inject('postgresUrl'));
 
     const first = await startProcess(env);
@@ -70,6 +85,42 @@ describe(`the server process on ${TEST_DB}`, () => {
     expect(second.output()).not.toContain('seeding demo data');
     expect(await second.stop('SIGINT')).toBe(0);
     expect(second.output()).toContain('stopped cleanly');
+  }, 300_000);
+
+  // Issues 29 and 30: a job left running by a dead server is failed, never stuck, and its owner told.
+  // The embedded database has one server: the next start fails it. On PostgreSQL other servers may run
+  // jobs, so only a heartbeat older than the limit (1 s here) counts.
+  it('a job left running by a killed server is failed with its reason at the next start, and its owner is told', async () => {
+    const jobEnv: Record<string, string> = { ...env, CAPTCHA: 'off', JOB_ABANDONED_AFTER: '1' };
+    const first = await startProcess(jobEnv);
+    const base = `http://127.0.0.1:${first.port}`;
+    const auth = await httpLogin(base);
+    // A long import (20,000 rows), killed while it reads them.
+    const fd = new FormData();
+    fd.append('mode', 'partial');
+    fd.append('file', new Blob([new Uint8Array(await streamedWorkbook(20_000, ['标题', '类别', '发布日期'], ['制度', '党内法规', '2024-01-02']))]), '制度.xlsx');
+    const res = await fetch(`${base}/api/m/regulation/import`, { method: 'POST', headers: auth, body: fd });
+    expect(res.status, await res.clone().text()).toBe(202);
+    const { jobId } = (await res.json()) as { jobId: number };
+    expect(await first.stop('SIGKILL')).toBeNull();
+
+    const second = await startProcess(jobEnv);
+    try {
+      const again = `http://127.0.0.1:${second.port}`;
+      const headers = await httpLogin(again);
+      let job: { state: number; message: string; title: string } | undefined;
+      for (let i = 0; i < 100 && job?.state !== ExportState.ERROR; i++) {
+        if (i) await new Promise((r) => setTimeout(r, 100));
+        job = (await (await fetch(`${again}/api/jobs/${jobId}`, { headers })).json()) as typeof job;
+      }
+      expect(job).toMatchObject({ state: ExportState.ERROR, message: ABANDONED_MESSAGE });
+      const status = (await (await fetch(`${again}/api/m/regulation/import/${jobId}`, { headers })).json()) as { status: number; message: string };
+      expect(status).toMatchObject({ status: TaskStatus.ERROR, message: ABANDONED_MESSAGE });
+      const messages = (await (await fetch(`${again}/api/msgPushHistory?size=20`, { headers })).json()) as { content: { title: string }[] };
+      expect(messages.content.map((m) => m.title)).toContain(`${job!.title}失败：${ABANDONED_MESSAGE}`);
+    } finally {
+      await second.stop('SIGTERM');
+    }
   }, 300_000);
 
   it('stops with one clear line on a bad configuration value', () => {

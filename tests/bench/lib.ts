@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { encryptPassword } from '../../src/server/core/auth/rsa.js';
@@ -27,6 +28,13 @@ export interface ServerProcess {
   child: ChildProcess;
   port: number;
   stop(): Promise<void>;
+}
+
+/** Resident set size of a process now and at its peak since the last reset, in MB (Linux /proc; reset: write 5 to clear_refs). */
+export function rssOf(pid: number): { now: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
 /**

@@ -23,7 +23,9 @@ export default async function setup(project: TestProject) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-e2e-'));
   const webDir = path.join(dataDir, 'web');
   fs.cpSync(WEB_DIST_DIR, webDir, { recursive: true });
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', CAPTCHA: 'off', AUTH_RATE_LIMIT: '100000', LOGIN_ADDRESS_LOCK_AFTER: '100000' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', CAPTCHA: 'off', AUTH_RATE_LIMIT: '100000', LOGIN_ADDRESS_LOCK_AFTER: '100000',
+    // Exports over 1,000 rows run as jobs, so a browser test sees the progress and the message (demo sizes).
+    EXPORT_INLINE_MAX: '1000' });
   const { app, url } = await startServer(config, { webDir });
   project.provide('baseUrl', url);
   return async () => {

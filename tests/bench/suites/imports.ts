@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { streamedWorkbook } from '../../support/xlsx-files.js';
-import { benchLogin, startServerProcess, type BenchResult } from '../lib.js';
+import { benchLogin, rssOf, startServerProcess, type BenchResult } from '../lib.js';
 
 const SUITE = 'imports';
 const ROWS = 750_000;
@@ -21,13 +21,6 @@ const TITLES = ['姓名', '性别', '身份证号', '所在党支部', '人员�
 const ROW = ['张三', '男', '110101199001011234', '第一党支部', '教职工', '正式党员', '正常', '2020-01-01'];
 
 const round = (n: number) => Math.round(n * 10) / 10;
-
-/** Resident set size of a process now and at its peak since the last reset, in MB (Linux /proc). */
-function rssOf(pid: number): { now: number; peak: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
 
 
 /**
