@@ -45,6 +45,7 @@ describe('统计', () => {
       await job.waitFor();
       expect(new URL(page.url()).searchParams.get('job')).toMatch(/^\d+$/);
       await page.locator('.job-progress[data-state="2"]').waitFor();
+      await shot(page, 'query-export-job');
       const [file] = await Promise.all([page.waitForEvent('download'), job.getByRole('button', { name: /下载/ }).click()]);
       expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
 

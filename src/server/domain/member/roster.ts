@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
-import { ChangeRecordOriginLabel, ChangeRecordTypeLabel } from '../../../shared/constants.js';
+import { ChangeRecordOriginLabel, ChangeRecordTypeLabel, ExportType } from '../../../shared/constants.js';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { scopeOrgIds } from '../../core/auth/org-scope.js';
 import { hasAnyPermission } from '../../core/auth/session-user.js';
-import { streamXlsx } from '../../core/xlsx.js';
 import { HttpError } from '../../errors.js';
 import { exportCell } from '../../runtime/cells.js';
+import { exportXlsx } from '../../runtime/export-job.js';
+import { menuPageLink } from '../../runtime/workflow/links.js';
 import { maskRecords } from '../../runtime/sensitive.js';
 import { likeContains, parsePaging } from '../../core/paging.js';
 import { memberCondition, memberStatusOf, requestedOrgIds } from './members.js';
@@ -36,7 +37,8 @@ async function rosterIds(req: FastifyRequest): Promise<number[]> {
 
 /**
  * The member roster (花名册) as .xlsx: the chosen columns of the member schema (dictionary labels and
- * organisation names written out), streamed in batches so 100,000 rows keep memory flat.
+ * organisation names written out), streamed in batches so 100,000 rows keep memory flat; over
+ * `exportInlineMax` members a job (runtime/export-job.ts) whose message leads back to 花名册.
  */
 export async function memberRosterRoutes(app: FastifyInstance): Promise<void> {
   const { runtime } = app;
@@ -54,10 +56,15 @@ export async function memberRosterRoutes(app: FastifyInstance): Promise<void> {
     const ids = await rosterIds(req);
     const title = (q.title || '党员花名册').slice(0, 60);
     const service = runtime.records('member');
-    return streamXlsx(
-      reply,
-      `${title}.xlsx`,
-      async (book, addRow) => {
+    return exportXlsx(app, reply, {
+      filename: `${title}.xlsx`,
+      title,
+      rows: ids.length,
+      ownerId: currentUser(req).id,
+      exportType: ExportType.AUTO,
+      page: await menuPageLink(runtime.ctx, 'core:member-roster'),
+      useStyles: true,
+      fill: async (book, addRow, progress) => {
         const sheet = book.addWorksheet('花名册');
         sheet.columns = [{ key: 'no', width: 8 }, ...fields.map((f) => ({ key: f.name, width: Math.max(12, f.title.length * 2 + 4) }))];
         await addRow(sheet, [`${title}（共${ids.length}人，导出时间：${new Date().toLocaleString('zh-CN', { hour12: false })}）`], { bold: true, size: 14 });
@@ -67,11 +74,11 @@ export async function memberRosterRoutes(app: FastifyInstance): Promise<void> {
           // Identity-card numbers leave masked, as in every list and export (runtime/sensitive.ts).
           const records = maskRecords(member, await service.recordsByIds(ids.slice(start, start + BATCH), fields));
           for (const record of records) await addRow(sheet, [++n, ...fields.map((f) => exportCell(f, record))]);
+          await progress(n);
         }
         sheet.commit();
       },
-      { useStyles: true },
-    );
+    });
   });
 
   // The modification trail of units and organisations together (单位与组织修改痕迹): a record's history is

@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ExportType } from '../../../shared/constants.js';
 import type { SessionUser } from '../../core/auth/session-user.js';
-import { neutraliseFormula, sendXlsx, streamXlsx, type AddStreamedRow } from '../../core/xlsx.js';
+import { neutraliseFormula, sendXlsx, type AddStreamedRow } from '../../core/xlsx.js';
 import { exportXlsx } from '../../runtime/export-job.js';
 import { menuPageLink } from '../../runtime/workflow/links.js';
 import type { ReportResult } from '../../../shared/statistics.js';
@@ -74,17 +74,27 @@ export async function exportReport(reply: FastifyReply, r: ReportResult): Promis
   return sendXlsx(reply, book, `${r.title}.xlsx`);
 }
 
-/** A snapshot's records of a module as .xlsx (the list's columns, by their labels), in the caller's scope. */
+/** A snapshot's records of a module as .xlsx (the list's columns, by their labels), in the caller's scope; over `exportInlineMax` rows a job. */
 export async function exportSnapshot(app: FastifyInstance, reply: FastifyReply, user: SessionUser, id: number, m: RuntimeModule, title: string): Promise<FastifyReply> {
   const columns = m.listFields.map((n) => ({ key: n, title: m.field(n)!.title }));
-  return streamXlsx(reply, `${title}-${m.title}.xlsx`, async (book, addRow) => {
-    const sheet = book.addWorksheet(m.title.slice(0, 31));
-    await addRow(sheet, columns.map((c) => c.title), { bold: true });
-    for (let page = 0; ; page++) {
-      const { content } = await snapshotRecords(app.runtime, user, id, m, [], page, PAGE);
-      for (const r of content) await addRow(sheet, columns.map((c) => cell(r as Record<string, unknown>, c.key)));
-      if (content.length < PAGE) break;
-    }
-    sheet.commit();
+  const { totalElements } = await snapshotRecords(app.runtime, user, id, m, [], 0, 1);
+  return exportXlsx(app, reply, {
+    filename: `${title}-${m.title}.xlsx`,
+    title: `${title}-${m.title}`,
+    rows: totalElements,
+    ownerId: user.id,
+    exportType: ExportType.AUTO,
+    page: await menuPageLink(app.runtime.ctx, 'core:stat-snapshot'),
+    fill: async (book, addRow, progress) => {
+      const sheet = book.addWorksheet(m.title.slice(0, 31));
+      await addRow(sheet, columns.map((c) => c.title), { bold: true });
+      for (let page = 0; ; page++) {
+        const { content } = await snapshotRecords(app.runtime, user, id, m, [], page, PAGE);
+        for (const r of content) await addRow(sheet, columns.map((c) => cell(r as Record<string, unknown>, c.key)));
+        await progress((page + 1) * PAGE);
+        if (content.length < PAGE) break;
+      }
+      sheet.commit();
+    },
   });
 }

@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Checkbox, Input, Popover, Space, Table } from 'antd';
 import { useMemo, useState } from 'react';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
-import { download } from '../../core/request/download';
+import JobProgress from '../../core/jobs/JobProgress';
+import { downloadOrJob, useJobParam } from '../../core/jobs/useJob';
 import { get, post } from '../../core/request/request';
 import { ACTIVE_MEMBER_STATUS, memberStatusOf, membersFilter } from '../../../shared/party-members';
 import { MemberStatusSelect } from './MemberStatusSelect';
@@ -22,6 +23,8 @@ export default function MemberRosterPage() {
   const [columns, setColumns] = useState<string[]>(DEFAULT_COLUMNS);
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(20);
+  // Over 10,000 members the roster is written by a job: its progress and file here (its message leads here).
+  const [jobId, setJobId] = useJobParam();
   const schema = useQuery({ queryKey: ['module-schema', 'member'], queryFn: () => get<{ schema: ModuleSchema }>('/api/m/member/schema') });
   const fields = useMemo(() => Object.entries(schema.data?.schema.properties ?? {}).filter(([, f]) => !f['x-hidden'] && f.format !== 'image'), [schema.data]);
   const list = useQuery({
@@ -42,6 +45,7 @@ export default function MemberRosterPage() {
 
   return (
     <div className="page-container roster-page">
+      {jobId !== undefined && <JobProgress id={jobId} onClose={() => setJobId(undefined)} />}
       <Space wrap className="roster-toolbar" style={{ marginBottom: 16 }}>
         <OrgTreeSelect value={orgId} onChange={(v) => { setOrgId(v); setPage(0); }} />
         <MemberStatusSelect value={status} onChange={(v) => { setStatus(v); setPage(0); }} />
@@ -56,7 +60,7 @@ export default function MemberRosterPage() {
         >
           <Button icon={<SettingOutlined />}>选择列</Button>
         </Popover>
-        <Button type="primary" icon={<DownloadOutlined />} onClick={() => void download('/api/member/roster/export', { orgId, partyStatus: status, columns: columns.join(',') }, '党员花名册.xlsx', { timeout: 600_000 })}>
+        <Button type="primary" icon={<DownloadOutlined />} onClick={() => void downloadOrJob('/api/member/roster/export', { params: { orgId, partyStatus: status, columns: columns.join(',') }, fallbackName: '党员花名册.xlsx' }).then((r) => r.jobId && setJobId(r.jobId))}>
           导出花名册
         </Button>
         <Button icon={<PrinterOutlined />} onClick={() => window.print()}>

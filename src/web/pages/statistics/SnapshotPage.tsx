@@ -9,7 +9,8 @@ import { App, Button, Card, Checkbox, Input, Modal, Radio, Select, Space, Statis
 import { useState } from 'react';
 import { EXPORT_STATE_LABELS, type Snapshot, type SnapshotDiff } from '../../../shared/statistics';
 import { Permission, useHasPermission } from '../../core/Permission';
-import { download } from '../../core/request/download';
+import JobProgress from '../../core/jobs/JobProgress';
+import { downloadOrJob, useJobParam } from '../../core/jobs/useJob';
 import { statApi, type SnapshotSchedule } from './api';
 import './statistics.css';
 
@@ -115,6 +116,8 @@ export default function SnapshotPage() {
   const [creating, setCreating] = useState<{ title: string; modules: string[] }>();
   const [compare, setCompare] = useState<{ a?: number; b?: number; module: string }>({ module: 'member' });
   const [shown, setShown] = useState<{ a: number; b: number; module: string }>();
+  // A big snapshot export runs as a job: its progress and file here (its message leads here).
+  const [jobId, setJobId] = useJobParam();
   const take = useMutation({
     mutationFn: (c: { title: string; modules: string[] }) => statApi.takeSnapshot(c.title, c.modules),
     onSuccess: () => {
@@ -128,6 +131,7 @@ export default function SnapshotPage() {
 
   return (
     <div className="page-container">
+      {jobId !== undefined && <JobProgress id={jobId} onClose={() => setJobId(undefined)} />}
       <Card
         size="small"
         title="数据快照"
@@ -158,7 +162,7 @@ export default function SnapshotPage() {
               render: (_: unknown, s) =>
                 s.state === 2 &&
                 s.modules.map((m) => (
-                  <Button key={m} type="link" size="small" icon={<DownloadOutlined />} onClick={() => void download(`/api/snapshots/${s.id}/export`, { module: m }, `${s.title}-${moduleTitle(m)}.xlsx`)}>
+                  <Button key={m} type="link" size="small" icon={<DownloadOutlined />} onClick={() => void downloadOrJob(`/api/snapshots/${s.id}/export`, { params: { module: m }, fallbackName: `${s.title}-${moduleTitle(m)}.xlsx` }).then((r) => r.jobId && setJobId(r.jobId))}>
                     {moduleTitle(m)}
                   </Button>
                 )),
