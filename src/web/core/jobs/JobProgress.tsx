@@ -25,7 +25,8 @@ export default function JobProgress({ id, onClose }: { id: number; onClose?: () 
       style={{ marginBottom: 12 }}
       title={
         <Space wrap>
-          <span>{job.title}</span>
+          {/* A finished job's message names it already (导出“…”已完成…). */}
+          {(running || !job.message.startsWith(job.title)) && <span>{job.title}</span>}
           {running && <span>{job.total ? `${job.progress} / ${job.total}` : '准备中'}</span>}
           {running && <span className="job-progress-hint">后台进行中，完成后将在消息中通知您</span>}
           {!running && <span className="job-progress-message">{job.message}</span>}
