@@ -31,11 +31,11 @@ export async function membersSuite(): Promise<BenchResult[]> {
         }
       }
       const warm = times.slice(2);
-      const t = performance.now();
-      const res = await fetch(`${base}/api/member/roster/export?columns=name,gender,ethnicity,birthDate,idCard,education,category,memberType,joinDate,fullDate,orgId,phone`, { headers });
-      const bytes = (await res.arrayBuffer()).byteLength;
-      const exportMs = performance.now() - t;
-      const job = await exportAsJob(base, headers, server.child.pid!);
+      // Over 10,000 rows both exports are jobs: timed from the request to the job's end.
+      const roster = await exportAsJob(base, headers, server.child.pid!, '/api/member/roster/export?columns=name,gender,ethnicity,birthDate,idCard,education,category,memberType,joinDate,fullDate,orgId,phone');
+      const exportMs = roster.ms;
+      const bytes = roster.bytes;
+      const job = await exportAsJob(base, headers, server.child.pid!, '/api/m/member/export');
       return [
         { suite: 'members', name: `member list export as a job, ${job.rows} rows: time`, value: Math.round(job.ms), unit: 'ms', budget: 30_000, note: `${(job.bytes / 1024 / 1024).toFixed(1)} MB .xlsx` },
         { suite: 'members', name: `member list export as a job, ${job.rows} rows: server peak RSS`, value: Math.round(job.peak), unit: 'MB', budget: 400, note: `${Math.round(job.before)} MB before` },
@@ -51,14 +51,14 @@ export async function membersSuite(): Promise<BenchResult[]> {
 }
 
 /**
- * The runtime's member export (every member: over 10,000 rows, a job): from the request to the job's end,
+ * An export of every member (over 10,000 rows, a job): from the request to the job's end,
  * then the file downloaded; the server's peak resident memory meanwhile (the rows stream to the file).
  */
-async function exportAsJob(base: string, headers: Record<string, string>, pid: number) {
+async function exportAsJob(base: string, headers: Record<string, string>, pid: number, url: string) {
   fs.writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets the peak (VmHWM) to the current RSS
   const before = rssOf(pid).now;
   const t = performance.now();
-  const res = await fetch(`${base}/api/m/member/export`, { headers });
+  const res = await fetch(`${base}${url}`, { headers });
   if (res.status !== 202) throw new Error(`expected a job, got ${res.status}`);
   const { jobId, totalElements } = (await res.json()) as { jobId: number; totalElements: number };
   let job: { state: number; message: string; result: { download: { url: string; params: Record<string, string> } } };
@@ -70,7 +70,7 @@ async function exportAsJob(base: string, headers: Record<string, string>, pid: n
   if (job.state !== 2) throw new Error(`export job failed: ${job.message}`);
   const ms = performance.now() - t;
   const peak = rssOf(pid).peak;
-  const { url, params } = job.result.download;
-  const bytes = (await (await fetch(`${base}${url}?${new URLSearchParams(params)}`, { headers })).arrayBuffer()).byteLength;
+  const file = job.result.download;
+  const bytes = (await (await fetch(`${base}${file.url}?${new URLSearchParams(file.params)}`, { headers })).arrayBuffer()).byteLength;
   return { rows: totalElements, ms, peak, before, bytes };
 }
