@@ -12,6 +12,7 @@ import { memberAnalysisRoutes } from './domain/member/analysis.js';
 import { memberLookupRoutes } from './domain/member/lookups.js';
 import { memberRosterRoutes } from './domain/member/roster.js';
 import './domain/member/hooks.js';
+import { memberSelfRoutes } from './domain/member/me.js';
 import { orgRoutes } from './domain/org/routes.js';
 import { duesRoutes } from './domain/dues/index.js';
 import { pschoolRoutes } from './domain/pschool/index.js';
@@ -53,6 +54,7 @@ export const routePlugins: FastifyPluginAsync[] = [
   memberLookupRoutes,
   memberAnalysisRoutes,
   memberRosterRoutes,
+  memberSelfRoutes,
   duesRoutes,
   pschoolRoutes,
   transferArea,

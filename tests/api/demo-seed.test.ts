@@ -43,8 +43,9 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect(zbsj).not.toContain('member-roster');
     expect(zbsj).not.toContain('pschool-batch');
     expect(zbsj).toEqual(expect.arrayContaining(['dues', 'dues-batch', 'dues-onsite', 'dues-report', 'dues-my']));
-    // 党员: the learner pages, their own dues, messages and regulations only.
-    expect(trees.dy.map((n) => n.id)).toEqual(['party-school', 'party-dues', 'message-center', 'service']);
+    // 党员: the learner pages, their own dues, messages and regulations, and their own change requests (issue 31) only.
+    expect(trees.dy.map((n) => n.id)).toEqual(['party-member', 'party-school', 'party-dues', 'message-center', 'service']);
+    expect(flattenMenus(trees.dy[0].children ?? []).filter((n) => n.type === 'page').map((n) => n.id)).toEqual(['member-change-request']);
     expect(dy).toContain('dues-my');
     expect(dy).not.toContain('dues-batch');
     expect(dy).toEqual(expect.arrayContaining(['pschool-study-center', 'pschool-online-exam', 'msg-todo', 'msg-private', 'service-regulation']));
@@ -73,7 +74,11 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect(dy).toMatchObject({ name: '党员', data_scope: 'own' });
     // Every party-school learner page needs the one learner permission.
     // Plus their own tasks (reported in person) and the documents published to them (issue 29).
-    expect(dy.permissions).toEqual(['dues-my:list', 'msg-remind:list', 'msginfo:list', 'pschool:study', 'regulation:list', 'service-download:list', 'service-task:list', 'work-task:report-self']);
+    // And their own requests to change their record (issue 31), which the branch checks.
+    expect(dy.permissions).toEqual([
+      'dues-my:list', 'member-change-request:add', 'member-change-request:delete', 'member-change-request:edit', 'member-change-request:list', 'member-change-request:submit',
+      'msg-remind:list', 'msginfo:list', 'pschool:study', 'regulation:list', 'service-download:list', 'service-task:list', 'work-task:report-self',
+    ]);
     const grants = await t.database.db
       .selectFrom('user_roles as ur')
       .innerJoin('users as u', 'u.id', 'ur.user_id')
@@ -96,6 +101,7 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
   it('the top tabs follow the same trees', async () => {
     const head = await t.app.inject({ url: '/api/menus/headMenu', headers: bearer(tokens.dy) });
     expect(head.json()).toEqual([
+      { id: 'party-member', title: '党员管理', path: '/party-member', icon: expect.any(String), firstVisibleLeaf: '/party-member/daily/change-request' },
       { id: 'party-school', title: '党校管理', path: '/party-school', icon: expect.any(String), firstVisibleLeaf: '/pschool' },
       { id: 'party-dues', title: '党费管理', path: '/party-dues', icon: expect.any(String), firstVisibleLeaf: '/party-dues/my' },
       { id: 'message-center', title: '消息中心', path: '/message-center', icon: expect.any(String), firstVisibleLeaf: '/message-center/remind' },

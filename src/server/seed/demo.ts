@@ -107,6 +107,9 @@ export const DEMO_ROLES: DemoRole[] = [
     code: 'zbsj', name: '支部书记', description: '本支部党员、发展党员、组织关系转接、组织生活、党费收缴、党校学习与消息', level: 3, dataScope: 'own',
     permissions: (tree) => withViews([
       'member:list', 'member:view', 'member:edit', 'member:export', 'org:list',
+      // 信息修改申请 (issue 31): the branch checks its members' requests; the secretary, a member too, may ask for their own.
+      'member-change-request:list', 'member-change-request:export', 'member-change-request:approve', 'member-change-request:return',
+      'member-change-request:add', 'member-change-request:edit', 'member-change-request:delete', 'member-change-request:submit',
       // 移动终端 (issue 31): the page with the mobile terminal's link and QR code.
       'service-mobile:list',
       // 任务管理 (issue 29): the branch reads the tasks given to it and reports back.
@@ -145,7 +148,9 @@ export const DEMO_ROLES: DemoRole[] = [
   },
   {
     code: 'dy', name: '党员', description: '党校学习、我的党费、消息与规章制度', level: 4, dataScope: 'own',
-    permissions: (tree) => withViews([...permissionsUnder(tree, 'pschool-study', 'message-center', 'dues-my'), 'regulation:list', 'service-task:list', 'work-task:report-self', 'service-download:list']),
+    permissions: (tree) => withViews([...permissionsUnder(tree, 'pschool-study', 'message-center', 'dues-my'), 'regulation:list', 'service-task:list', 'work-task:report-self', 'service-download:list',
+      // 信息修改申请 (issue 31): a member asks the branch to change their own record (我的档案 on the phone).
+      'member-change-request:list', 'member-change-request:add', 'member-change-request:edit', 'member-change-request:delete', 'member-change-request:submit']),
   },
 ];
 

@@ -2292,6 +2292,48 @@ export interface MemberAssistRecord {
 }
 
 /**
+ * 党员信息修改申请
+ */
+export interface MemberChangeRequestRecord {
+  /**
+   * 党员: 申请人本人的党员档案，保存时按登录账号填写
+   */
+  memberId?: number;
+  /**
+   * 所在党支部
+   */
+  orgId?: number;
+  /**
+   * 申请账号
+   */
+  userId?: number;
+  /**
+   * 修改项目: 身份证号、入党日期等党籍信息只能由党组织依据档案材料修改
+   */
+  field: "手机号码" | "家庭住址" | "籍贯" | "学历" | "学位" | "专业技术职称" | "工作岗位" | "参加工作日期";
+  /**
+   * 原值
+   */
+  oldValue?: string;
+  /**
+   * 新值: 学历等选项填写选项名称；日期写作 2020-09-01
+   */
+  newValue: string;
+  /**
+   * 申请理由
+   */
+  reason: string;
+  /**
+   * 申请日期
+   */
+  applyDate?: string;
+  /**
+   * 状态
+   */
+  state?: number;
+}
+
+/**
  * 党员联系记录
  */
 export interface MemberContactRecord {
@@ -3807,7 +3849,7 @@ export interface WorkTaskRecord {
   state?: number;
 }
 
-export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-assist' | 'member-contact' | 'member-points-item' | 'member-points' | 'member-reward' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit' | 'work-batch' | 'work-task';
+export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-points-item' | 'member-points' | 'member-reward' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit' | 'work-batch' | 'work-task';
 
 export interface ModuleRecords {
   'appointment': AppointmentRecord;
@@ -3851,6 +3893,7 @@ export interface ModuleRecords {
   'meeting-theme-plan': MeetingThemePlanRecord;
   'meeting': MeetingRecord;
   'member-assist': MemberAssistRecord;
+  'member-change-request': MemberChangeRequestRecord;
   'member-contact': MemberContactRecord;
   'member-points-item': MemberPointsItemRecord;
   'member-points': MemberPointsRecord;
