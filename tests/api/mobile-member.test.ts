@@ -5,8 +5,13 @@
  * applicant's development progress.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
-import { bearer, login } from '../support/auth.js';
+import { checkinSigner } from '../../src/server/domain/meetings/checkin.js';
+import { linkUserToMember } from '../../src/server/domain/member/accounts.js';
+import { addDays } from '../../src/shared/calendar.js';
+import { localToday } from '../../src/shared/module-schema/computed.js';
+import { bearer, login, userWithRole } from '../support/auth.js';
 import { createDemoTestApp, TEST_DB, type TestApp } from '../support/test-app.js';
 
 describe(`the member's mobile screens on ${TEST_DB}`, () => {
@@ -109,4 +114,91 @@ describe(`the member's mobile screens on ${TEST_DB}`, () => {
     expect(badOption.body.message).toBe('学历“火星大学”不是有效的选项');
     expect(await count()).toBe(n);
   });
+
+  describe('meeting check-in by QR code', () => {
+    let meeting: { id: number; version: number; orgId: number };
+    let path: string;
+    const checkin = (who: string, token: string) => call(who, 'POST', '/api/meetings/checkin', { token });
+    beforeAll(async () => {
+      const created = await call('zbsj', 'POST', '/api/m/meeting', { type: '主题党日', date: localToday(), topic: '移动签到测试', place: '党员活动室' });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      meeting = created.body;
+      const qr = await call('zbsj', 'GET', `/api/meetings/${meeting.id}/checkin`);
+      expect(qr.status, JSON.stringify(qr.body)).toBe(200);
+      expect(qr.body.until).toBe(addDays(localToday(), 1));
+      path = qr.body.path;
+      expect(path).toMatch(/^\/web\/m\/checkin\/\d+-\d{8}-[\w-]{22}$/);
+    });
+    const tokenOf = (p: string) => p.slice('/web/m/checkin/'.length);
+
+    it('a member of the branch opens the code: marked present; twice is once', async () => {
+      const me = (await call('dy', 'GET', '/api/member/me')).body.member;
+      const first = await checkin('dy', tokenOf(path));
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      expect(first.body).toMatchObject({ already: false, meeting: { id: meeting.id, topic: '移动签到测试' } });
+      const again = await checkin('dy', tokenOf(path));
+      expect(again.body.already).toBe(true);
+      const stored = await call('zbsj', 'GET', `/api/m/meeting/${meeting.id}`);
+      expect(stored.body.attendeeIds.filter((x: number) => x === me.id)).toHaveLength(1);
+      const mine = await call('dy', 'GET', '/api/meetings/mine');
+      expect(mine.body.content.find((x: { id: number }) => x.id === meeting.id)).toMatchObject({ attended: true });
+    });
+
+    it('refused in Chinese: a forged code, an expired one, an account without a member record, a member of another branch', async () => {
+      const token = tokenOf(path);
+      const forged = await checkin('dy', `${token.slice(0, -3)}abc`);
+      expect(forged.status).toBe(400);
+      expect(forged.body.message).toMatch(/签到码无效/);
+      const otherMeeting = token.replace(/^\d+/, String(meeting.id + 1));
+      expect((await checkin('dy', otherMeeting)).status).toBe(400);
+      const signer = checkinSigner(t.app.services.keys.privateKey);
+      const expired = await checkin('dy', signer.token(meeting.id, addDays(localToday(), -1)));
+      expect(expired.status).toBe(400);
+      expect(expired.body.message).toMatch(/已过期/);
+      const noMember = await checkin('dwzzb', token);
+      expect(noMember.status).toBe(403);
+      expect(noMember.body.message).toMatch(/没有关联党员档案/);
+      // jszb's account linked to a member of another branch.
+      const db = t.app.services.database.db;
+      const jszb = await db.selectFrom('users').select(['id']).where('username', '=', 'jszb').executeTakeFirstOrThrow();
+      const neighbour = (await sql<{ id: number }>`SELECT id FROM m_member WHERE org_id <> ${meeting.orgId} ORDER BY id LIMIT 1`.execute(db)).rows[0];
+      await linkUserToMember(db, jszb.id, neighbour.id);
+      const outsider = await checkin('jszb', token);
+      expect(outsider.status).toBe(403);
+      expect(outsider.body.message).toMatch(/不是本次会议所在党组织的党员/);
+      const stored = await call('zbsj', 'GET', `/api/m/meeting/${meeting.id}`);
+      expect(stored.body.attendeeIds).not.toContain(neighbour.id);
+    });
+
+    it('only those who may edit the meeting get its code', async () => {
+      expect((await call('dy', 'GET', `/api/meetings/${meeting.id}/checkin`)).status).toBe(403);
+      expect((await call('jszb', 'GET', `/api/meetings/${meeting.id}/checkin`)).status).toBe(404);
+    });
+  });
+
+  it("我的发展: an applicant's steps done with their dates, the next step, and their party-school classes", async () => {
+    const admin = await login(t.app);
+    const userId = await userWithRole(t.app, admin, { username: 'applicant-m', permissions: [], dataScope: 'own', password: DEMO_USER_PASSWORD });
+    token.applicant = await login(t.app, 'applicant-m', DEMO_USER_PASSWORD);
+    expect((await call('applicant', 'GET', '/api/development/mine')).body).toEqual({ applications: [], classes: [] });
+    const db = t.app.services.database.db;
+    const app = (await sql<{ id: number }>`SELECT id FROM m_development WHERE state = 3 AND user_id IS NULL ORDER BY id LIMIT 1`.execute(db)).rows[0];
+    await sql`UPDATE m_development SET user_id = ${userId} WHERE id = ${app.id}`.execute(db);
+    const mine = await call('applicant', 'GET', '/api/development/mine');
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    const [a] = mine.body.applications;
+    expect(a).toMatchObject({ id: app.id, state: 3, stateLabel: '发展对象', inProgress: true });
+    const apply = a.steps.find((s: { no: number }) => s.no === 1);
+    expect(apply.done).toBe(true);
+    expect(apply.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(a.steps.find((s: { no: number }) => s.no === 7).done).toBe(true);
+    expect(a.next.no).toBeGreaterThan(7);
+    expect(a.steps.find((s: { no: number }) => s.no === 25).done).toBe(false);
+    // Enrolled in a class of the party school (as the class page enrols a learner): it is listed with its hours.
+    const cls = (await sql<{ id: number; name: string }>`SELECT id, name FROM m_pschool_class ORDER BY id LIMIT 1`.execute(db)).rows[0];
+    await sql`INSERT INTO m_pschool_student (school, class_id, name, user_id, hours_done) SELECT school, id, '申请人', ${userId}, 6 FROM m_pschool_class WHERE id = ${cls.id}`.execute(db);
+    const classes = (await call('applicant', 'GET', '/api/development/mine')).body.classes;
+    expect(classes).toEqual([expect.objectContaining({ id: cls.id, name: cls.name, hoursDone: 6 })]);
+  });
 });
+

@@ -9,6 +9,7 @@ import './effects.js';
 import './identify.js';
 import './book-numbers.js';
 import { developmentRoutes } from './routes.js';
+import { myDevelopmentRoutes } from './mine.js';
 
 export { registerTrainingSource, type TrainingSource } from './training-source.js';
 export { developmentCandidates } from './candidates.js';
@@ -19,4 +20,5 @@ export const sendDevelopmentReminders = (app: FastifyInstance, today?: string): 
 export async function developmentArea(app: FastifyInstance): Promise<void> {
   if (!app.runtime.module('development')) return;
   await developmentRoutes(app);
+  await myDevelopmentRoutes(app);
 }

@@ -8,6 +8,7 @@ import './quorum.js';
 import { useFrequenciesOf } from './reminders.js';
 import { checkFrequencies } from './frequencies.js';
 import { meetingRoutes } from './routes.js';
+import { checkinRoutes } from './checkin.js';
 
 export { complianceOf, type OrgCompliance, type PeriodCompliance, type ComplianceQuery } from './compliance.js';
 export { frequencyRules, type FrequencyRule } from './frequencies.js';
@@ -20,4 +21,5 @@ export async function meetingsArea(app: FastifyInstance): Promise<void> {
   if (problems.length) throw new Error(`module meeting: ${problems.join('; ')}`);
   useFrequenciesOf(m);
   await meetingRoutes(app);
+  await checkinRoutes(app);
 }
