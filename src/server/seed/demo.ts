@@ -9,6 +9,7 @@ import { seedDemoForms } from './forms.js';
 import { seedPschool } from './pschool/seed.js';
 import { seedDevelopment, seedWorkflowTodos } from './development.js';
 import { seedDemoNotices } from './notices.js';
+import { seedDemoMobile } from './mobile.js';
 import { seedTransfers } from './transfers.js';
 import { seedStatistics } from './statistics.js';
 import { seedDemoCadres } from './cadres.js';
@@ -294,4 +295,6 @@ export const demoSeeders: DemoSeeder[] = [
   { name: 'demo-notices', run: async ({ database, log }) => log.info({ notices: await seedDemoNotices(database) }, 'demo notices seeded') },
   // Data sources, saved queries and two snapshots (last year's end, this month), after every area's data (issue 30).
   { name: 'demo-statistics', run: seedStatistics },
+  // The mobile terminal (issue 31): a meeting today to check in to, a change request waiting for the branch.
+  { name: 'demo-mobile', run: seedDemoMobile },
 ];
