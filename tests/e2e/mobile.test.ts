@@ -1,14 +1,21 @@
 /**
- * The mobile terminal (issue 31, foundation) on a 390 × 844 touch phone: a phone's login leads to /web/m/, whose
+ * The mobile terminal (issue 31) on a 390 × 844 touch phone: a phone's login leads to /web/m/, whose
  * page links its manifest; the bottom tab bar holds only screens that exist; my to-dos are listed and one is done
  * from the phone; the session reports terminal MOBILE 2; 移动终端 in the admin links the app with a QR code.
+ * The member's screens: paying dues with the simulated provider, checking in to a meeting by its QR link
+ * (logging in first), and continuing a video where it stopped.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
+import { ASSETS_DIR } from '../../src/server/paths.js';
+import { localToday } from '../../src/shared/module-schema/computed.js';
 import { api, apiToken, menuPagePath } from '../support/admin-e2e.js';
+import { setSysConfig } from '../support/api.js';
 import { launchBrowser, newPage, webUrl } from '../support/browser.js';
 
 const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -34,14 +41,14 @@ describe('the mobile terminal on a 390 × 844 phone', () => {
     await browser?.close();
   });
 
-  it('a phone logs in and lands on /web/m/: the tab bar (首页, 消息, 我的), my to-dos, and a link to the desktop', async () => {
+  it('a phone logs in and lands on /web/m/: the tab bar (首页, 学习, 会议, 消息, 我的), my to-dos, and a link to the desktop', async () => {
     await page.goto(webUrl('/login'));
     await page.getByPlaceholder('用户名').fill('dy');
     await page.getByPlaceholder('密码').fill(DEMO_USER_PASSWORD);
     await page.getByRole('button', { name: /登\s*录/ }).click();
     await page.waitForURL((url) => url.pathname === '/web/m/', SLOW);
     const tabs = page.getByRole('navigation', { name: '底部导航' }).getByRole('button');
-    await expect.poll(() => tabs.allTextContents(), SLOW).toEqual(['⌂首页', '✉消息', '☺我的']);
+    await expect.poll(() => tabs.allTextContents(), SLOW).toEqual(['⌂首页', '✎学习', '☷会议', '✉消息', '☺我的']);
     for (const box of await tabs.evaluateAll((els) => els.map((e) => e.getBoundingClientRect()))) expect(box.height).toBeGreaterThanOrEqual(44);
     expect(await page.locator('.ant-layout, .sidebar-container, .navbar').count()).toBe(0);
     expect(await page.getByRole('link', { name: '电脑版' }).getAttribute('href')).toBe('/web/');
@@ -70,6 +77,94 @@ describe('the mobile terminal on a 390 × 844 phone', () => {
     await page.getByText('每月标准').waitFor(SLOW);
     await page.getByRole('button', { name: '返回' }).tap();
     await page.getByRole('button', { name: '我的党费' }).waitFor(SLOW);
+  });
+
+  it('a member pays the dues due with the simulated provider: paid, with a receipt', async () => {
+    await page.goto(webUrl('/m/dues'));
+    const pay = page.getByRole('button', { name: /^在线缴纳/ });
+    await pay.waitFor(SLOW);
+    await pay.tap();
+    await page.getByRole('button', { name: '确认支付' }).tap();
+    await page.getByRole('status').filter({ hasText: '支付成功' }).waitFor(SLOW);
+    await expect.poll(() => page.getByRole('list', { name: '缴费收据' }).getByRole('listitem').count(), SLOW).toBeGreaterThan(0);
+  });
+
+  it('a member scans the check-in code of a meeting: logs in, is marked present; the secretary sees the code on the phone and the desktop', async () => {
+    const zbsj = await apiToken('zbsj', DEMO_USER_PASSWORD);
+    const meeting = await api<{ id: number }>('POST', '/api/m/meeting', { type: '主题党日', date: localToday(), topic: `扫码签到${Date.now()}` }, zbsj);
+    expect(meeting.status, JSON.stringify(meeting.body)).toBe(201);
+    const code = await api<{ path: string }>('GET', `/api/meetings/${meeting.body.id}/checkin`, undefined, zbsj);
+    // The secretary's phone shows the meeting's code.
+    const secretary = await newPage(browser, PHONE);
+    await secretary.context().addCookies([{ name: TOKEN_KEY, value: zbsj, url: new URL(webUrl('/')).origin }]);
+    await secretary.goto(webUrl(`/m/meetings/${meeting.body.id}`));
+    const qr = secretary.getByRole('img', { name: '会议签到二维码' });
+    await qr.waitFor(SLOW);
+    expect(await qr.getAttribute('data-link')).toContain(code.body.path);
+    await secretary.context().close();
+    // And on the desktop meeting detail's page of the code.
+    const desk = await newPage(browser);
+    await desk.context().addCookies([{ name: TOKEN_KEY, value: zbsj, url: new URL(webUrl('/')).origin }]);
+    await desk.goto(webUrl(`/meetings/checkin/${meeting.body.id}`));
+    const deskQr = desk.getByRole('img', { name: '会议签到二维码', exact: true });
+    await deskQr.waitFor(SLOW);
+    expect(await deskQr.getAttribute('data-link')).toContain(code.body.path);
+    await desk.context().close();
+    // A member's phone camera opens the link without a session: the login comes first, then the check-in.
+    const phone = await newPage(browser, PHONE);
+    await phone.goto(`${new URL(webUrl('/')).origin}${code.body.path}`);
+    await phone.waitForURL((url) => url.pathname === '/web/login', SLOW);
+    await phone.getByPlaceholder('用户名').fill('dy');
+    await phone.getByPlaceholder('密码').fill(DEMO_USER_PASSWORD);
+    await phone.getByRole('button', { name: /登\s*录/ }).click();
+    await phone.waitForURL((url) => url.pathname === code.body.path, SLOW);
+    await phone.getByRole('status').filter({ hasText: '签到成功' }).waitFor(SLOW);
+    const stored = await api<{ attendeeIds: number[] }>('GET', `/api/m/meeting/${meeting.body.id}`, undefined, zbsj);
+    const me = await api<{ member: { id: number } }>('GET', '/api/member/me', undefined, await apiToken('dy', DEMO_USER_PASSWORD));
+    expect(stored.body.attendeeIds).toContain(me.body.member.id);
+    await phone.getByRole('button', { name: '查看我的会议' }).tap();
+    await phone.getByRole('list', { name: '我的会议' }).getByRole('listitem').filter({ hasText: '扫码签到' }).filter({ hasText: '已签到' }).first().waitFor(SLOW);
+    await phone.context().close();
+  });
+
+  it('a member continues a video where it stopped: the player starts at the saved position', { timeout: 120_000 }, async () => {
+    const dy = await apiToken('dy', DEMO_USER_PASSWORD);
+    const dyId = (await api<{ id: number }>('GET', '/auth/info', undefined, dy)).body.id;
+    const create = async (module: string, body: Record<string, unknown>) => {
+      const res = await api<{ id: number }>('POST', `/api/m/${module}`, body, admin);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body;
+    };
+    const form = new FormData();
+    form.append('moduleName', 'course-node');
+    form.append('file', new Blob([fs.readFileSync(path.join(ASSETS_DIR, 'pschool', 'demo-lecture.webm'))]), '讲座.webm');
+    const uploaded = await (await fetch(webUrl('/').replace(/\/web\/$/, '/api/file/upload'), { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form })).json();
+    const tag = Date.now().toString(36);
+    const batch = await create('pschool-batch', { name: `手机学习批次${tag}`, dxPc: '3', year: 2026, requiredHours: 1 });
+    const course = await create('course', { title: `手机学习课程${tag}`, evaluation: '2', audience: ['3'], published: true, sort: 0 });
+    const chapter = await create('course-node', { courseId: course.id, nodeType: '1', title: '第一章', sort: 1 });
+    const node = await create('course-node', { courseId: course.id, nodeType: '2', chapterId: chapter.id, title: `手机视频${tag}`, kind: 'video', file: `/api/file/view?id=${uploaded.id}&name=x.webm`, duration: 20, hours: 1, sort: 1 });
+    const cls = await create('pschool-class', { name: `手机学习班${tag}`, batchId: batch.id, courseIds: [course.id], status: '培训中' });
+    await create('pschool-student', { classId: cls.id, name: '党员', userId: dyId, status: '2' });
+    const previous = await setSysConfig(admin, 'videoRecordTime', '2');
+    try {
+      await page.goto(webUrl(`/m/study/node/${node.id}`));
+      const video = page.getByTestId('m-video');
+      await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 1, undefined, SLOW);
+      await video.evaluate((v: HTMLVideoElement) => { v.muted = true; return v.play(); });
+      const saved = async () => (await api<{ position: number }>('GET', `/api/pschool/nodes/${node.id}`, undefined, dy)).body.position;
+      await expect.poll(saved, { timeout: 60_000 }).toBeGreaterThanOrEqual(4);
+      // Leaving the screen reports where it stopped; 学习 offers to continue there.
+      await page.getByRole('navigation', { name: '底部导航' }).getByRole('button', { name: '学习' }).tap();
+      const position = await saved();
+      const next = page.getByRole('region', { name: '继续学习' });
+      await next.getByText(`手机视频${tag}`).waitFor(SLOW);
+      await next.getByRole('button').tap();
+      await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 1, undefined, SLOW);
+      await expect.poll(() => page.getByTestId('m-video').evaluate((v: HTMLVideoElement) => v.currentTime), SLOW).toBeGreaterThanOrEqual(position - 0.5);
+    } finally {
+      if (previous !== undefined) await setSysConfig(admin, 'videoRecordTime', previous);
+    }
   });
 
   it('移动终端 in the admin explains the app and shows its QR code', async () => {

@@ -10,9 +10,10 @@ export interface Page<T> {
   totalElements: number;
 }
 
-/** The desktop login, coming back here afterwards (LoginPage leads /m/ redirects to this page). */
+/** The desktop login, coming back to this screen afterwards (LoginPage leads /m/… redirects to this page): a scanned check-in code survives the login. */
 export function toLogin(): void {
-  window.location.assign(`/web/login?redirect=${encodeURIComponent('/m/')}`);
+  const here = window.location.pathname.startsWith('/web/m/') ? window.location.pathname.slice('/web'.length) : '/m/';
+  window.location.assign(`/web/login?redirect=${encodeURIComponent(here)}`);
 }
 
 export class ApiError extends Error {}
