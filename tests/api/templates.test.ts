@@ -152,7 +152,7 @@ describe(`templates on ${TEST_DB}`, () => {
     await jobsOf(t.app).drain();
     const job = (await call('zbsj', 'GET', `/api/jobs/${jobId}`)).body;
     expect(job).toMatchObject({ state: 2, progress: 3, total: 3, result: { count: 3 } });
-    const file = await call('zbsj', 'GET', job.result.url);
+    const file = await call('zbsj', 'GET', `${job.result.download.url}?id=${job.result.download.params.id}`);
     expect(file.status).toBe(200);
     const { pages, text } = await pdfText(file.raw);
     expect(pages).toBe(3);
@@ -172,7 +172,7 @@ describe(`templates on ${TEST_DB}`, () => {
     const job = (await call('zbsj', 'GET', `/api/jobs/${start.body.jobId}`)).body;
     const inBranch = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_member WHERE org_id = ${branch}`.execute(t.database.db)).rows[0].n;
     expect(job.result.count).toBe(inBranch);
-    const zip = new PizZip((await call('zbsj', 'GET', job.result.url)).raw);
+    const zip = new PizZip((await call('zbsj', 'GET', `${job.result.download.url}?id=${job.result.download.params.id}`)).raw);
     expect(Object.keys(zip.files).filter((n) => n.endsWith('.xlsx'))).toHaveLength(inBranch);
   });
 });

@@ -95,7 +95,6 @@ describe('[issue 29] work management in Chromium', () => {
     await p.keyboard.press('Escape');
     await p.locator('.template-bulk').getByRole('button', { name: /开始生成/ }).click();
     await p.locator('.job-progress[data-state="2"]').waitFor();
-    expect(await p.locator('.job-progress .ant-progress-status-success').count()).toBe(1);
     const [bundle] = await Promise.all([p.waitForEvent('download'), p.locator('.job-progress').getByRole('button', { name: /下载/ }).click()]);
     expect(bundle.suggestedFilename()).toBe('党员身份证明（2份）.pdf');
   });

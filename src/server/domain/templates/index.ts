@@ -256,7 +256,8 @@ export async function templateRoutes(app: FastifyInstance): Promise<void> {
           name = `${t.name}（${ids.length}份）.zip`;
         }
         const saved = await store.save(Readable.from([out]), { originalName: name, mime: MIME[format === 'pdf' ? 'pdf' : 'zip'], moduleName: null, tag: 'template-render', ownerId: user.id, maxBytes: 512 * 1024 * 1024 });
-        return { count: ids.length, fileName: name, url: `/api/file/download?id=${saved.access_key}` };
+        // `download`: the file as every job names its file (shared/jobs.ts), so the generic progress offers it.
+        return { count: ids.length, download: { url: '/api/file/download', params: { id: saved.access_key }, name } };
       },
       link: (_r, id) => `${PAGE_PATH}?job=${id}`,
       done: (r) => `批量生成“${t.name}”已完成（${r.count}份），点击查看并下载`,

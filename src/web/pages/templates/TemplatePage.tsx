@@ -12,7 +12,8 @@ import { useSearchParams } from 'react-router-dom';
 import { useHasPermission } from '../../core/Permission';
 import ModulePage from '../../renderer/ModulePage';
 import { templateApi, type RenderFormat, type UsableTemplate } from './api';
-import JobProgress from './JobProgress';
+import JobProgress from '../../core/jobs/JobProgress';
+import { useJobParam } from '../../core/jobs/useJob';
 
 const PdfPages = lazy(() => import('../pschool/PdfPages'));
 
@@ -99,12 +100,10 @@ function ManyRecords({ template, onJob }: { template: UsableTemplate; onJob: (id
 }
 
 function Generate() {
-  const [params, setParams] = useSearchParams();
-  const jobId = Number(params.get('job')) || undefined;
+  const [jobId, setJobId] = useJobParam();
   const templates = useQuery({ queryKey: ['templates-usable'], queryFn: templateApi.usable });
   const [chosen, setChosen] = useState<number>();
   const template = templates.data?.find((t) => t.id === chosen);
-  const showJob = (id: number) => setParams((p) => { p.set('job', String(id)); return p; });
   return (
     <Space orientation="vertical" size={12} style={{ width: '100%' }}>
       <Card size="small">
@@ -123,25 +122,11 @@ function Generate() {
           {template?.description && <Typography.Text type="secondary">{template.description}</Typography.Text>}
         </Space>
       </Card>
-      {jobId && (
-        <Card size="small" title="批量生成进度">
-          <JobProgress
-            jobId={jobId}
-            done={(job) => {
-              const r = job.result as { url: string; fileName: string; count: number } | null;
-              return r ? (
-                <Button type="primary" icon={<DownloadOutlined />} onClick={() => void templateApi.downloadUrl(r.url, r.fileName)}>
-                  下载 {r.fileName}
-                </Button>
-              ) : null;
-            }}
-          />
-        </Card>
-      )}
+      {jobId !== undefined && <JobProgress id={jobId} onClose={() => setJobId(undefined)} />}
       {template ? (
         <>
           <OneRecord key={`one-${template.id}`} template={template} />
-          <ManyRecords key={`many-${template.id}`} template={template} onJob={showJob} />
+          <ManyRecords key={`many-${template.id}`} template={template} onJob={setJobId} />
         </>
       ) : (
         <Card size="small">{templates.data && !templates.data.length ? <Alert type="info" showIcon title="暂无可用的模板" /> : <Empty description="请先选择模板" />}</Card>
@@ -157,6 +142,8 @@ export default function TemplatePage({ title }: { title?: string }) {
   return (
     <Tabs
       className="template-tabs"
+      // The list's own job progress (an export's ?job=) must not show a bulk rendering's job a second time.
+      destroyOnHidden
       activeKey={tab}
       onChange={setTab}
       items={[
