@@ -17,7 +17,7 @@ import { sendTemplate } from './template.js';
 import { trailOf } from './trail.js';
 import { listDeleted } from './deleted.js';
 import { missingWorkflowHooks } from './workflow/hooks.js';
-import { listWaiting, workflowRoutes } from './workflow/routes.js';
+import { listWaiting, waitingRoutes, workflowRoutes } from './workflow/routes.js';
 import { STORED_MODULES_TOPIC } from './stored-modules.js';
 import { modulePageLink } from './workflow/links.js';
 
@@ -67,6 +67,7 @@ export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
   }
   storedModuleRoutes(app, runtime);
   roleOptions(app, runtime);
+  waitingRoutes(app, runtime);
 
   // Other servers on the same PostgreSQL stored or changed a module: read it again.
   app.services.invalidations.on(STORED_MODULES_TOPIC, (key) => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
+import { branchStanding, remindBehind } from './branch-standing.js';
 import { callerOf, coveredOrgs, idParam, pageParams, type Dues } from './context.js';
 import { onsiteMembers } from './items.js';
 import { myDues, myMember } from './my-dues.js';
@@ -16,6 +17,14 @@ export function paymentRoutes(app: FastifyInstance, dues: Dues): void {
     const q = req.query as { orgId?: string; name?: string };
     return onsiteMembers(dues, await callerOf(req), { orgId: optionalId(q.orgId, '所选党组织不正确'), name: q.name?.trim() || undefined, ...pageParams(req.query) });
   });
+
+  // 支部党员 on the mobile terminal (issue 31): the branch's members with their standing; 提醒缴费 for those behind.
+  app.get('/api/dues/branch/members', { config: perm('dues-onsite:list') }, async (req) => {
+    const q = req.query as { orgId?: string; behind?: string };
+    return branchStanding(dues, await callerOf(req), { orgId: optionalId(q.orgId, '所选党组织不正确'), behind: q.behind === 'true', ...pageParams(req.query) });
+  });
+
+  app.post('/api/dues/branch/remind', { config: perm('dues-onsite:remind') }, async (req) => remindBehind(dues, await callerOf(req), req.body));
 
   app.post('/api/dues/payments', { config: perm('dues-onsite:pay') }, async (req, reply) => {
     const caller = await callerOf(req);

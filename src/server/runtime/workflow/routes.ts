@@ -4,10 +4,12 @@
  * - `POST /api/m/{id}/{recordId}/transitions/{step}`    `{ version, comment, values }` → the record (+ warnings)
  * - `POST /api/m/{id}/transitions/{step}`               `{ ids, comment, values? }` → per record: done or why not
  * - `GET  /api/m/{id}/{recordId}/approvals`             the approval log, oldest first
- * and `"$waiting": true` in the body of `POST /api/m/{id}/list` (records waiting for the caller).
+ * and `"$waiting": true` in the body of `POST /api/m/{id}/list` (records waiting for the caller);
+ * - `GET  /api/workflow/waiting`                        every module's records waiting for the caller (the mobile 待审批)
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { currentUser, perm } from '../../core/auth/guard.js';
+import { LOGIN, currentUser, perm } from '../../core/auth/guard.js';
+import { hasAnyPermission } from '../../core/auth/session-user.js';
 import type { SessionUser } from '../../core/auth/session-user.js';
 import { HttpError } from '../../errors.js';
 import type { Runtime } from '../index.js';
@@ -59,4 +61,43 @@ export function workflowRoutes(app: FastifyInstance, runtime: Runtime, m: Runtim
   app.post(`${base}/transitions/:transition`, { config: stepPermissions }, async (req) =>
     engine.batch(m, (req.params as { transition: string }).transition, req.body, currentUser(req), ipOf(req)),
   );
+}
+
+/** How many records of each module `GET /api/workflow/waiting` lists (the total says how many more wait). */
+const WAITING_PAGE = 20;
+
+export interface WaitingModule {
+  module: string;
+  title: string;
+  total: number;
+  records: { id: number; name: string; state: number | null; stateTitle: string }[];
+}
+
+/**
+ * The records waiting for the caller in every `x-workflow` module they may list and act in, one answer for
+ * all (a phone on a slow network makes one request, not one per module). Modules with none are left out.
+ */
+export function waitingRoutes(app: FastifyInstance, runtime: Runtime): void {
+  app.get('/api/workflow/waiting', { config: LOGIN }, async (req) => {
+    const user = currentUser(req);
+    const actor = await runtime.actorOf(user);
+    const answer: WaitingModule[] = [];
+    for (const m of runtime.registry.list()) {
+      const wf = m.workflow;
+      if (!wf || !hasAnyPermission(user, [m.permissions.list]) || !wf.waitingSteps().some((t) => hasAnyPermission(user, [t.permission]))) continue;
+      const page = await runtime.records(m.id).list({ conditions: [await runtime.workflows.waitingCondition(m, user)], query: { page: 0, size: WAITING_PAGE, count: true } }, actor);
+      if (!page.totalElements) continue;
+      answer.push({
+        module: m.id,
+        title: m.title,
+        total: page.totalElements,
+        records: page.content.map((r) => {
+          const state = (r[wf.stateField.name] as number | null | undefined) ?? null;
+          const name = m.nameField ? r[m.nameField.name] : undefined;
+          return { id: r.id as number, name: typeof name === 'string' && name ? name : `${m.title} ${r.id as number}`, state, stateTitle: state === null ? '' : wf.stateTitle(state) };
+        }),
+      });
+    }
+    return answer;
+  });
 }
