@@ -8,6 +8,7 @@ import type { PublicUser } from '../../shared/session-user';
 import { get } from './api';
 import { matchPath, type MobileScreen } from './screen';
 import { screens } from './screens';
+import MobileLogin, { afterLogin } from './login/MobileLogin';
 
 const BASE = '/web/m/';
 const pathNow = () => window.location.pathname.slice(BASE.length).replace(/\/$/, '');
@@ -46,18 +47,21 @@ export function MobileApp() {
     window.addEventListener('popstate', back);
     return () => window.removeEventListener('popstate', back);
   }, []);
+  const atLogin = path === 'login';
   useEffect(() => {
-    if (online && !user) get<PublicUser>('/auth/info').then(setUser, (e: Error) => setError(e.message));
-  }, [online, user]);
+    if (online && !user && !atLogin) get<PublicUser>('/auth/info').then(setUser, (e: Error) => setError(e.message));
+  }, [online, user, atLogin]);
   const go = (next: string) => {
     window.history.pushState(null, '', BASE + next);
     setPath(next);
     window.scrollTo(0, 0);
   };
+  // The login form has no bars; afterwards the screen asked for opens (its `redirect`).
+  if (atLogin) return <MobileLogin onLogin={(u) => { setUser(u); window.history.replaceState(null, '', BASE + afterLogin(window.location.search)); setPath(pathNow()); }} />;
   const { screen, params } = resolve(path, user);
   const tabs = screens.filter((s) => s.tab && (!user || !s.allowed || s.allowed(user))).sort((a, b) => a.tab!.order - b.tab!.order);
-  // A screen that is not a tab keeps the tab it was opened under lit: 我的 by default.
-  const tab = screen.tab ? screen.path : 'me';
+  // A screen that is not a tab keeps the tab it was opened under lit: 首页 for its tiles, 我的 by default.
+  const tab = screen.tab ? screen.path : screen.entry?.place === 'home' ? '' : 'me';
 
   let body: ReactNode;
   if (!online) body = <p className="m-offline-body">离线：网络恢复后内容会自动更新</p>;

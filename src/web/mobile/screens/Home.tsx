@@ -5,12 +5,22 @@ import { Section, timeText } from '../ui';
 import { useLoad } from '../useLoad';
 import type { PublicUser } from '../../../shared/session-user';
 import { entriesOf } from '.';
+import { desktopUrlOf, mobilePathOf } from '../../../shared/mobile-links';
+
+/** A to-do opens its record's mobile screen where there is one (shared/mobile-links.ts), else the full site. */
+function openTodo(t: Todo, go: (screen: string) => void): void {
+  const screen = mobilePathOf(t);
+  if (screen !== null) go(screen);
+  else if (t.link) window.location.assign(desktopUrlOf(t.link));
+}
 
 interface Todo {
   id: number;
   title: string;
   content: string;
   link: string | null;
+  module: string | null;
+  refId: string | null;
   status: number;
   createTime: string;
 }
@@ -21,6 +31,7 @@ export interface Message {
   title: string;
   content: string;
   senderName: string;
+  link?: string | null;
   isRead: boolean;
   createTime: string;
 }
@@ -55,7 +66,13 @@ export function Home({ name, user, go }: { name: string; user: PublicUser; go: (
           {todos.data?.content.map((t) => (
             <li key={t.id} className="m-item">
               <div className="m-item-main">
-                <div className="m-item-title">{t.title}</div>
+                {t.link || mobilePathOf(t) !== null ? (
+                  <button type="button" className="m-todo-open m-item-title" onClick={() => openTodo(t, go)}>
+                    {t.title}
+                  </button>
+                ) : (
+                  <div className="m-item-title">{t.title}</div>
+                )}
                 {t.content && <div className="m-item-text">{t.content}</div>}
                 <div className="m-item-meta">{timeText(t.createTime)}</div>
               </div>

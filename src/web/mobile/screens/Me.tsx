@@ -8,7 +8,7 @@ export function Me({ user, go }: { user: PublicUser; go: (screen: string) => voi
   const logout = async () => {
     await get('/auth/logout').catch(() => undefined);
     removeToken();
-    window.location.assign('/web/login?redirect=%2Fm%2F');
+    window.location.assign('/web/m/login');
   };
   return (
     <>

@@ -4,6 +4,7 @@ import { get, post, type Page } from '../api';
 import { Section, timeText } from '../ui';
 import { useLoad } from '../useLoad';
 import type { Message } from './Home';
+import { desktopUrlOf, mobilePathOf } from '../../../shared/mobile-links';
 
 const TYPES = [
   { key: '', label: '全部' },
@@ -12,7 +13,7 @@ const TYPES = [
   { key: 'notice', label: '通知' },
 ];
 
-export function Messages() {
+export function Messages({ go }: { go: (screen: string) => void }) {
   const [type, setType] = useState('');
   const [open, setOpen] = useState<number | null>(null);
   const list = useLoad(() => get<Page<Message>>(`/api/msgPushHistory?page=0&size=30${type ? `&type=${type}` : ''}`), [type]);
@@ -46,6 +47,11 @@ export function Messages() {
                   {m.senderName} · {timeText(m.createTime)}
                 </div>
               </button>
+              {open === m.id && m.link && (
+                <button type="button" className="m-btn" onClick={() => (mobilePathOf(m) !== null ? go(mobilePathOf(m)!) : window.location.assign(desktopUrlOf(m.link!)))}>
+                  查看
+                </button>
+              )}
             </li>
           ))}
         </ul>

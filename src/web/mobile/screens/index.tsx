@@ -10,7 +10,7 @@ import { Messages } from './Messages';
 
 const coreScreens: MobileScreen[] = [
   { path: '', title: '党建', tab: { label: '首页', icon: '⌂', order: 0 }, render: ({ user, go }) => <Home name={user.nickName} go={go} user={user} /> },
-  { path: 'messages', title: '消息', tab: { label: '消息', icon: '✉', order: 50 }, render: () => <Messages /> },
+  { path: 'messages', title: '消息', tab: { label: '消息', icon: '✉', order: 50 }, render: ({ go }) => <Messages go={go} /> },
   { path: 'me', title: '我的', tab: { label: '我的', icon: '☺', order: 90 }, render: ({ user, go }) => <Me user={user} go={go} /> },
   { path: 'dues', title: '我的党费', entry: { place: 'me', label: '我的党费', order: 30 }, allowed: holds('dues-my:list'), render: () => <Dues /> },
 ];
