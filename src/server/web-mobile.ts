@@ -17,7 +17,11 @@ export const mobileManifest = {
   orientation: 'portrait',
   background_color: '#ffffff',
   theme_color: '#c8161d',
-  icons: [{ src: '/web/favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+  // PNGs for launchers without SVG (older Android), maskable: drawn by scripts/mobile-icons.mjs into src/web/public/icons.
+  icons: [
+    { src: '/web/favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+    ...[192, 512].flatMap((n) => ['any', 'maskable'].map((purpose) => ({ src: `/web/icons/icon-${n}.png`, sizes: `${n}x${n}`, type: 'image/png', purpose }))),
+  ],
 };
 
 /**

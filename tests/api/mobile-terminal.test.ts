@@ -1,4 +1,6 @@
 // engines: both — the session's terminal is a column written at login and read by the online list on each engine
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, enc } from '../support/auth.js';
 import { DEMO_ADMIN_PASSWORD } from '../../src/server/config.js';
@@ -36,6 +38,18 @@ describe(`mobile terminal on ${TEST_DB}`, () => {
     const manifest = JSON.parse(res.body);
     expect(manifest).toMatchObject({ name: '党建', start_url: '/web/m/', scope: '/web/m/', display: 'standalone', lang: 'zh-CN' });
     expect(manifest.icons.length).toBeGreaterThan(0);
+  });
+
+  it('the manifest names maskable PNG icons of 192 and 512 px, and the files are PNGs of those sizes', async () => {
+    const manifest = JSON.parse((await t.app.inject({ url: '/web/m/manifest.webmanifest' })).body) as { icons: { src: string; sizes: string; type: string; purpose: string }[] };
+    for (const n of [192, 512]) {
+      const icons = manifest.icons.filter((i) => i.sizes === `${n}x${n}` && i.type === 'image/png');
+      expect(icons.map((i) => i.purpose).sort()).toEqual(['any', 'maskable']);
+      // The PNG's IHDR: width and height after the 8-byte signature and the chunk's length and type.
+      const png = fs.readFileSync(path.join('src/web/public', icons[0].src.replace(/^\/web\//, '')));
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([n, n]);
+    }
   });
 
   it('the service worker keeps the shell only: /api is never cached, offline shows 离线', async () => {
