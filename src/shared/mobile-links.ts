@@ -11,11 +11,29 @@ export interface Linkable {
   refId?: string | null;
 }
 
+/**
+ * The desktop pages of workflow records (`x-workflow.link`, else the menu page of `module:<id>`, with `?id=`), for
+ * links that carry no module (made by hand, or opened from a message on a phone): path → module.
+ */
+const RECORD_PAGES: Record<string, string> = {
+  '/development/process': 'development',
+  '/transfer/in': 'transfer-in',
+  '/transfer/out': 'transfer-out',
+  '/transfer/internal': 'transfer-internal',
+  '/transfer/floating': 'floating',
+  '/cadre/selection': 'appointment',
+  '/party-org/election/congress': 'congress',
+  '/party-org/election/two-committee': 'election',
+  '/service/evaluation/appraisal': 'appraisal',
+  '/service/work/task': 'work-task',
+};
+
 type Rule = (item: Linkable, path: string, query: URLSearchParams) => string | null;
 
 const RULES: { name: string; rule: Rule }[] = [
   // A workflow step's to-do: ref id `<record id>:<step id>` (runtime/workflow/engine.ts, updateTodos).
   { name: 'workflow step', rule: (t) => (t.module && /^(\d+):/.test(t.refId ?? '') ? `approvals/${encodeURIComponent(t.module)}/${/^(\d+)/.exec(t.refId!)![1]}` : null) },
+  { name: 'workflow record page', rule: (_t, path, query) => (RECORD_PAGES[path] && /^\d+$/.test(query.get('id') ?? '') ? `approvals/${RECORD_PAGES[path]}/${query.get('id')}` : null) },
   // Already a screen of the mobile terminal (the dues reminder's link).
   { name: 'mobile', rule: (_t, path, query) => (path.startsWith('/m/') ? `${path.slice(3)}${query.toString() ? `?${query}` : ''}` : null) },
   { name: '我的党费', rule: (_t, path) => (path === '/party-dues/my' ? 'dues' : null) },

@@ -7,6 +7,8 @@ import { ThemedConfigProvider } from './core/layout/ThemedConfigProvider';
 import { createAppRouter } from './app/router';
 import { useSession } from './core/stores/session';
 import { useSysConfig } from './core/stores/sysconfig';
+import { mobilePathOf } from '../shared/mobile-links';
+import { isPhoneUserAgent } from '../shared/terminal';
 import './styles.css';
 
 async function bootstrap() {
@@ -35,4 +37,7 @@ async function bootstrap() {
   );
 }
 
-void bootstrap();
+// Issue 31: a workflow record's link (a to-do, a message) opened on a phone opens the record's mobile screen.
+const phoneScreen = isPhoneUserAgent(navigator.userAgent) ? mobilePathOf({ link: window.location.pathname + window.location.search }) : null;
+if (phoneScreen?.startsWith('approvals/')) window.location.replace(`/web/m/${phoneScreen}`);
+else void bootstrap();

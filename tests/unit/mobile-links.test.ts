@@ -7,6 +7,13 @@ describe('to-do links on a phone (issue 31)', () => {
     expect(mobilePathOf({ link: null, module: 'transfer-out', refId: '12:committee' })).toBe('approvals/transfer-out/12');
   });
 
+  it('a workflow record\'s desktop page (a link made by hand, no module) opens its approval screen too', () => {
+    expect(mobilePathOf({ link: '/development/process?id=7' })).toBe('approvals/development/7');
+    expect(mobilePathOf({ link: '/web/transfer/out?id=3' })).toBe('approvals/transfer-out/3');
+    expect(mobilePathOf({ link: '/transfer/out' })).toBeNull();
+    expect(mobilePathOf({ link: '/transfer/out?id=x' })).toBeNull();
+  });
+
   it('mobile links, 我的党费 and the message centre map to their screens', () => {
     expect(mobilePathOf({ link: '/web/m/dues' })).toBe('dues');
     expect(mobilePathOf({ link: '/m/approvals' })).toBe('approvals');
