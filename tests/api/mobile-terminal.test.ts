@@ -1,5 +1,7 @@
 // engines: both — the session's terminal is a column written at login and read by the online list on each engine
 import fs from 'node:fs';
+import os from 'node:os';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, enc } from '../support/auth.js';
@@ -73,3 +75,39 @@ describe(`mobile terminal on ${TEST_DB}`, () => {
     expect(await terminalOf(await loginAs({ 'user-agent': IPHONE, 'x-terminal': '1' }))).toBe(1);
   });
 });
+
+/** Issue 31 (speed): the mobile page carries the signed-in user, so the app asks no /auth/info before its first data. */
+describe(`the mobile page on ${TEST_DB}`, () => {
+  let t: TestApp;
+  const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dj-mobile-web-'));
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(webDir, 'mobile'));
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>desk</title>');
+    fs.writeFileSync(path.join(webDir, 'mobile', 'index.html'), '<!doctype html><html><body><div id="m-app"></div></body></html>');
+    t = await createTestApp({}, undefined, { webDir });
+  });
+  afterAll(async () => {
+    await t.app.close();
+    fs.rmSync(webDir, { recursive: true, force: true });
+  });
+
+  it('embeds the session cookie\'s user as a JSON block (never for a stranger or a bad token), compressed and private', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { username: 'admin', password: enc(t.app, DEMO_ADMIN_PASSWORD) } });
+    const token = res.json().token as string;
+    const page = await t.app.inject({ url: '/web/m/approvals', headers: { cookie: `DJ-TOKEN=${token}` } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('private, no-cache');
+    const block = /<script type="application\/json" id="m-session">(.*)<\/script><\/body>/.exec(page.body);
+    expect(JSON.parse(block![1])).toMatchObject({ username: 'admin', isSuper: true });
+    expect(block![1]).not.toContain('<');
+    for (const cookie of [undefined, 'DJ-TOKEN=not-a-token']) {
+      const anonymous = await t.app.inject({ url: '/web/m/', headers: cookie ? { cookie } : {} });
+      expect(anonymous.statusCode).toBe(200);
+      expect(anonymous.body).not.toContain('m-session');
+    }
+    const zipped = await t.app.inject({ url: '/web/m/', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(zipped.rawPayload).toString()).toContain('<div id="m-app">');
+  });
+});
+

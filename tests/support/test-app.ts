@@ -66,6 +66,8 @@ export interface TestAppOptions {
   database?: Database;
   /** Logger options (tests that read the log pass a stream); by default no logger. */
   logger?: FastifyServerOptions['logger'];
+  /** A built web app to serve under /web (tests of the pages the server writes into); by default dist/web. */
+  webDir?: string;
 }
 
 /** The real app on a fresh database, migrated and initialised; requests go through `app.inject`. */
@@ -79,7 +81,7 @@ export async function createTestApp(
   await migrate(database);
   let app: FastifyInstance;
   try {
-    app = await buildApp({ config, database, logger: options.logger ?? false, schemasDir: options.schemasDir });
+    app = await buildApp({ config, database, logger: options.logger ?? false, schemasDir: options.schemasDir, webDir: options.webDir });
   } catch (error) {
     // A start that fails (tests of bad schemas) leaves no connection behind.
     if (!options.database) await database.close();

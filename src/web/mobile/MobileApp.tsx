@@ -8,6 +8,7 @@ import type { PublicUser } from '../../shared/session-user';
 import { get } from './api';
 import { matchPath, type MobileScreen } from './screen';
 import { screens } from './screens';
+import { userFromPage } from './session';
 import MobileLogin, { afterLogin } from './login/MobileLogin';
 
 const BASE = '/web/m/';
@@ -39,7 +40,7 @@ function useOnline() {
 
 export function MobileApp() {
   const [path, setPath] = useState(pathNow);
-  const [user, setUser] = useState<PublicUser | null>(null);
+  const [user, setUser] = useState<PublicUser | null>(userFromPage);
   const [error, setError] = useState('');
   const online = useOnline();
   useEffect(() => {
@@ -69,7 +70,7 @@ export function MobileApp() {
   else body = screen.render({ user, go, params });
 
   return (
-    <div className="m-shell">
+    <div className="m-shell" data-live="">
       <header className="m-bar">
         {!screen.tab && (
           <button type="button" className="m-back" aria-label="返回" onClick={() => window.history.back()}>

@@ -39,7 +39,7 @@ const FILE_READS = /^\/api\/(file\/(view|play|download)|archivesShareFile\/viewF
 /** The web app's token cookie (src/web/core/auth/token.ts TOKEN_KEY). */
 export const TOKEN_COOKIE = 'DJ-TOKEN';
 
-function cookieToken(header: string | undefined): string | undefined {
+export function cookieToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const [name, ...rest] = part.trim().split('=');
