@@ -33,7 +33,8 @@ async function coldLoad(browser: Browser, base: string, token: string, slow3g: b
   const sizes: Promise<number>[] = [];
   page.on('response', (res) => {
     const type = res.request().resourceType();
-    if (type === 'script' || type === 'stylesheet') sizes.push(res.body().then((b) => zlib.gzipSync(b, { level: 9 }).length, () => 0));
+    // The page counts too: it carries the stylesheet (inlined) and the shell.
+    if (type === 'script' || type === 'stylesheet' || type === 'document') sizes.push(res.body().then((b) => zlib.gzipSync(b, { level: 9 }).length, () => 0));
   });
   const started = performance.now();
   // From the first byte on (`commit`), not the load event: the shell shows before the scripts have arrived.
@@ -70,7 +71,7 @@ export async function mobileSuite(): Promise<BenchResult[]> {
     const slow = [];
     for (let i = 0; i < 3; i++) slow.push(await coldLoad(browser, base, token, true));
     return [
-      { suite: 'mobile', name: '/web/m/ shell: JS + CSS downloaded on first load (gzip)', value: Math.round((median(fast.map((l) => l.gzipBytes)) / 1024) * 10) / 10, unit: 'KB', budget: SHELL_BUDGET_KB, note: `${fast[0].files} files` },
+      { suite: 'mobile', name: '/web/m/ shell: page + JS + CSS downloaded on first load (gzip)', value: Math.round((median(fast.map((l) => l.gzipBytes)) / 1024) * 10) / 10, unit: 'KB', budget: SHELL_BUDGET_KB, note: `${fast[0].files} files` },
       { suite: 'mobile', name: '/web/m/ first screen (tab bar shown), loopback', value: Math.round(median(fast.map((l) => l.ms))), unit: 'ms', note: `median of ${RUNS} cold loads, 390×844` },
       { suite: 'mobile', name: '/web/m/ first screen under slow 3G (2 s RTT, 400 kbit/s)', value: Math.round(median(slow.map((l) => l.ms))), unit: 'ms', budget: SLOW_3G_BUDGET_MS, note: 'median of 3 cold loads, DevTools Slow 3G preset: the shell (title and tab bar) painted from the page' },
       { suite: 'mobile', name: '/web/m/ app started under slow 3G', value: Math.round(median(slow.map((l) => l.liveMs))), unit: 'ms', note: 'the scripts arrived and the app replaced the shell (taps work)' },
