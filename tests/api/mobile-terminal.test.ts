@@ -84,6 +84,9 @@ describe(`the mobile page on ${TEST_DB}`, () => {
     fs.mkdirSync(path.join(webDir, 'mobile'));
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>desk</title>');
     fs.writeFileSync(path.join(webDir, 'mobile', 'index.html'), '<!doctype html><html><body><div id="m-app"></div></body></html>');
+    fs.mkdirSync(path.join(webDir, 'assets'));
+    fs.writeFileSync(path.join(webDir, 'assets', 'shell-abc.js'), 'console.log("shell")'.repeat(100));
+    fs.writeFileSync(path.join(webDir, 'assets', 'shell-abc.js.br'), zlib.brotliCompressSync('console.log("shell")'.repeat(100)));
     t = await createTestApp({}, undefined, { webDir });
   });
   afterAll(async () => {
@@ -109,5 +112,14 @@ describe(`the mobile page on ${TEST_DB}`, () => {
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(zipped.rawPayload).toString()).toContain('<div id="m-app">');
   });
-});
 
+  it('sends the build\'s precompressed copy of an asset to a browser that accepts it (vite.config.ts writes them)', async () => {
+    const br = await t.app.inject({ url: '/web/assets/shell-abc.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe('console.log("shell")'.repeat(100));
+    const plain = await t.app.inject({ url: '/web/assets/shell-abc.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log("shell")'.repeat(100));
+  });
+});
