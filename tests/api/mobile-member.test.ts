@@ -176,6 +176,37 @@ describe(`the member's mobile screens on ${TEST_DB}`, () => {
     });
   });
 
+  it('x-owner: another member of the branch neither lists, reads, changes nor deletes my request; the secretary sees it', async () => {
+    const mine = await call('dy', 'POST', '/api/m/member-change-request', { field: '家庭住址', newValue: '长沙市岳麓区麓山南路2号', reason: '搬家' });
+    expect(mine.status, JSON.stringify(mine.body)).toBe(201);
+    // A second member of dy's branch, with the members' permissions on change requests and the same data scope.
+    const db = t.app.services.database.db;
+    const dyOrg = (await sql<{ org_id: number }>`SELECT m.org_id FROM users u JOIN m_member m ON m.id = u.member_id WHERE u.username = 'dy'`.execute(db)).rows[0].org_id;
+    const peerMember = (await sql<{ id: number }>`SELECT id FROM m_member m WHERE org_id = ${dyOrg} AND NOT EXISTS (SELECT 1 FROM users u WHERE u.member_id = m.id) ORDER BY id LIMIT 1`.execute(db)).rows[0];
+    const admin = await login(t.app);
+    const peerId = await userWithRole(t.app, admin, {
+      username: 'peer-member', dataScope: 'own', orgId: dyOrg, password: DEMO_USER_PASSWORD,
+      permissions: ['member-change-request:list', 'member-change-request:add', 'member-change-request:edit', 'member-change-request:delete', 'member-change-request:submit'],
+    });
+    await linkUserToMember(db, peerId, peerMember.id);
+    token.peer = await login(t.app, 'peer-member', DEMO_USER_PASSWORD);
+
+    const listed = (who: string) => call(who, 'POST', '/api/m/member-change-request/list?size=500', {}).then((r) => r.body.content.map((x: { id: number }) => x.id) as number[]);
+    expect(await listed('peer')).not.toContain(mine.body.id);
+    expect(await listed('dy')).toContain(mine.body.id);
+    expect(await listed('zbsj')).toContain(mine.body.id);
+    expect((await call('peer', 'GET', `/api/m/member-change-request/${mine.body.id}`)).status).toBe(404);
+    const changed = await call('peer', 'PUT', '/api/m/member-change-request', { id: mine.body.id, version: mine.body.version, reason: '改掉别人的申请' });
+    expect([403, 404]).toContain(changed.status);
+    const removed = await t.app.inject({ method: 'DELETE', url: '/api/m/member-change-request', headers: bearer(token.peer), payload: [mine.body.id] });
+    expect([403, 404]).toContain(removed.statusCode);
+    expect((await call('dy', 'GET', `/api/m/member-change-request/${mine.body.id}`)).body).toMatchObject({ reason: '搬家', version: mine.body.version });
+    // The peer's own request is theirs to list.
+    const theirs = await call('peer', 'POST', '/api/m/member-change-request', { field: '家庭住址', newValue: '长沙市天心区', reason: '搬家' });
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(201);
+    expect(await listed('peer')).toEqual([theirs.body.id]);
+  });
+
   it("我的发展: an applicant's steps done with their dates, the next step, and their party-school classes", async () => {
     const admin = await login(t.app);
     const userId = await userWithRole(t.app, admin, { username: 'applicant-m', permissions: [], dataScope: 'own', password: DEMO_USER_PASSWORD });

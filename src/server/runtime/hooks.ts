@@ -13,6 +13,8 @@ export interface Actor {
   orgId: number | null;
   /** Unit ids a unit-scoped module's records may be touched in, or 'all'; absent: 'all' when `scope` is, else none. */
   units?: number[] | 'all';
+  /** A signed-in user's permissions ('all' for a superuser); absent for the system (x-owner does not limit it). */
+  permissions?: readonly string[] | 'all';
 }
 
 export type Origin = ValueOf<typeof ChangeRecordOrigin>;

@@ -184,6 +184,6 @@ export class Runtime {
   /** The actor of a signed-in user: the organisations their data scope covers. */
   async actorOf(user: SessionUser): Promise<Actor> {
     const units = user.dataScope.kind === 'all' ? 'all' : (user.dataScope.units ?? []);
-    return { id: user.id, username: user.username, scope: await scopeOrgIds(this.ctx.orgTree, user.dataScope), orgId: user.orgId, units };
+    return { id: user.id, username: user.username, scope: await scopeOrgIds(this.ctx.orgTree, user.dataScope), orgId: user.orgId, units, permissions: user.isSuper ? 'all' : user.roles };
   }
 }

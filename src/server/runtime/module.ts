@@ -112,6 +112,8 @@ export class RuntimeModule {
   readonly scopeField?: FieldInfo;
   /** x-scope-self: the records are organisations (scoped by their own id, new ones by their parent's). */
   readonly selfScope?: { parent: FieldInfo; public: ReadonlySet<string> };
+  /** x-owner: the field holding the owning user's id, and the permission that sees every record of the scope. */
+  readonly owner?: { field: FieldInfo; all: string };
   readonly nameField?: FieldInfo;
   /** The name field sorts in pinyin order through this stored key column (runtime/pinyin.ts). */
   readonly pinyinColumn?: string;
@@ -154,6 +156,8 @@ export class RuntimeModule {
     if (scope) this.scopeField = this.fields.get(scope);
     const self = this.schema['x-scope-self'];
     if (self && this.fields.get(self.parentField)) this.selfScope = { parent: this.fields.get(self.parentField)!, public: new Set(self.public) };
+    const owner = this.schema['x-owner'];
+    if (owner && this.fields.get(owner.field)) this.owner = { field: this.fields.get(owner.field)!, all: owner.all };
     const nameField = nameFieldOf(this.schema);
     if (nameField) this.nameField = this.fields.get(nameField);
     if (this.nameField?.column && this.nameField.kind === 'string') {

@@ -25,7 +25,16 @@ import { idIn, type AnyQuery, type Condition } from './query.js';
 export type ScopeMode = 'read' | 'write';
 
 /** The caller's scope: organisation ids (or 'all'), or the actor with its units. */
-export type Scoped = number[] | 'all' | Pick<Actor, 'scope' | 'units'>;
+export type Scoped = number[] | 'all' | (Pick<Actor, 'scope' | 'units'> & Partial<Pick<Actor, 'id' | 'permissions'>>);
+
+/**
+ * x-owner: the user whose records alone a caller may touch (a caller without the module's `all`
+ * permission), or undefined when ownership does not limit the caller (the system, approvers, superusers).
+ */
+function ownerLimit(m: RuntimeModule, s: Scoped): number | null | undefined {
+  if (!m.owner || Array.isArray(s) || s === 'all' || !s.permissions || s.permissions === 'all' || s.permissions.includes(m.owner.all)) return undefined;
+  return s.id ?? null;
+}
 
 function orgsOf(s: Scoped): number[] | 'all' {
   return Array.isArray(s) || s === 'all' ? s : s.scope;
@@ -50,6 +59,15 @@ function scopeFields(m: RuntimeModule, mode: ScopeMode) {
 
 /** The SQL condition of the scope; undefined when the module is not scoped or the caller sees all. */
 export function scopeCondition(m: RuntimeModule, s: Scoped, mode: ScopeMode = 'write'): Condition | undefined {
+  const orgs = orgScopeCondition(m, s, mode);
+  const owner = ownerLimit(m, s);
+  if (owner === undefined) return orgs;
+  const col = m.owner!.field.column!;
+  const own: Condition = (eb) => (owner === null ? eb.val(false) : eb(col, '=', owner));
+  return orgs ? (eb) => eb.and([orgs(eb), own(eb)]) : own;
+}
+
+function orgScopeCondition(m: RuntimeModule, s: Scoped, mode: ScopeMode): Condition | undefined {
   const scope = orgsOf(s);
   if (m.selfScope) return scope === 'all' ? undefined : (eb) => (scope.length ? eb('id', 'in', scope) : eb.val(false));
   if (m.scopeField) {
@@ -76,6 +94,13 @@ export async function outOfScope(
   db: Kysely<DB> = ctx.db,
   mode: ScopeMode = 'write',
 ): Promise<boolean[]> {
+  const outside = await outOfOrgScope(ctx, m, records, s, db, mode);
+  const owner = ownerLimit(m, s);
+  if (owner === undefined) return outside;
+  return outside.map((out, i) => out || owner === null || records[i][m.owner!.field.name] !== owner);
+}
+
+async function outOfOrgScope(ctx: RuntimeContext, m: RuntimeModule, records: Record<string, unknown>[], s: Scoped, db: Kysely<DB>, mode: ScopeMode): Promise<boolean[]> {
   const scope = orgsOf(s);
   if (!m.scopeField && !m.scopeVia && !m.selfScope) return records.map(() => false);
   if (m.selfScope) {

@@ -71,6 +71,8 @@ export interface ModuleSchema {
    * pickers need them); the others only on records within the scope.
    */
   'x-scope-self'?: { parentField: string; public: string[] };
+  /** Records owned by a user: callers without `all` see and write only their own (docs/schema.md, x-owner). */
+  'x-owner'?: { field: string; all: string };
   'x-name-field'?: string;
   /** The records' table when a migration made it under another name than `m_<id>` (docs/schema.md). */
   'x-table'?: string;
