@@ -27,6 +27,8 @@ export const mobileManifest = {
 /**
  * The service worker keeps only the shell: the page (refreshed on every online visit) and the hashed assets it
  * loaded. Offline, a visit gets the kept shell (which shows 离线) or a small 离线 page; /api is never cached.
+ * The page is kept without the session's user the server put in it: a phone shared after a logout must not
+ * show the last user offline.
  */
 const serviceWorker = `'use strict';
 const CACHE = ${JSON.stringify(SHELL_CACHE)};
@@ -37,13 +39,18 @@ self.addEventListener('activate', (e) => e.waitUntil(
   caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k)))).then(() => self.clients.claim()),
 ));
 const keep = (key, res) => { if (res.ok) { const copy = res.clone(); caches.open(CACHE).then((c) => c.put(key, copy)); } return res; };
+const SESSION = /<script type="application\\/json" id="m-session">[\\s\\S]*?<\\/script>/;
+const keepShell = (res) => {
+  if (res.ok) res.clone().text().then((html) => caches.open(CACHE).then((c) => c.put(SHELL, new Response(html.replace(SESSION, ''), { headers: { 'content-type': 'text/html; charset=utf-8' } }))));
+  return res;
+};
 self.addEventListener('fetch', (e) => {
   const req = e.request;
   if (req.method !== 'GET') return;
   const url = new URL(req.url);
   if (url.origin !== self.location.origin) return;
   if (req.mode === 'navigate') {
-    e.respondWith(fetch(req).then((res) => keep(SHELL, res)).catch(() => caches.match(SHELL).then((hit) => hit || new Response(OFFLINE, { headers: { 'content-type': 'text/html; charset=utf-8' } }))));
+    e.respondWith(fetch(req).then(keepShell).catch(() => caches.match(SHELL).then((hit) => hit || new Response(OFFLINE, { headers: { 'content-type': 'text/html; charset=utf-8' } }))));
   } else if (url.pathname.startsWith('/web/assets/') || url.pathname === '/web/favicon.svg') {
     e.respondWith(caches.match(req).then((hit) => hit || fetch(req).then((res) => keep(req, res))));
   }

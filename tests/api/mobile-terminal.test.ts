@@ -60,6 +60,11 @@ describe(`mobile terminal on ${TEST_DB}`, () => {
     expect(res.headers['content-type']).toMatch(/javascript/);
     expect(res.body).toContain('离线');
     expect(res.body).not.toContain('/api');
+    // It parses, and the page it keeps loses the session's user embedded by the server (a shared phone, offline).
+    expect(() => new Function(res.body)).not.toThrow();
+    const session = new Function(`${res.body.match(/const SESSION = [^\n]+/)![0]} return SESSION;`)() as RegExp;
+    const page = '<main></main><script type="application/json" id="m-session">{"username":"dy"}</script></body>';
+    expect(page.replace(session, '')).toBe('<main></main></body>');
   });
 
   it('a session made from the mobile app (X-Terminal: 2) reports terminal 2 in GET /api/online', async () => {
