@@ -79,6 +79,25 @@ describe('the mobile terminal on a 390 × 844 phone', () => {
     await page.getByRole('button', { name: '我的党费' }).waitFor(SLOW);
   });
 
+  it('支部党员: the secretary reminds dy, who is behind on dues, and the reminder reaches dy (before dy pays below)', async () => {
+    const zbsj = await apiToken('zbsj', DEMO_USER_PASSWORD);
+    const dy = await apiToken('dy', DEMO_USER_PASSWORD);
+    const name = (await api<{ member: { name: string } }>('GET', '/api/dues/my', undefined, dy)).body.member.name;
+    const secretary = await newPage(browser, PHONE);
+    await secretary.context().addCookies([{ name: TOKEN_KEY, value: zbsj, url: new URL(webUrl('/')).origin }]);
+    await secretary.goto(webUrl('/m/'));
+    await secretary.getByRole('navigation', { name: '常用' }).getByRole('button', { name: '支部党员' }).tap();
+    await secretary.getByRole('tab', { name: /欠缴/ }).tap();
+    const row = secretary.getByRole('list', { name: '支部党员' }).getByRole('listitem').filter({ hasText: name });
+    await row.getByText(/欠缴 .* 元/).waitFor(SLOW);
+    await row.getByRole('button', { name: '提醒缴费' }).tap();
+    await secretary.getByRole('status').filter({ hasText: '已提醒 1 人' }).waitFor(SLOW);
+    await row.getByText('已提醒').waitFor(SLOW);
+    await secretary.context().close();
+    const inbox = await api<{ content: { title: string }[] }>('GET', '/api/msgPushHistory?type=remind&page=0&size=3', undefined, dy);
+    expect(inbox.body.content.map((m) => m.title)).toContain('党费缴纳提醒');
+  });
+
   it('a member pays the dues due with the simulated provider: paid, with a receipt', async () => {
     await page.goto(webUrl('/m/dues'));
     const pay = page.getByRole('button', { name: /^在线缴纳/ });
@@ -110,13 +129,13 @@ describe('the mobile terminal on a 390 × 844 phone', () => {
     await deskQr.waitFor(SLOW);
     expect(await deskQr.getAttribute('data-link')).toContain(code.body.path);
     await desk.context().close();
-    // A member's phone camera opens the link without a session: the login comes first, then the check-in.
+    // A member's phone camera opens the link without a session: the mobile login comes first, then the check-in.
     const phone = await newPage(browser, PHONE);
     await phone.goto(`${new URL(webUrl('/')).origin}${code.body.path}`);
-    await phone.waitForURL((url) => url.pathname === '/web/login', SLOW);
+    await phone.waitForURL((url) => url.pathname === '/web/m/login', SLOW);
     await phone.getByPlaceholder('用户名').fill('dy');
     await phone.getByPlaceholder('密码').fill(DEMO_USER_PASSWORD);
-    await phone.getByRole('button', { name: /登\s*录/ }).click();
+    await phone.getByRole('button', { name: /登\s*录/ }).tap();
     await phone.waitForURL((url) => url.pathname === code.body.path, SLOW);
     await phone.getByRole('status').filter({ hasText: '签到成功' }).waitFor(SLOW);
     const stored = await api<{ attendeeIds: number[] }>('GET', `/api/m/meeting/${meeting.body.id}`, undefined, zbsj);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holds, matchPath } from '../../src/web/mobile/screen';
+import { holds, matchPath, resolveScreen } from '../../src/web/mobile/screen';
 import { entriesOf, screens } from '../../src/web/mobile/screens';
 import type { PublicUser } from '../../src/shared/session-user';
 
@@ -24,5 +24,13 @@ describe('mobile screens', () => {
     const paths = screens.map((s) => s.path);
     expect(new Set(paths).size).toBe(paths.length);
     expect(screens.filter((s) => s.tab).map((s) => s.tab!.label)).toEqual(expect.arrayContaining(['首页', '消息', '我的']));
+  });
+
+  it('resolves a literal path before a parameter, whatever the order, and a forbidden screen to the parameter one', () => {
+    const secretary = user(['meeting:add']);
+    expect(resolveScreen(screens, 'meetings/new', secretary).screen.title).toBe('记录会议');
+    expect(resolveScreen(screens, 'meetings/12', secretary)).toMatchObject({ screen: { path: 'meetings/:id' }, params: { id: '12' } });
+    expect(resolveScreen(screens, 'meetings/new', user([])).screen.path).toBe('meetings/:id');
+    expect(resolveScreen(screens, 'nowhere', secretary).screen.path).toBe('');
   });
 });

@@ -6,22 +6,13 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { PublicUser } from '../../shared/session-user';
 import { get } from './api';
-import { matchPath, type MobileScreen } from './screen';
+import { resolveScreen } from './screen';
 import { screens } from './screens';
 import { userFromPage } from './session';
 import MobileLogin, { afterLogin } from './login/MobileLogin';
 
 const BASE = '/web/m/';
 const pathNow = () => window.location.pathname.slice(BASE.length).replace(/\/$/, '');
-
-/** The screen of a path this user may open (unknown or forbidden paths show 首页), with its parameters. */
-function resolve(path: string, user: PublicUser | null): { screen: MobileScreen; params: Record<string, string> } {
-  for (const screen of screens) {
-    const params = matchPath(screen.path, path);
-    if (params && (!user || !screen.allowed || screen.allowed(user))) return { screen, params };
-  }
-  return { screen: screens[0], params: {} };
-}
 
 function useOnline() {
   const [online, setOnline] = useState(navigator.onLine);
@@ -59,7 +50,7 @@ export function MobileApp() {
   };
   // The login form has no bars; afterwards the screen asked for opens (its `redirect`).
   if (atLogin) return <MobileLogin onLogin={(u) => { setUser(u); window.history.replaceState(null, '', BASE + afterLogin(window.location.search)); setPath(pathNow()); }} />;
-  const { screen, params } = resolve(path, user);
+  const { screen, params } = resolveScreen(screens, path, user);
   const tabs = screens.filter((s) => s.tab && (!user || !s.allowed || s.allowed(user))).sort((a, b) => a.tab!.order - b.tab!.order);
   // A screen that is not a tab keeps the tab it was opened under lit: 首页 for its tiles, 我的 by default.
   const tab = screen.tab ? screen.path : screen.entry?.place === 'home' ? '' : 'me';

@@ -41,3 +41,18 @@ export function matchPath(pattern: string, path: string): Record<string, string>
   }
   return params;
 }
+
+/**
+ * The screen of a path this user may open, with its parameters; unknown or forbidden paths show the first
+ * screen (首页). A literal path wins over a parameter (`meetings/new` before `meetings/:id`), whichever area
+ * declared its screens first.
+ */
+export function resolveScreen(screens: MobileScreen[], path: string, user: PublicUser | null): { screen: MobileScreen; params: Record<string, string> } {
+  let best: { screen: MobileScreen; params: Record<string, string> } | undefined;
+  for (const screen of screens) {
+    const params = matchPath(screen.path, path);
+    if (!params || (user && screen.allowed && !screen.allowed(user))) continue;
+    if (!best || Object.keys(params).length < Object.keys(best.params).length) best = { screen, params };
+  }
+  return best ?? { screen: screens[0], params: {} };
+}
