@@ -3,6 +3,7 @@
  * with (`/development/process?id=5`, the desktop opens it as before); this ONE table maps what they carry to a screen
  * of the mobile terminal (a path under /web/m/). A link no rule knows opens the full site.
  */
+import { ownValue } from './own.js';
 
 /** What a to-do or message carries (msgTodo / msgPushHistory answers). */
 export interface Linkable {
@@ -33,7 +34,7 @@ type Rule = (item: Linkable, path: string, query: URLSearchParams) => string | n
 const RULES: { name: string; rule: Rule }[] = [
   // A workflow step's to-do: ref id `<record id>:<step id>` (runtime/workflow/engine.ts, updateTodos).
   { name: 'workflow step', rule: (t) => (t.module && /^(\d+):/.test(t.refId ?? '') ? `approvals/${encodeURIComponent(t.module)}/${/^(\d+)/.exec(t.refId!)![1]}` : null) },
-  { name: 'workflow record page', rule: (_t, path, query) => (RECORD_PAGES[path] && /^\d+$/.test(query.get('id') ?? '') ? `approvals/${RECORD_PAGES[path]}/${query.get('id')}` : null) },
+  { name: 'workflow record page', rule: (_t, path, query) => (ownValue(RECORD_PAGES, path) && /^\d+$/.test(query.get('id') ?? '') ? `approvals/${ownValue(RECORD_PAGES, path)}/${query.get('id')}` : null) },
   // Already a screen of the mobile terminal (the dues reminder's link).
   { name: 'mobile', rule: (_t, path, query) => (path.startsWith('/m/') ? `${path.slice(3)}${query.toString() ? `?${query}` : ''}` : null) },
   { name: '我的党费', rule: (_t, path) => (path === '/party-dues/my' ? 'dues' : null) },

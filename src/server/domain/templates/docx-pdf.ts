@@ -3,6 +3,7 @@
  * size and bold of their first run) and tables (a grid, cells wrapped), laid out on A4 with the CJK font of
  * core/pdf-cjk.ts. Legible, not pixel-perfect Word: images, headers and section layouts are left out.
  */
+import { ownValue } from '../../../shared/own.js';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import PizZip from 'pizzip';
 import { cjkFont, wrapText } from '../../core/pdf-cjk.js';
@@ -24,7 +25,7 @@ export interface DocTable {
 export type DocBlock = DocParagraph | DocTable;
 
 const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&apos;': "'" };
-const unescape = (s: string) => s.replace(/&(lt|gt|amp|quot|apos);/g, (e) => ENTITIES[e]);
+const unescape = (s: string) => s.replace(/&(lt|gt|amp|quot|apos);/g, (e) => ownValue(ENTITIES, e) ?? e);
 
 /** The text of a piece of WordprocessingML: runs' text, tabs and breaks. */
 function textOf(xml: string): string {
