@@ -100,6 +100,10 @@ describe('menu tree (schemas/menus.json)', () => {
     ]);
   });
 
+  it('[31] no page of the repository menu is a placeholder (pending:) any more', () => {
+    expect(flattenMenus(loadMenus()).filter((n) => n.component?.startsWith('pending:')).map((n) => n.title)).toEqual([]);
+  });
+
   // Structure only: an S1.F row is covered by the test of its working page, never by its menu entry
   // (checklist), so this test claims none of them, and a pending: page is still a placeholder.
   it('every feature area of spec §1 has a menu page registered under a top tab', () => {
