@@ -8,21 +8,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import type { AxiosError } from 'axios';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { useGuardedVideo } from '../../core/study/useGuardedVideo';
 import { NodeFrame, StudyNodePage, StudyStatus } from './NodeFrame';
 import { clock } from './PschoolNav';
 import { pschoolApi, type StudyNode } from './api';
 
-/** A seek this far past what was watched is let through (the player lands between frames). */
-const SEEK_SLACK = 1;
-
 function Player({ node }: { node: StudyNode }) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const video = useRef<HTMLVideoElement>(null);
-  /** The furthest point the server credited, and the furthest this visit has played through. */
-  const credited = useRef(node.furthest);
-  const watched = useRef(node.furthest);
   const [state, setState] = useState({ furthest: node.furthest, completed: node.completed });
   /** What the player has played through, shown as it grows (the server credits it at each report). */
   const [played, setPlayed] = useState(node.furthest);
@@ -40,7 +34,6 @@ function Player({ node }: { node: StudyNode }) {
     pschoolApi
       .progress(node.id, Math.round(position * 100) / 100)
       .then((a) => {
-        credited.current = a.furthest;
         watched.current = Math.max(watched.current, a.furthest);
         setState({ furthest: a.furthest, completed: a.completed });
         if (a.completed && !done.current) {
@@ -50,9 +43,9 @@ function Player({ node }: { node: StudyNode }) {
         }
       })
       .catch((error: AxiosError<{ furthest?: number; message?: string }>) => {
+        // The server credited less than the player played (a skip it refused): back to what it credited.
         const furthest = error.response?.data?.furthest;
         if (error.response?.status === 409 && typeof furthest === 'number' && video.current) {
-          credited.current = furthest;
           watched.current = furthest;
           setPlayed(furthest);
           video.current.currentTime = furthest;
@@ -66,32 +59,11 @@ function Player({ node }: { node: StudyNode }) {
         if (next !== null) report(next);
       });
   };
-
-  // While playing: a report every recordInterval seconds, and one on pause and at the end.
-  useEffect(() => {
-    const v = video.current!;
-    let timer: ReturnType<typeof setInterval> | undefined;
-    const start = () => {
-      clearInterval(timer);
-      report(v.currentTime);
-      timer = setInterval(() => report(v.currentTime), node.recordInterval * 1000);
-    };
-    const stop = () => {
-      clearInterval(timer);
-      report(v.currentTime);
-    };
-    v.addEventListener('play', start);
-    v.addEventListener('pause', stop);
-    v.addEventListener('ended', stop);
-    return () => {
-      clearInterval(timer);
-      v.removeEventListener('play', start);
-      v.removeEventListener('pause', stop);
-      v.removeEventListener('ended', stop);
-      if (!v.paused) report(v.currentTime);
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [node.id]);
+  const { video, watched, props } = useGuardedVideo(node, {
+    report,
+    skipped: () => void message.warning('不能跳过未学习的内容'),
+    watched: (through) => setPlayed((p) => (through > p ? through : p)),
+  });
 
   const shown = state.completed ? node.length : Math.min(node.length, Math.max(state.furthest, played));
   const status = <StudyStatus testId="pschool-furthest" completed={state.completed} going="学习中" text={`已学到 ${clock(shown)} / ${clock(node.length)}`} percent={(shown * 100) / node.length} />;
@@ -99,7 +71,7 @@ function Player({ node }: { node: StudyNode }) {
     <NodeFrame node={node} status={status}>
       <div className="ps-player">
         <video
-          ref={video}
+          {...props}
           src={node.mediaUrl ?? undefined}
           controls
           controlsList="nodownload noplaybackrate"
@@ -107,28 +79,6 @@ function Player({ node }: { node: StudyNode }) {
           playsInline
           preload="metadata"
           data-testid="pschool-video"
-          onLoadedMetadata={(e) => {
-            // Resume where the learner was (a finished video starts again from the beginning).
-            const v = e.currentTarget;
-            if (node.position > 0 && node.position < (v.duration || node.length) - 1) v.currentTime = node.position;
-          }}
-          onTimeUpdate={(e) => {
-            const v = e.currentTarget;
-            if (!v.seeking && v.currentTime <= watched.current + SEEK_SLACK + 1) watched.current = Math.max(watched.current, v.currentTime);
-            const through = watched.current;
-            setPlayed((p) => (through > p ? through : p));
-          }}
-          onSeeking={(e) => {
-            const v = e.currentTarget;
-            const allowed = Math.max(watched.current, credited.current) + SEEK_SLACK;
-            if (v.currentTime > allowed) {
-              v.currentTime = Math.max(watched.current, credited.current);
-              message.warning('不能跳过未学习的内容');
-            }
-          }}
-          onRateChange={(e) => {
-            if (e.currentTarget.playbackRate !== 1) e.currentTarget.playbackRate = 1;
-          }}
         />
       </div>
     </NodeFrame>

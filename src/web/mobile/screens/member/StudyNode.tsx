@@ -1,7 +1,7 @@
 /**
  * A course section on the phone: a video resumes where I stopped and reports its position every
  * `recordInterval` seconds while it plays and on pause and end (POST /api/pschool/progress), as the desktop
- * player does; seeking past what was watched is refused (the server answers 409 with what it credited). A
+ * player does, by the same rules (useGuardedVideo: resume, normal speed, no seeking past what was watched). A
  * document opens in the browser while a clock counts the seconds it is in view, credited the same way.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -10,51 +10,30 @@ import { ApiError, get, post } from '../../api';
 import type { ScreenContext } from '../../screen';
 import { Section } from '../../ui';
 import { useLoad } from '../../useLoad';
+import { useGuardedVideo } from '../../../core/study/useGuardedVideo';
 
 const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
 const progress = (nodeId: number, position: number) => post<ProgressAnswer>('/api/pschool/progress', { nodeId, position: Math.round(position * 100) / 100 });
 
 function Video({ node }: { node: Node }) {
-  const video = useRef<HTMLVideoElement>(null);
-  const watched = useRef(node.furthest);
   const [shown, setShown] = useState({ furthest: node.furthest, completed: node.completed });
   const [note, setNote] = useState('');
-  useEffect(() => {
-    const v = video.current!;
-    let timer: ReturnType<typeof setInterval> | undefined;
-    const report = () =>
-      progress(node.id, v.currentTime).then(
+  const { watched, props } = useGuardedVideo(node, {
+    report: (position) =>
+      void progress(node.id, position).then(
         (a) => {
           watched.current = Math.max(watched.current, a.furthest);
           setShown({ furthest: a.furthest, completed: a.completed });
           if (a.completed) setNote(`本节已完成，获得${a.hours}学时`);
         },
         (e: ApiError) => setNote(e.message),
-      );
-    const start = () => {
-      clearInterval(timer);
-      void report();
-      timer = setInterval(() => void report(), node.recordInterval * 1000);
-    };
-    const stop = () => {
-      clearInterval(timer);
-      void report();
-    };
-    v.addEventListener('play', start);
-    v.addEventListener('pause', stop);
-    v.addEventListener('ended', stop);
-    return () => {
-      clearInterval(timer);
-      v.removeEventListener('play', start);
-      v.removeEventListener('pause', stop);
-      v.removeEventListener('ended', stop);
-      if (!v.paused) void report();
-    };
-  }, [node.id, node.recordInterval]);
+      ),
+    skipped: () => setNote('不能跳过未学习的内容'),
+  });
   return (
     <>
       <video
-        ref={video}
+        {...props}
         className="m-video"
         src={node.mediaUrl ?? undefined}
         controls
@@ -63,22 +42,6 @@ function Video({ node }: { node: Node }) {
         playsInline
         preload="metadata"
         data-testid="m-video"
-        onLoadedMetadata={(e) => {
-          // Resume where I was (a finished video starts again from the beginning).
-          const v = e.currentTarget;
-          if (node.position > 0 && node.position < (v.duration || node.length) - 1) v.currentTime = node.position;
-        }}
-        onTimeUpdate={(e) => {
-          const v = e.currentTarget;
-          if (!v.seeking && v.currentTime <= watched.current + 2) watched.current = Math.max(watched.current, v.currentTime);
-        }}
-        onSeeking={(e) => {
-          const v = e.currentTarget;
-          if (v.currentTime > watched.current + 1) {
-            v.currentTime = watched.current;
-            setNote('不能跳过未学习的内容');
-          }
-        }}
       />
       <p className="m-hint" data-testid="m-study-status">{shown.completed ? '已完成' : `已学到 ${clock(shown.furthest)} / ${clock(node.length)}`}</p>
       {note && <p className="m-note" role="status">{note}</p>}
