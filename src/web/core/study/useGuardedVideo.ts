@@ -2,7 +2,7 @@
  * The rules of a course video, shared by the desktop player and the phone's (no antd here: the mobile shell
  * imports it): it starts where the learner stopped, plays at normal speed only, refuses seeking past what was
  * watched (the server refuses it too, 409), and reports the position every `recordInterval` seconds while it
- * plays and on pause, end and leaving. Spread `props` on the <video>; `watched` is the furthest point played
+ * plays and on pause, end and leaving. Spread `props` (the source, the controls and the handlers) on the <video>; `watched` is the furthest point played
  * through (a player that learns the server's credit raises or resets it).
  */
 import { useEffect, useRef, type SyntheticEvent } from 'react';
@@ -16,6 +16,7 @@ export interface GuardedNode {
   position: number;
   length: number;
   recordInterval: number;
+  mediaUrl: string | null;
 }
 
 export function useGuardedVideo(node: GuardedNode, on: { report: (position: number) => void; skipped: () => void; watched?: (through: number) => void }) {
@@ -51,6 +52,13 @@ export function useGuardedVideo(node: GuardedNode, on: { report: (position: numb
 
   const props = {
     ref: video,
+    src: node.mediaUrl ?? undefined,
+    // No download, no speed control, no picture-in-picture: the learner watches the course here, at normal speed.
+    controls: true,
+    controlsList: 'nodownload noplaybackrate',
+    disablePictureInPicture: true,
+    playsInline: true,
+    preload: 'metadata',
     onLoadedMetadata: (e: SyntheticEvent<HTMLVideoElement>) => {
       // Resume where the learner was (a finished video starts again from the beginning).
       const v = e.currentTarget;

@@ -72,12 +72,6 @@ function Player({ node }: { node: StudyNode }) {
       <div className="ps-player">
         <video
           {...props}
-          src={node.mediaUrl ?? undefined}
-          controls
-          controlsList="nodownload noplaybackrate"
-          disablePictureInPicture
-          playsInline
-          preload="metadata"
           data-testid="pschool-video"
         />
       </div>

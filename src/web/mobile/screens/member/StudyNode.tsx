@@ -35,12 +35,6 @@ function Video({ node }: { node: Node }) {
       <video
         {...props}
         className="m-video"
-        src={node.mediaUrl ?? undefined}
-        controls
-        controlsList="nodownload noplaybackrate"
-        disablePictureInPicture
-        playsInline
-        preload="metadata"
         data-testid="m-video"
       />
       <p className="m-hint" data-testid="m-study-status">{shown.completed ? '已完成' : `已学到 ${clock(shown.furthest)} / ${clock(node.length)}`}</p>
