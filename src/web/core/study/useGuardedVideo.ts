@@ -2,8 +2,9 @@
  * The rules of a course video, shared by the desktop player and the phone's (no antd here: the mobile shell
  * imports it): it starts where the learner stopped, plays at normal speed only, refuses seeking past what was
  * watched (the server refuses it too, 409), and reports the position every `recordInterval` seconds while it
- * plays and on pause, end and leaving. Spread `props` (the source, the controls and the handlers) on the <video>; `watched` is the furthest point played
- * through (a player that learns the server's credit raises or resets it).
+ * plays and on pause, end and leaving. Spread `props` (the source, the controls and the handlers) on the
+ * <video>; `watched` is the furthest point played through (a player that learns the server's credit raises or
+ * resets it).
  */
 import { useEffect, useRef, type SyntheticEvent } from 'react';
 
