@@ -4,7 +4,8 @@ import { seedDues } from './dues.js';
 import type { SeedContext } from './index.js';
 
 /**
- * The demo's dues (seed/dues.ts) for the last 12 months up to this one, and the demo accounts `zbsj` and
+ * The demo's dues (seed/dues.ts) for the last 13 months up to this one (so this year and the last both hold
+ * batches on any day: in January twelve of last year, in December last December's), and the demo accounts `zbsj` and
  * `dy` linked to in-service members of their branch, so 我的党费 shows a member's own dues: `dy` is one
  * who has not paid this month yet (to try online payment), preferably with a month to pay back. Online
  * payment uses the simulator here (settings: online provider).
@@ -12,7 +13,7 @@ import type { SeedContext } from './index.js';
 export async function seedDemoDues({ database, config, log }: SeedContext): Promise<void> {
   const now = new Date();
   const currentMonth = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`;
-  const counts = await seedDues(database, config.school, { currentMonth, today: now.getDate() });
+  const counts = await seedDues(database, config.school, { currentMonth, today: now.getDate(), months: 13 });
   log.info(counts, 'demo dues seeded');
   // The demo pays online with the simulator; a real deployment starts with online payment off (issue 25.4).
   await database.db

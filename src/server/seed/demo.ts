@@ -280,7 +280,7 @@ export const demoSeeders: DemoSeeder[] = [
   { name: 'demo-cadres', run: seedDemoCadres },
   // Selection and appointment in every stage, after the cadres (issue 26).
   { name: 'demo-appointments', run: seedDemoAppointments },
-  // Party dues of the last 12 months, last: every member the other areas added (预备党员, transfers in)
+  // Party dues of the last 13 months, last: every member the other areas added (预备党员, transfers in)
   // has a standard, so the next batch can be configured. The demo secretary and member are in their branch.
   { name: 'demo-dues', run: seedDemoDues },
   // Fill-in forms: one published with its organisations in every collection state (a table of rows), a draft, a stopped one (issue 29).
