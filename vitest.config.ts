@@ -11,10 +11,14 @@ const apiTests = ['tests/api/**/*.test.ts'];
 const maxWorkers = Math.max(2, os.availableParallelism());
 
 /**
- * An API file starts its app in a hook (seconds on a quiet machine); the limits leave room for a machine
- * whose every core is busy (two checkouts testing at once), where the same work takes ten times as long.
+ * A time limit catches a test that hangs; it never measures speed (benchmarks do). An API file starts its
+ * app in a hook (seconds on a quiet machine); the limits leave room for a machine whose every core is busy
+ * (two checkouts testing at once, a load of 9 on two cores), where the same work takes ten times as long.
+ * Unit and web tests get the same room: loading every school's schemas or rendering a big form took more
+ * than vitest's default 5 s on such a machine.
  */
-const apiTimeouts = { testTimeout: 60_000, hookTimeout: 180_000 };
+const apiTimeouts = { testTimeout: 120_000, hookTimeout: 300_000 };
+const localTimeouts = { testTimeout: 60_000, hookTimeout: 180_000 };
 
 export default defineConfig({
   test: {
@@ -25,6 +29,7 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts', 'generators/**/*.test.ts'],
           environment: 'node',
+          ...localTimeouts,
         },
       },
       {
@@ -33,6 +38,7 @@ export default defineConfig({
           include: ['tests/web/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           setupFiles: ['tests/web/setup.ts'],
+          ...localTimeouts,
         },
       },
       {
@@ -60,8 +66,8 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/support/global-server.ts'],
           fileParallelism: false,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
         },
       },
     ],

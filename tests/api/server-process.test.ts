@@ -34,7 +34,7 @@ async function startProcess(env: Record<string, string>): Promise<Running> {
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 300_000;
   while (!/is running: http:\/\/[^:]+:(\d+)/.test(out)) {
     if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
     if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
@@ -85,7 +85,7 @@ describe(`the server process on ${TEST_DB}`, () => {
     expect(second.output()).not.toContain('seeding demo data');
     expect(await second.stop('SIGINT')).toBe(0);
     expect(second.output()).toContain('stopped cleanly');
-  }, 300_000);
+  }, 600_000);
 
   // Issues 29 and 30: a job left running by a dead server is failed, never stuck, and its owner told.
   // The embedded database has one server: the next start fails it. On PostgreSQL other servers may run
@@ -121,7 +121,7 @@ describe(`the server process on ${TEST_DB}`, () => {
     } finally {
       await second.stop('SIGTERM');
     }
-  }, 300_000);
+  }, 600_000);
 
   it('stops with one clear line on a bad configuration value', () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', MAIN], {

@@ -60,34 +60,34 @@ describe('evaluation panels', () => {
 
   it('[S1.F14e] 党员帮扶 shows the year\'s totals per branch and their sum in cents', async () => {
     renderWithProviders(<MemberAssistPage title="党员帮扶" />);
-    const first = await screen.findByText('第一党支部', undefined, { timeout: 8000 });
+    const first = await screen.findByText('第一党支部', undefined, { timeout: 30_000 });
     expect(within(first.closest('tr')!).getByText('1500.50')).toBeTruthy();
     expect(server.calls).toContain(`/api/evaluation/assist/totals?year=${year}`);
     const sum = document.querySelector('.assist-totals-sum')!;
     expect(sum.textContent).toBe('合计31500.702500.35');
-  }, 30_000);
+  });
 
   it('[S1.F14b] 考核方案 shows the newest plan\'s results and ranking, and another plan when chosen', async () => {
     renderWithProviders(<AssessPlanPage title="考核方案" />);
-    const top = await screen.findByText('92.5', undefined, { timeout: 8000 });
+    const top = await screen.findByText('92.5', undefined, { timeout: 30_000 });
     expect(top.closest('tr')!.textContent).toBe('1第一党支部392.5');
     expect(screen.getByText('第二党支部').closest('tr')!.textContent).toBe('2第二党支部380');
     await act(async () => {
       fireEvent.mouseDown(document.querySelector('.evaluation-assess-results .ant-select')!);
       await new Promise((r) => setTimeout(r, 30));
     });
-    fireEvent.click(await screen.findByText(`${year - 1}年 上年考核`, { selector: '.ant-select-item-option-content' }, { timeout: 8000 }));
-    await screen.findByText('第三党支部', undefined, { timeout: 8000 });
+    fireEvent.click(await screen.findByText(`${year - 1}年 上年考核`, { selector: '.ant-select-item-option-content' }, { timeout: 30_000 }));
+    await screen.findByText('第三党支部', undefined, { timeout: 30_000 });
     expect(server.calls).toContain('/api/evaluation/assess/4/results');
-  }, 30_000);
+  });
 
   it('[S1.F14f] 党员积分: a member\'s 明细 shows the year\'s points by source and the manual records with their state', async () => {
     renderWithProviders(<MemberPointsPage title="党员积分" />);
-    fireEvent.click(await screen.findByRole('button', { name: '张三的积分明细' }, { timeout: 8000 }));
-    await screen.findByText(`张三的积分明细（${year}年）`, undefined, { timeout: 8000 });
+    fireEvent.click(await screen.findByRole('button', { name: '张三的积分明细' }, { timeout: 30_000 }));
+    await screen.findByText(`张三的积分明细（${year}年）`, undefined, { timeout: 30_000 });
     expect(server.calls).toContain(`/api/evaluation/points/history?memberId=11&year=${year}`);
-    expect((await screen.findByText('参加社区志愿服务', undefined, { timeout: 8000 })).closest('tr')!.textContent).toContain(`${year}-05-04`);
+    expect((await screen.findByText('参加社区志愿服务', undefined, { timeout: 30_000 })).closest('tr')!.textContent).toContain(`${year}-05-04`);
     expect(document.querySelector('.points-history-total')!.textContent).toBe('35');
-    expect(await screen.findByText('已生效', undefined, { timeout: 8000 })).toBeTruthy();
-  }, 30_000);
+    expect(await screen.findByText('已生效', undefined, { timeout: 30_000 })).toBeTruthy();
+  });
 });

@@ -57,7 +57,7 @@ describe('the form designer', () => {
     // The rows are validated with the form: a row without its required column is refused.
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /添加一行/ })));
     expect(handle.current!.validate()).toBeUndefined();
-  }, 30_000);
+  });
 
   it('[S1.F11a] a field\'s help text (填写说明) is edited in the designer and shown under the field in the live preview', async () => {
     renderWithProviders(<FormDesigner initialTitle="支部情况" initialFields={[EVERY_KIND[2]]} onSaved={() => undefined} />);
@@ -68,5 +68,5 @@ describe('the form designer', () => {
     // Under the field: antd's extra line of the field's form item, not its label.
     const help = await screen.findByText('截至上月底，不含预备党员', { selector: '.forms-preview .ant-form-item-extra, .forms-preview .ant-form-item-extra *' });
     expect(help.closest('.rf-field')?.textContent).toContain('党员人数');
-  }, 30_000);
+  });
 });

@@ -74,13 +74,13 @@ describe('the record detail', () => {
 
   it('shows every field with its label, a tab per child module and the trail', async () => {
     renderWithProviders(<DetailDrawer module="cadre" schema={cadre} id={7} onClose={() => undefined} onEdit={() => undefined} />);
-    await screen.findByText('干部信息详情 · 李四', undefined, { timeout: 8000 });
+    await screen.findByText('干部信息详情 · 李四', undefined, { timeout: 30_000 });
     expect(screen.getByText('简历')).toBeTruthy();
     expect(screen.getByText('男')).toBeTruthy();
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['基本信息', '家庭成员', '修改记录']);
 
     fireEvent.click(screen.getByRole('tab', { name: '家庭成员' }));
-    await screen.findByText('王芳', undefined, { timeout: 8000 });
+    await screen.findByText('王芳', undefined, { timeout: 30_000 });
     // The child list is filtered by the foreign key and does not repeat the parent column.
     expect(server.calls.find((c) => c.url === '/api/m/cadre-family/list')!.body).toEqual({ cadreId: 7 });
     const childTable = screen.getByText('王芳').closest('table')!;
@@ -88,21 +88,21 @@ describe('the record detail', () => {
     expect(within(childTable).getByText('配偶')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('tab', { name: '修改记录' }));
-    const update = (await screen.findByText('用户修改', undefined, { timeout: 8000 })).closest('li')!;
+    const update = (await screen.findByText('用户修改', undefined, { timeout: 30_000 })).closest('li')!;
     expect(within(update).getByText('女').tagName).toBe('DEL');
     expect(within(update).getByText('男').tagName).toBe('INS');
     expect(within(update).getByRole('button', { name: /恢\s*复/ })).toBeTruthy();
     const added = screen.getByText('系统导入').closest('li')!;
     expect(within(added).queryByRole('button', { name: /恢\s*复/ })).toBeNull();
-  }, 30_000);
+  });
 
   it('offers no 恢复 without the edit permission', async () => {
     useSession.setState({ roles: ['cadre:list', 'cadre:view'] });
     renderWithProviders(<DetailDrawer module="cadre" schema={cadre} id={7} onClose={() => undefined} onEdit={() => undefined} />);
-    await screen.findByText('干部信息详情 · 李四', undefined, { timeout: 8000 });
+    await screen.findByText('干部信息详情 · 李四', undefined, { timeout: 30_000 });
     expect(screen.queryByRole('button', { name: /编\s*辑/ })).toBeNull();
     fireEvent.click(screen.getByRole('tab', { name: '修改记录' }));
-    await screen.findByText('用户修改', undefined, { timeout: 8000 });
+    await screen.findByText('用户修改', undefined, { timeout: 30_000 });
     await waitFor(() => expect(screen.queryByRole('button', { name: /恢\s*复/ })).toBeNull());
-  }, 30_000);
+  });
 });

@@ -54,7 +54,7 @@ describe('the record dialog', () => {
     const onClose = vi.fn();
     renderWithProviders(<FormDialog module="regulation" schema={schema} open editing={{ id: 5 }} onClose={onClose} onSaved={onSaved} />);
     const issuer = () => document.querySelector<HTMLInputElement>('#root_issuer')!;
-    await waitFor(() => expect(issuer()?.value).toBe('中共中央'), { timeout: 8000 });
+    await waitFor(() => expect(issuer()?.value).toBe('中共中央'), { timeout: 30_000 });
     fireEvent.change(issuer(), { target: { value: '我填写的单位' } });
 
     server.putAnswers.push({ status: 409, data: { status: 409, message: '数据已被他人修改，请刷新后重试', current: stored(2, '他人修改的单位') } });
@@ -75,15 +75,15 @@ describe('the record dialog', () => {
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     expect(server.puts[1]).toMatchObject({ id: 5, version: 2, issuer: '他人修改的单位' });
     expect(onClose).toHaveBeenCalled();
-  }, 30_000);
+  });
 
   it('shows the field messages of a 400 on the fields and keeps the dialog open', async () => {
     const onClose = vi.fn();
     renderWithProviders(<FormDialog module="regulation" schema={schema} open editing={{ id: 5 }} onClose={onClose} />);
-    await waitFor(() => expect(document.querySelector<HTMLInputElement>('#root_documentNo')?.value).toBe('中发〔2018〕1号'), { timeout: 8000 });
+    await waitFor(() => expect(document.querySelector<HTMLInputElement>('#root_documentNo')?.value).toBe('中发〔2018〕1号'), { timeout: 30_000 });
     server.putAnswers.push({ status: 400, data: { status: 400, message: '文号“中发〔2018〕1号”已存在', errors: [{ field: 'documentNo', message: '文号“中发〔2018〕1号”已存在' }] } });
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(document.querySelector('[data-field="documentNo"] .ant-form-item-explain')?.textContent).toBe('文号“中发〔2018〕1号”已存在'));
     expect(onClose).not.toHaveBeenCalled();
-  }, 30_000);
+  });
 });

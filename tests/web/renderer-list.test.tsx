@@ -76,7 +76,7 @@ const itemOfTitle = (items: Element[], title: string) => items.find((i) => i.que
 const listCalls = () => server.calls.filter((c) => c.url === '/api/m/member/list');
 const headerTitles = (container: HTMLElement) => [...container.querySelectorAll('.rt-table thead th')].map((th) => th.textContent);
 
-describe('the module list page', { timeout: 30_000 }, () => {
+describe('the module list page', () => {
   // happy-dom lays nothing out: give the table's scroll box the height a 1366×800 window gives it.
   const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight')!;
   beforeAll(() => {
@@ -150,7 +150,7 @@ describe('the module list page', { timeout: 30_000 }, () => {
 
   it('shows the columns of x-list.columns in order, with dictionary labels and reference names from the list answer', async () => {
     const { container } = renderWithProviders(<ModulePage moduleId="member" title="党员基本信息" />);
-    await screen.findByText('党员1', undefined, { timeout: 8000 });
+    await screen.findByText('党员1', undefined, { timeout: 30_000 });
     expect(headerTitles(container)).toEqual(['', ...listColumns(memberSchema).map((c) => c.title), '操作']);
     const row = container.querySelector<HTMLElement>('tr[data-row-key="2"]')!;
     expect(within(row).getByText('女')).toBeTruthy();
@@ -163,7 +163,7 @@ describe('the module list page', { timeout: 30_000 }, () => {
   it('a field with help text (description) has it as its column header\'s tooltip', async () => {
     server.schema = { ...memberSchema, properties: { ...memberSchema.properties, phone: { ...memberSchema.properties.phone, description: '本人常用手机号码' } } };
     const { container } = renderWithProviders(<ModulePage moduleId="member" title="党员基本信息" />);
-    await screen.findByText('党员1', undefined, { timeout: 8000 });
+    await screen.findByText('党员1', undefined, { timeout: 30_000 });
     const titled = [...container.querySelectorAll<HTMLElement>('.rt-th-help')];
     expect(titled.map((t) => [t.textContent, t.title])).toContainEqual([memberSchema.properties.phone.title, '本人常用手机号码']);
     // A field without one has no tooltip of its own.
@@ -172,7 +172,7 @@ describe('the module list page', { timeout: 30_000 }, () => {
 
   it('sorts on the server: clicking 姓名 asks for sort=name,asc, again for desc', async () => {
     const { container } = renderWithProviders(<ModulePage moduleId="member" title="党员基本信息" />);
-    await screen.findByText('党员1', undefined, { timeout: 8000 });
+    await screen.findByText('党员1', undefined, { timeout: 30_000 });
     const nameHeader = [...container.querySelectorAll('.rt-table thead th')].find((th) => th.textContent === '姓名')!;
     fireEvent.click(nameHeader);
     await waitFor(() => expect(listCalls().at(-1)!.params).toMatchObject({ sort: 'name,asc', page: 0 }));
@@ -185,7 +185,7 @@ describe('the module list page', { timeout: 30_000 }, () => {
     server.rows = 20;
     server.total = 45;
     const { container } = renderWithProviders(<ModulePage moduleId="member" title="党员基本信息" />);
-    await screen.findByText('共 45 条', undefined, { timeout: 8000 });
+    await screen.findByText('共 45 条', undefined, { timeout: 30_000 });
     expect(listCalls()[0].params).not.toHaveProperty('count');
     fireEvent.click(container.querySelector('.ant-pagination-item-2')!);
     await waitFor(() => expect(listCalls().at(-1)!.params).toMatchObject({ page: 1, count: false }));
@@ -205,7 +205,7 @@ describe('the module list page', { timeout: 30_000 }, () => {
   it('renders a page of 1,000 rows virtualised: only the rows in view are in the DOM', async () => {
     server.rows = 1000;
     const { container } = renderWithProviders(<ModulePage moduleId="member" title="党员基本信息" />);
-    await screen.findByText('党员1', undefined, { timeout: 8000 });
+    await screen.findByText('党员1', undefined, { timeout: 30_000 });
     const rendered = container.querySelectorAll('tbody tr.rt-row').length;
     expect(rendered).toBeGreaterThan(0);
     expect(rendered).toBeLessThan(60);
@@ -218,7 +218,7 @@ describe('the module list page', { timeout: 30_000 }, () => {
 
   it('selects rows and deletes them in bulk after a confirmation', async () => {
     const { container } = renderWithProviders(<ModulePage moduleId="member" title="党员基本信息" />);
-    await screen.findByText('党员1', undefined, { timeout: 8000 });
+    await screen.findByText('党员1', undefined, { timeout: 30_000 });
     const deleteButton = () => screen.getAllByRole('button').find((b) => /^删\s*除/.test(b.textContent ?? '') && b.closest('.rt-toolbar'))!;
     expect(deleteButton().hasAttribute('disabled')).toBe(true);
     fireEvent.click(container.querySelector('tr[data-row-key="1"] input.rt-checkbox')!);
@@ -231,7 +231,7 @@ describe('the module list page', { timeout: 30_000 }, () => {
 
   it('keeps the columns chosen in 列设置 per module in localStorage', async () => {
     const { container, unmount } = renderWithProviders(<ModulePage moduleId="member" title="党员基本信息" />);
-    await screen.findByText('党员1', undefined, { timeout: 8000 });
+    await screen.findByText('党员1', undefined, { timeout: 30_000 });
     fireEvent.click(screen.getByRole('button', { name: '列设置' }));
     const chooser = await screen.findByText('全部列');
     const box = chooser.closest('.rt-chooser')!;
@@ -240,7 +240,7 @@ describe('the module list page', { timeout: 30_000 }, () => {
     expect(JSON.parse(localStorage.getItem('dangjian.columns.member')!)).toEqual({ ethnicity: false });
     unmount();
     const again = renderWithProviders(<ModulePage moduleId="member" title="党员基本信息" />);
-    await screen.findByText('党员1', undefined, { timeout: 8000 });
+    await screen.findByText('党员1', undefined, { timeout: 30_000 });
     expect(headerTitles(again.container)).not.toContain('民族');
     expect(headerTitles(again.container)).toContain('性别');
   });
@@ -248,7 +248,7 @@ describe('the module list page', { timeout: 30_000 }, () => {
   it('hides the actions the caller may not perform (removed from the DOM)', async () => {
     useSession.setState({ roles: ['member:list', 'member:view'] });
     const { container } = renderWithProviders(<ModulePage moduleId="member" title="党员基本信息" />);
-    await screen.findByText('党员1', undefined, { timeout: 8000 });
+    await screen.findByText('党员1', undefined, { timeout: 30_000 });
     const toolbar = container.querySelector('.rt-toolbar')!;
     expect(within(toolbar as HTMLElement).queryByText(/新\s*增/)).toBeNull();
     expect(within(toolbar as HTMLElement).queryByText(/导\s*出/)).toBeNull();
@@ -260,7 +260,7 @@ describe('the module list page', { timeout: 30_000 }, () => {
 
   it('says so in Chinese when the module cannot be loaded', async () => {
     renderWithProviders(<ModulePage moduleId="nosuch" title="不存在的模块" />);
-    expect(await screen.findByText('模块 不存在的模块 不存在', undefined, { timeout: 8000 })).toBeTruthy();
+    expect(await screen.findByText('模块 不存在的模块 不存在', undefined, { timeout: 30_000 })).toBeTruthy();
     expect(screen.getByRole('button', { name: /重\s*试/ })).toBeTruthy();
     await act(async () => undefined);
   });

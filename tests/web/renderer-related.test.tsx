@@ -53,7 +53,7 @@ vi.mock('../../src/web/core/request/request', async (original) => {
 
 const open = async () => {
   renderWithProviders(<DetailDrawer module="cadre" schema={cadre} id={7} onClose={() => undefined} onEdit={() => undefined} />);
-  await screen.findByText('干部信息详情 · 李四', undefined, { timeout: 8000 });
+  await screen.findByText('干部信息详情 · 李四', undefined, { timeout: 30_000 });
 };
 
 describe('related records on the detail (x-related)', () => {
@@ -71,10 +71,10 @@ describe('related records on the detail (x-related)', () => {
     await open();
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['基本信息', '奖惩信息']);
     fireEvent.click(screen.getByRole('tab', { name: '奖惩信息' }));
-    await screen.findByText('党字〔2026〕8号', undefined, { timeout: 8000 });
+    await screen.findByText('党字〔2026〕8号', undefined, { timeout: 30_000 });
     expect(server.calls.find((c) => c.url === '/api/m/member-reward/list')!.body).toEqual({ memberId: 30 });
     expect(screen.queryByRole('button', { name: /新\s*增/ })).toBeNull(); // member-reward:add is not held
-  }, 30_000);
+  });
 
   it('shows no tab to those who may not list the related module, nor while the key is empty', async () => {
     useSession.setState({ roles: ['cadre:list'] });
@@ -86,5 +86,5 @@ describe('related records on the detail (x-related)', () => {
     await open();
     expect(screen.queryByRole('tab', { name: '奖惩信息' })).toBeNull();
     expect(server.calls.some((c) => c.url === '/api/m/member-reward/list')).toBe(false);
-  }, 30_000);
+  });
 });

@@ -28,9 +28,9 @@ describe('precompiled form validators', () => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, recordValidatorsModule(allFormSchemas(SCHEMAS)));
     fns = (await import(/* @vite-ignore */ file)).default as ValidatorFunctions;
-  }, 60_000);
+  }, 300_000);
 
-  it('cover the form schema of every module as each school is served it', { timeout: 60_000 }, () => {
+  it('cover the form schema of every module as each school is served it', { timeout: 300_000 }, () => {
     for (const school of SCHOOL_CODES) {
       for (const m of ModuleRegistry.load(SCHEMAS, school).list()) {
         const schema = formSchema(JSON.parse(JSON.stringify(m.schema)) as ModuleSchema);

@@ -17,12 +17,12 @@ async function landing(path: string): Promise<string> {
 describe('the guard of the app router without a session (spec §2)', () => {
   afterEach(() => removeToken());
 
-  it('[S2.G2a] the six open paths stay where they are', { timeout: 30_000 }, async () => {
+  it('[S2.G2a] the six open paths stay where they are', async () => {
     expect(OPEN_PATHS).toEqual(['/login', '/newlogin', '/kclogin', '/lylogin', '/rjlogin', '/mobileUpload']);
     for (const path of OPEN_PATHS) expect(await landing(path)).toBe(path);
   });
 
-  it('[S2.G2b][S2.G2c] a path that starts with an open path is open too: no login for it, the catch-all takes it to the root; other paths go to login with their own redirect', { timeout: 30_000 }, async () => {
+  it('[S2.G2b][S2.G2c] a path that starts with an open path is open too: no login for it, the catch-all takes it to the root; other paths go to login with their own redirect', async () => {
     // Open: not sent to login for itself; as an unknown page it goes to the root, which needs a session.
     expect(await landing('/loginFoo')).toBe('/login?redirect=/');
     expect(await landing('/mobileUpload/x')).toBe('/login?redirect=/');

@@ -18,4 +18,4 @@ if (!window.matchMedia) {
 // waitFor/findBy wait on their condition; one second (the library's default) is too short on a loaded
 // 2-core machine, where a form's validation render alone took 4 s in a full run.
 import { configure } from '@testing-library/react';
-configure({ asyncUtilTimeout: 10_000 });
+configure({ asyncUtilTimeout: 30_000 });
