@@ -24,6 +24,7 @@ import { statisticsArea } from './domain/statistics/index.js';
 import { jobRoutes } from './runtime/jobs.js';
 import { electionArea } from './domain/elections/index.js';
 import { cadreArea } from './domain/cadre/index.js';
+import { ukeyPlugin } from './domain/cadre/ukey.js';
 import { evaluationArea } from './domain/evaluation/index.js';
 import { meetingsArea } from './domain/meetings/index.js';
 import { workArea } from './domain/work/index.js';
@@ -36,6 +37,8 @@ import { userRoutes } from './core/users/routes.js';
  * a permission on every route (see core/auth/guard.ts). Add a module here with one line.
  */
 export const routePlugins: FastifyPluginAsync[] = [
+  // First: its hook (the cadre uKey, issue 38.9) guards routes of every later plugin.
+  ukeyPlugin,
   miscRoutes, // first: its route index (/doc.html) sees the routes registered after it
   authRoutes,
   userRoutes,
