@@ -37,9 +37,8 @@ import { userRoutes } from './core/users/routes.js';
  * a permission on every route (see core/auth/guard.ts). Add a module here with one line.
  */
 export const routePlugins: FastifyPluginAsync[] = [
-  // First: its hook (the cadre uKey, issue 38.9) guards routes of every later plugin.
-  ukeyPlugin,
   miscRoutes, // first: its route index (/doc.html) sees the routes registered after it
+  ukeyPlugin, // second: its hook (the cadre uKey, issue 38.9) guards the routes of every later plugin
   authRoutes,
   userRoutes,
   roleRoutes,
