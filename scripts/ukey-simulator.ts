@@ -9,6 +9,8 @@
  *   {"type":"query"}                                         sent once connected: what key is there?
  *   {"type":"verify","deviceId":"UK-1","pin":"abcd-1234"}      check the PIN of that key
  *   {"type":"unlock","deviceId":"UK-1","newPin":"new-pin-1"}   unlock a locked key, setting a new PIN
+ *   {"type":"sign","deviceId":"UK-1","challenge":"…"}          sign the server's challenge (only after the PIN
+ *                                                             was verified on this connection; issue 38.9)
  *
  * Service → web app
  *   {"type":"device","status":1,"deviceId":"UK-1","locked":false}   a key is in (answer to query; on insertion;
@@ -17,6 +19,12 @@
  *   {"type":"noDevice"}                                             no key found (answer to query, or pushed)
  *   {"type":"verifyResult","deviceId":"UK-1","ok":false,"locked":false}
  *   {"type":"unlockResult","deviceId":"UK-1","ok":true}             ok:false with a "message" when refused
+ *   {"type":"signResult","deviceId":"UK-1","ok":true,"signature":"…"}  base64 Ed25519 signature of
+ *                                                                   `dangjian-ukey:<challenge>`
+ *
+ * Each simulated key has an Ed25519 key pair derived from its device id (`simulatorKeyPair`): its public
+ * key (printed at start, `GET /state` → publicKey) is what an administrator registers for the account
+ * (`PUT /api/cadre/ukey/keys/{userId}`), so the server can check the signature.
  *
  * What the web app does with them: a PIN prompt with the remaining tries (5 per device, kept in the
  * browser), a wrong PIN costs one try, a locked key (or no tries left) asks for a new PIN, success restores
@@ -37,6 +45,7 @@
  * Options: --ports 10096,10086  --control-port 10097 (0: none)  --device UK-SIM-0001  --pin 12345678
  *          --no-key (start with no key inserted)  --host 127.0.0.1
  */
+import crypto from 'node:crypto';
 import http from 'node:http';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -48,6 +57,21 @@ import { parseClientFrame, type ServiceFrame } from '../src/web/core/ukey/protoc
 export const DEFAULT_DEVICE_ID = 'UK-SIM-0001';
 export const DEFAULT_PIN = '12345678';
 export const DEFAULT_CONTROL_PORT = 10097;
+
+/** PKCS#8 DER prefix of an Ed25519 private key: the 32-byte seed follows. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/** The simulated key's Ed25519 key pair: derived from its device id, so a test knows its public key. */
+export function simulatorKeyPair(deviceId: string): { privateKey: crypto.KeyObject; publicKeyPem: string } {
+  const seed = crypto.createHash('sha256').update(`ukey-simulator:${deviceId}`).digest();
+  const privateKey = crypto.createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+  return { privateKey, publicKeyPem: crypto.createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString() };
+}
+
+/** What the simulated key answers to a sign request: base64 of its signature of `dangjian-ukey:<challenge>`. */
+export function simulatorSign(deviceId: string, challenge: string): string {
+  return crypto.sign(null, Buffer.from(`dangjian-ukey:${challenge}`), simulatorKeyPair(deviceId).privateKey).toString('base64');
+}
 
 export interface UkeySimulatorOptions {
   ports?: readonly number[];
@@ -73,6 +97,8 @@ export interface UkeySimulatorState {
   clients: number;
   /** Every frame received from clients, oldest first. */
   received: unknown[];
+  /** The current key's public key (PEM), to register for an account. */
+  publicKey: string;
 }
 
 export interface UkeySimulator {
@@ -104,6 +130,8 @@ export async function startUkeySimulator(options: UkeySimulatorOptions = {}): Pr
   };
   const keyFrame = (): ServiceFrame => (s.inserted ? { type: 'device', status: KeyDeviceStatus.IN, deviceId: s.deviceId, locked: s.locked } : { type: 'noDevice' });
 
+  /** Connections on which the PIN of the key was verified: only they may have a challenge signed. */
+  const unlocked = new WeakMap<WebSocket, string>();
   const answer = (socket: WebSocket, raw: string) => {
     const frame = parseClientFrame(raw);
     received.push(frame ?? raw);
@@ -114,10 +142,15 @@ export async function startUkeySimulator(options: UkeySimulatorOptions = {}): Pr
     if (frame.type === 'verify') {
       if (!s.locked && frame.pin === s.pin) {
         s.wrongTries = 0;
+        unlocked.set(socket, s.deviceId);
         return send(socket, { type: 'verifyResult', deviceId: s.deviceId, ok: true });
       }
       if (!s.locked && ++s.wrongTries >= PIN_MAX_TRIES) s.locked = true;
       return send(socket, { type: 'verifyResult', deviceId: s.deviceId, ok: false, locked: s.locked });
+    }
+    if (frame.type === 'sign') {
+      const ok = unlocked.get(socket) === s.deviceId && !s.locked;
+      return send(socket, { type: 'signResult', deviceId: s.deviceId, ok, ...(ok && { signature: simulatorSign(s.deviceId, frame.challenge) }) });
     }
     if (!isPin(frame.newPin)) return send(socket, { type: 'unlockResult', deviceId: s.deviceId, ok: false, message: PIN_MESSAGE });
     Object.assign(s, { pin: frame.newPin, locked: false, wrongTries: 0 });
@@ -167,7 +200,7 @@ export async function startUkeySimulator(options: UkeySimulatorOptions = {}): Pr
       Object.assign(s, initial);
       broadcast(keyFrame());
     },
-    state: () => ({ ...s, connections: { ...connections }, clients: clients.size, received: [...received] }),
+    state: () => ({ ...s, connections: { ...connections }, clients: clients.size, received: [...received], publicKey: simulatorKeyPair(s.deviceId).publicKeyPem }),
     async close() {
       for (const c of clients) c.terminate();
       await Promise.all(servers.map((wss) => new Promise<void>((resolve) => wss.close(() => resolve()))));
@@ -244,6 +277,7 @@ async function main() {
   const st = sim.state();
   console.log(`uKey simulator on ws ports ${ports.join(', ')}${controlPort ? `, control http://127.0.0.1:${controlPort}` : ''}`);
   console.log(`key ${st.inserted ? `${st.deviceId} inserted` : 'not inserted'}, PIN ${st.pin}. Commands: insert [id] | remove | lock | pin <value> | nodevice | reset | state`);
+  console.log(`public key of ${st.deviceId} (register it for an account: PUT /api/cadre/ukey/keys/{userId}):\n${st.publicKey}`);
   const rl = readline.createInterface({ input: process.stdin });
   rl.on('line', (line) => {
     const [command, arg] = line.trim().split(/\s+/);

@@ -136,7 +136,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl,
     school,
     logLevel: logLevel as LogLevel,
-    demoData: parseBoolean('DEMO_DATA', env.DEMO_DATA, true),
+    // A deployment on PostgreSQL gets demo data (accounts with the demo password, the payment simulator)
+    // only when it says DEMO_DATA=true; the embedded database is the demo's (issue 38.16).
+    demoData: parseBoolean('DEMO_DATA', env.DEMO_DATA, !databaseUrl),
     adminPassword,
     captcha: parseBoolean('CAPTCHA', env.CAPTCHA, true),
     authRateLimit: Number(rateRaw),

@@ -17,27 +17,38 @@ export const TOO_MANY_MESSAGE = `一次最多提交${MAX_ARRAY_ITEMS}项数据�
 export const inheritedNameMessage = (key: string) => `请求内容包含不允许的字段名“${key}”`;
 
 /**
+ * Deepest nesting of arrays and objects a request may hold. The deepest legitimate body (a designed
+ * form's schema, a report's nested conditions) stays far below; `[[[…]]]` 20,000 deep made `String(v)`
+ * overflow the stack in a handler (a 500, issue 38.12).
+ */
+export const MAX_DEPTH = 64;
+export const TOO_DEEP_MESSAGE = `请求内容嵌套层数过多（最多${MAX_DEPTH}层）`;
+
+/**
  * Throws 400 when a parsed body, query or params value holds a NUL character (PostgreSQL text cannot
- * store one), a key named like a member every object inherits (`toString`, `constructor`), or an array
- * longer than MAX_ARRAY_ITEMS. Walks iteratively: a deeply nested body cannot
- * overflow the stack.
+ * store one), a key named like a member every object inherits (`toString`, `constructor`), an array
+ * longer than MAX_ARRAY_ITEMS, or nesting deeper than MAX_DEPTH. Walks iteratively: a deeply nested body
+ * cannot overflow the stack here.
  */
 export function assertCleanInput(value: unknown): void {
-  const stack: unknown[] = [value];
+  const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
-    const v = stack.pop();
+    const [v, depth] = stack.pop()!;
     if (typeof v === 'string') {
       if (v.includes('\u0000')) throw new HttpError(400, NUL_MESSAGE);
-    } else if (Array.isArray(v)) {
+      continue;
+    }
+    if (v === null || typeof v !== 'object' || Buffer.isBuffer(v)) continue;
+    if (depth >= MAX_DEPTH) throw new HttpError(400, TOO_DEEP_MESSAGE);
+    if (Array.isArray(v)) {
       if (v.length > MAX_ARRAY_ITEMS) throw new HttpError(400, TOO_MANY_MESSAGE);
-      for (const item of v) if (item !== null && typeof item !== 'number' && typeof item !== 'boolean') stack.push(item);
-    } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
+      for (const item of v) if (item !== null && (typeof item === 'object' || typeof item === 'string')) stack.push([item, depth + 1]);
+    } else {
       for (const [key, item] of Object.entries(v)) {
         if (key.includes('\u0000')) throw new HttpError(400, NUL_MESSAGE);
         // `{"toString": 1}` makes String(value) and Number(value) throw: a 500 wherever a handler converts it.
         if (isInheritedName(key)) throw new HttpError(400, inheritedNameMessage(key));
-        if (item !== null && typeof item === 'object') stack.push(item);
-        else if (typeof item === 'string') stack.push(item);
+        if (item !== null && (typeof item === 'object' || typeof item === 'string')) stack.push([item, depth + 1]);
       }
     }
   }

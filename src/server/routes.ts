@@ -24,6 +24,7 @@ import { statisticsArea } from './domain/statistics/index.js';
 import { jobRoutes } from './runtime/jobs.js';
 import { electionArea } from './domain/elections/index.js';
 import { cadreArea } from './domain/cadre/index.js';
+import { ukeyPlugin } from './domain/cadre/ukey.js';
 import { evaluationArea } from './domain/evaluation/index.js';
 import { meetingsArea } from './domain/meetings/index.js';
 import { workArea } from './domain/work/index.js';
@@ -37,6 +38,7 @@ import { userRoutes } from './core/users/routes.js';
  */
 export const routePlugins: FastifyPluginAsync[] = [
   miscRoutes, // first: its route index (/doc.html) sees the routes registered after it
+  ukeyPlugin, // second: its hook (the cadre uKey, issue 38.9) guards the routes of every later plugin
   authRoutes,
   userRoutes,
   roleRoutes,

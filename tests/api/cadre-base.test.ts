@@ -193,12 +193,13 @@ describe(`cadre base on ${TEST_DB}`, () => {
     const { hashPassword } = await import('../../src/server/core/passwords.js');
     await t.database.db.updateTable('users').set({ password_hash: await hashPassword(PASS), password_weak: false, use_ukey: true }).where('id', '=', user.body.id).execute();
     const keyed = clientOf(t.app, await login(t.app, 'cadre_b', PASS));
-    expect((await keyed('GET', '/api/cadre/ukey')).body).toEqual({ required: false });
+    expect((await keyed('GET', '/api/cadre/ukey')).body).toEqual({ required: false, verified: false });
     await setting('cadreUkeyRoles', 'r_other, r_cadre_b');
     try {
-      expect((await keyed('GET', '/api/cadre/ukey')).body).toEqual({ required: true });
-      // An account without a uKey is not asked.
-      expect((await admin('GET', '/api/cadre/ukey')).body).toEqual({ required: false });
+      // Until the key is proved to the server (issue 38.9, tests/api/security-findings.test.ts).
+      expect((await keyed('GET', '/api/cadre/ukey')).body).toEqual({ required: true, verified: false });
+      // An account without one of the roles is not asked.
+      expect((await admin('GET', '/api/cadre/ukey')).body).toEqual({ required: false, verified: false });
     } finally {
       await setting('cadreUkeyRoles', '');
     }

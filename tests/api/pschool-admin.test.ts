@@ -144,7 +144,7 @@ describe(`party-school administration on ${TEST_DB}`, () => {
       expect((await call('POST', '/api/m/questionnaire-item', admin, { questionnaireId: survey.id, type: '1', title: '单个选项', optionA: '唯一' })).json()).toMatchObject({ errors: [{ field: 'optionB' }] });
       const shared = (await call('GET', `/api/pschool/surveys/${survey.shareToken}`, people[2].token)).json();
       expect(shared).toMatchObject({ id: survey.id, state: 'open', answeredAt: null, items: [{ id: single.id, options: [{ key: 'A', text: '满意' }, { key: 'B', text: '一般' }] }, { id: multiple.id }, { id: text.id, mandatory: false }] });
-      const answer = (who: Learner, answers: Record<string, unknown>) => call('POST', `/api/pschool/surveys/${survey.id}/answers`, who.token, { answers });
+      const answer = (who: Learner, answers: Record<string, unknown>) => call('POST', `/api/pschool/surveys/${survey.id}/answers`, who.token, { answers, anonymous: true });
       expect((await answer(people[2], { [single.id]: 'A' })).json()).toMatchObject({ status: 400, message: '请回答：喜欢的方式' });
       expect((await answer(people[2], { [single.id]: 'Z', [multiple.id]: ['A'] })).json()).toMatchObject({ status: 400, message: '“总体评价”的选项不正确' });
       expect((await answer(people[2], { [single.id]: 'A', [multiple.id]: ['A', 'C'], [text.id]: '多些讨论' })).statusCode).toBe(201);

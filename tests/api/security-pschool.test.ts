@@ -83,7 +83,9 @@ describe(`party-school security (issue 25.1, 25.8) on ${TEST_DB}`, () => {
       // Reloaded, the respondent sees the named questionnaire and answers under it.
       expect((await call('GET', `/api/pschool/surveys/${q.id}`, a.token)).json()).toMatchObject({ anonymous: false });
       expect((await answer(a.token, q.id, item.id, false)).statusCode).toBe(201);
-      expect((await answer(b.token, q.id, item.id)).statusCode).toBe(201); // a client that does not say: the current flag
+      // [38.15] a client that does not say what it was shown is refused: the flag decides whose name is stored.
+      expect((await answer(b.token, q.id, item.id)).statusCode).toBe(409);
+      expect((await answer(b.token, q.id, item.id, false)).statusCode).toBe(201);
       expect((await stored(q.id)).map((r) => r.user_id).sort()).toEqual([a.id, b.id].sort());
     });
   });

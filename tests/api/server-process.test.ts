@@ -67,7 +67,8 @@ describe(`the server process on ${TEST_DB}`, () => {
   const env: Record<string, string> = { DATA_DIR: dataDir };
 
   it('starts, reuses its data on a second start, and stops cleanly on SIGTERM and SIGINT', async () => {
-    if (TEST_DB === 'postgres') env.DATABASE_URL = await createDatabase(inject('postgresUrl'));
+    // PostgreSQL seeds the demo only when told (issue 38.16).
+    if (TEST_DB === 'postgres') Object.assign(env, { DATABASE_URL: await createDatabase(inject('postgresUrl')), DEMO_DATA: 'true' });
 
     const first = await startProcess(env);
     const health = await fetch(`http://127.0.0.1:${first.port}/api/health`);

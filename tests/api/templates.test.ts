@@ -140,8 +140,9 @@ describe(`templates on ${TEST_DB}`, () => {
     expect((await render('dy', ids['党员身份证明'], member.id, 'pdf')).status).toBe(403);
     expect((await call('zbsj', 'POST', `/api/templates/${ids['党员身份证明']}/bulk`, { ids: [member.id, outsider], format: 'pdf' })).status).toBe(202);
     await jobsOf(t.app).drain();
-    const failed = (await sql<{ state: number; message: string }>`SELECT state, message FROM runtime_jobs ORDER BY id DESC LIMIT 1`.execute(t.database.db)).rows[0];
-    expect(failed).toMatchObject({ state: 3 });
+    // The record out of scope is skipped and named (issue 38.17), the one in scope rendered.
+    const done = (await sql<{ state: number; result: unknown }>`SELECT state, result FROM runtime_jobs ORDER BY id DESC LIMIT 1`.execute(t.database.db)).rows[0];
+    expect(done).toMatchObject({ state: 2, result: { count: 1, skipped: [outsider] } });
   });
 
   it('[S1.F14j] many records render as a job: progress, one PDF of all, a message linking the page', async () => {

@@ -1,3 +1,4 @@
+import { ownValue } from '../../shared/own.js';
 import { HttpError } from '../errors.js';
 
 export interface Paging {
@@ -25,9 +26,10 @@ export function parsePaging(query: unknown, sortable: Record<string, string>, fa
   const order: [string, 'asc' | 'desc'][] = [];
   for (const s of sorts) {
     const [field, dir = 'asc'] = s.split(',').map((x) => x.trim());
-    const column = sortable[field];
+    // Own keys only: `__proto__`, `constructor`, `toString` would find inherited members (a 500, issue 38.11).
+    const column = ownValue(sortable, field);
     const direction = dir.toLowerCase();
-    if (!column || (direction !== 'asc' && direction !== 'desc')) throw new HttpError(400, `不支持的排序：${s}`);
+    if (typeof column !== 'string' || (direction !== 'asc' && direction !== 'desc')) throw new HttpError(400, `不支持的排序：${s}`);
     order.push([column, direction]);
   }
   return { page, size, offset: page * size, limit: size, order: order.length ? order : fallback };

@@ -154,7 +154,10 @@ export class JobRunner {
       await this.tell(spec.ownerId, text, spec.link?.(result, id) ?? null);
     } catch (error) {
       const failure = error instanceof JobFailure ? error : undefined;
-      if (!failure) this.log.error({ err: error, job: id }, 'background job failed');
+      // A refusal of the caller's input (4xx: a record out of scope, bad values) is no fault of the server:
+      // at error level anyone could flood the error log with jobs over ids they cannot read (issue 38.17).
+      const refused = error instanceof HttpError && error.statusCode < 500;
+      if (!failure) this.log[refused ? 'warn' : 'error']({ err: error, job: id }, refused ? 'background job refused' : 'background job failed');
       const message = error instanceof HttpError || failure ? (error as Error).message : '任务执行失败，请稍后重试';
       const result = failure?.result === undefined ? null : JSON.stringify(failure.result);
       await sql`UPDATE runtime_jobs SET state = ${ExportState.ERROR}, message = ${message}, result = ${result}::jsonb, finished_at = now() WHERE id = ${id}`.execute(this.db).catch(() => {});

@@ -23,8 +23,35 @@ import { syncTables } from './table-sync.js';
 /** The invalidation topic of stored modules: its key is the module id. */
 export const STORED_MODULES_TOPIC = 'stored-module';
 
-/** Keywords a stored module may not use: they need code or files a schema stored at run time does not bring. */
-const FILE_ONLY_KEYWORDS = ['x-children', 'x-workflow', 'x-links', 'x-related', 'x-scope-self'] as const;
+/**
+ * Keywords a stored module may not use: they need code or files a schema stored at run time does not
+ * bring, or (`x-table`) they would point the module at a table that is not its own: a designed form with
+ * `x-table: "sys_config"` served and altered that table (issue 38.1). A stored module always gets `m_<id>`.
+ */
+const FILE_ONLY_KEYWORDS = ['x-children', 'x-workflow', 'x-links', 'x-related', 'x-scope-self', 'x-table', 'x-page'] as const;
+
+/**
+ * What a schema designed in the browser may say (the form designer, src/web/pages/forms/designer.ts): its
+ * envelope, fields, required, description, list and form layout. Everything else a module file may say
+ * (hooks, scope, permissions, owner, trail, reminders, the table...) is the code's: the area that stores the
+ * designed schema adds its own, and a designed schema naming one is refused, naming the key (issue 38.1).
+ */
+export const DESIGNER_KEYWORDS: ReadonlySet<string> = new Set(['$schema', 'x-id', 'title', 'description', 'type', 'additionalProperties', 'properties', 'required', 'x-list', 'x-form']);
+/** The modules a designed field may refer to (the designer's 党组织 and 人员 kinds). */
+export const DESIGNER_REFS: ReadonlySet<string> = new Set(['org', 'member']);
+
+/** The keys of a designed schema outside the designer's vocabulary (`x-table`, `properties.f.x-ref`), in order. */
+export function undesignedKeys(designed: Record<string, unknown>): string[] {
+  const keys = Object.keys(designed).filter((k) => !DESIGNER_KEYWORDS.has(k));
+  const properties = designed.properties;
+  if (properties && typeof properties === 'object' && !Array.isArray(properties)) {
+    for (const [name, f] of Object.entries(properties as Record<string, unknown>)) {
+      const ref = f && typeof f === 'object' ? (f as Record<string, unknown>)['x-ref'] : undefined;
+      if (ref !== undefined && !(typeof ref === 'string' && DESIGNER_REFS.has(ref))) keys.push(`properties.${name}.x-ref`);
+    }
+  }
+  return keys;
+}
 
 export interface StoredVersion {
   module: string;
@@ -67,7 +94,7 @@ export class StoredModules {
     const registry = this.options.registry();
     const id = module['x-id'];
     if (registry.isFileModule(id)) found.push(`x-id "${id}" is a module of schemas/modules/; a stored module cannot replace it`);
-    for (const keyword of FILE_ONLY_KEYWORDS) if (module[keyword]) found.push(`${keyword} is not available to a module stored at run time (add the module under schemas/modules/)`);
+    for (const keyword of FILE_ONLY_KEYWORDS) if (module[keyword] !== undefined) found.push(`${keyword} is not available to a module stored at run time (add the module under schemas/modules/)`);
     const hooks = module['x-hooks'] ?? {};
     for (const name of [...(hooks.beforeWrite ?? []), ...(hooks.afterWrite ?? []), ...(hooks.beforeDelete ?? [])]) {
       try {
@@ -100,7 +127,8 @@ export class StoredModules {
     const runtimeModule = new RuntimeModule(module, this.ajv);
     // The table first: a schema whose table cannot follow (a type change that loses data) is refused.
     try {
-      await syncTables(this.options.database, [runtimeModule], this.options.log);
+      // Its own table only: created by its first version, never a table that exists for anything else.
+      await syncTables(this.options.database, [runtimeModule], this.options.log, { ownTablesOnly: true });
     } catch (error) {
       throw new HttpError(400, `模块定义不能应用：${(error as Error).message}`, { errors: [{ field: 'schema', message: (error as Error).message }] });
     }
@@ -125,7 +153,14 @@ export class StoredModules {
         this.options.log.warn({ module: row.module }, 'a stored module has the id of a file module: the file module is served');
         continue;
       }
-      modules.push(new RuntimeModule(JSON.parse(row.schema) as ModuleSchema, this.ajv));
+      const schema = JSON.parse(row.schema) as ModuleSchema;
+      const refused = FILE_ONLY_KEYWORDS.filter((k) => schema[k] !== undefined);
+      if (refused.length) {
+        // Stored before these keywords were refused (issue 38.1): not served, its table left alone.
+        this.options.log.warn({ module: row.module, keywords: refused }, 'a stored module uses keywords a stored module may not: it is not served');
+        continue;
+      }
+      modules.push(new RuntimeModule(schema, this.ajv));
     }
     if (modules.length) await syncTables(this.options.database, modules, this.options.log);
     for (const m of modules) this.install(m);

@@ -104,12 +104,17 @@ export interface SyncReport {
  * Adding a field adds a column; removing one keeps the column (recorded as retired, logged); an
  * incompatible type change stops the start with one clear line.
  */
-export async function syncTables(database: Database, modules: RuntimeModule[], log: FastifyBaseLogger): Promise<SyncReport> {
+export async function syncTables(
+  database: Database,
+  modules: RuntimeModule[],
+  log: FastifyBaseLogger,
+  options: { ownTablesOnly?: boolean } = {},
+): Promise<SyncReport> {
   const report: SyncReport = { created: [], changed: [], retired: [] };
   await database.scriptTransaction(async (run) => {
     await run.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-    const rows = await run.query<{ module: string; hash: string; columns: Record<string, AppliedColumn>; retired: Record<string, unknown> }>(
-      'SELECT module, hash, columns, retired FROM runtime_modules',
+    const rows = await run.query<{ module: string; table_name: string; hash: string; columns: Record<string, AppliedColumn>; retired: Record<string, unknown> }>(
+      'SELECT module, table_name, hash, columns, retired FROM runtime_modules',
     );
     const applied = new Map(rows.map((r) => [r.module, r]));
     for (const m of modules) {
@@ -118,6 +123,10 @@ export async function syncTables(database: Database, modules: RuntimeModule[], l
       const previous = applied.get(m.id);
       if (previous?.hash === hash) continue;
       const existing = await tableColumns(run, def.table);
+      // A module stored at run time (a request) changes only the table it created (issue 38.1).
+      if (options.ownTablesOnly && existing.size > 0 && previous?.table_name !== def.table) {
+        throw new Error(`table ${def.table} already exists and is not this module's`);
+      }
       let columns = def.columns;
       const retired = { ...(previous?.retired ?? {}) } as Record<string, AppliedColumn & { field: string; since: string }>;
       if (existing.size === 0) {

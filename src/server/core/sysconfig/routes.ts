@@ -56,6 +56,19 @@ export async function sysConfigRoutes(app: FastifyInstance): Promise<void> {
 
   // Read before login: anonymous callers get only the keys the login page and layout need (keys.ts);
   // signed-in users also the other non-secret keys; secrets go to nobody.
+  /** Whether the first start seeded the demo data (seed/index.ts writes `initialised_at` with the flag); read once. */
+  let demo: Promise<boolean> | undefined;
+  const seededWithDemo = () =>
+    (demo ??= db
+      .selectFrom('app_meta')
+      .select('value')
+      .where('key', '=', 'initialised_at')
+      .executeTakeFirst()
+      .then((r) => {
+        if (!r) demo = undefined; // not initialised yet: ask again next time
+        return (r?.value as { demoData?: unknown } | undefined)?.demoData === true;
+      }));
+
   app.get('/api/sysConfig/listAll', { config: PUBLIC }, async (req) => {
     const rows = await db.selectFrom('sys_config').select(['config_key', 'config_value']).orderBy('id').execute();
     const readable = (key: string) => {
@@ -65,6 +78,8 @@ export async function sysConfigRoutes(app: FastifyInstance): Promise<void> {
     const items = rows.filter((r) => readable(r.config_key)).map((r) => ({ configKey: r.config_key, configValue: r.config_value }));
     // The deployment's school (SCHOOL) unless an administrator configured one: branding on every page.
     if (!items.some((i) => i.configKey === 'school')) items.push({ configKey: 'school', configValue: app.services.appConfig.school });
+    // A database seeded with the demo says so on every page (演示数据 in the header and on the login page, issue 38.16).
+    if (await seededWithDemo()) items.push({ configKey: 'demoData', configValue: 'true' });
     return items;
   });
 

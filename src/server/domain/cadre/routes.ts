@@ -4,7 +4,7 @@
  * - `GET /api/common/ldbzxx?page=&size=&name=&unitId=…`  leadership teams in scope, each with its members
  * - `GET /api/cadre/{id}/profile?showType=full|basic|posts|resume`  one cadre with the sections of the show type
  * - `GET /api/cadre/teams/{id}`  a team's members and structure against the unit's staffing
- * - `GET /api/cadre/ukey`  whether the caller must pass the uKey check before a cadre page opens
+ * (the uKey's routes and the guard of every cadre route: ukey.ts)
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -12,10 +12,9 @@ import { CADRE_SHOW_TYPES, DEFAULT_CADRE_SHOW_TYPE, isCadreShowType } from '../.
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
 import { lookup } from '../member/lookups.js';
-import { CADRE_SETTINGS, readSetting } from './settings.js';
 import { TEAM_RANKS, teamDetail } from './teams.js';
 
-const CADRE_READERS = ['cadre-info:list', 'cadre-leadership:list', 'cadre-selection:list', 'cadre-assess:list'];
+import { CADRE_READERS } from './ukey.js';
 
 export async function cadreRoutes(app: FastifyInstance): Promise<void> {
   const { runtime } = app;
@@ -58,12 +57,5 @@ export async function cadreRoutes(app: FastifyInstance): Promise<void> {
     const actor = await runtime.actorOf(currentUser(req));
     const team = await runtime.records('leader-team').get(idOf(req.params), actor);
     return { team, ...(await teamDetail(app.services.database.db, team.unitId as number)) };
-  });
-
-  app.get('/api/cadre/ukey', { config: perm(...CADRE_READERS) }, async (req) => {
-    const user = currentUser(req);
-    const roles = ((await readSetting(app.services.database.db, CADRE_SETTINGS.ukeyRoles)) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    const userRoles = (await sql<{ code: string }>`SELECT r.code FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = ${user.id}`.execute(app.services.database.db)).rows.map((r) => r.code);
-    return { required: user.useUkey === true && userRoles.some((r) => roles.includes(r)) };
   });
 }

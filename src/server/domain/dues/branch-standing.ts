@@ -6,6 +6,7 @@
  * 应及时对其进行批评教育，限期改正. The branch reminds; it never changes what is due.
  */
 import { sql } from 'kysely';
+import { localToday } from '../../../shared/module-schema/computed.js';
 import { HttpError } from '../../errors.js';
 import { coveredOrgs, scopeSql, type Caller, type Dues } from './context.js';
 import { SETTLED, duesStatusesOf } from './status.js';
@@ -56,8 +57,8 @@ export interface RemindAnswer {
 
 /**
  * 提醒缴费: a reminder to each chosen member who is behind and has an account. Members outside the caller's
- * organisations refuse the whole request (nothing is sent); members not behind or without an account are skipped
- * with the reason.
+ * organisations refuse the whole request (nothing is sent); members not behind, without an account or already
+ * reminded today (once a day each) are skipped with the reason.
  */
 export async function remindBehind(dues: Dues, caller: Caller, body: unknown): Promise<RemindAnswer> {
   const raw = (body as { memberIds?: unknown } | null)?.memberIds;
@@ -75,16 +76,33 @@ export async function remindBehind(dues: Dues, caller: Caller, body: unknown): P
   const accounts = (await sql<{ id: number; member_id: number }>`SELECT id, member_id FROM users WHERE member_id = ANY(${ids}::int[]) AND enabled`.execute(dues.db)).rows;
   const standing = await duesStatusesOf(dues.db, ids);
   const skipped: RemindAnswer['skipped'] = [];
-  let sent = 0;
+  const due: { member: (typeof members)[number]; users: number[] }[] = [];
   for (const m of members) {
     const status = standing.get(m.id)!;
     const users = accounts.filter((a) => a.member_id === m.id).map((a) => a.id);
     if (!status.hasUnpaid) skipped.push({ memberId: m.id, name: m.name, reason: '没有欠缴的党费' });
     else if (!users.length) skipped.push({ memberId: m.id, name: m.name, reason: '没有登录账号，请当面提醒' });
-    else {
-      await dues.services.messages.sendMessage({ toUserIds: users, type: 'remind', title: '党费缴纳提醒', content: reminderText(status), link: '/web/m/dues', senderId: caller.user.id });
-      sent++;
+    else due.push({ member: m, users });
+  }
+  // Once a day per member (issue 38.14): the day is claimed in one statement, so two calls at once send one.
+  const claimed = new Set(
+    due.length
+      ? (await sql<{ member_id: number }>`
+          INSERT INTO dues_reminded (member_id, reminded_on, reminded_by)
+          SELECT unnest(${due.map((d) => d.member.id)}::int[]), ${localToday()}::date, ${caller.user.id}
+          ON CONFLICT (member_id) DO UPDATE SET reminded_on = EXCLUDED.reminded_on, reminded_by = EXCLUDED.reminded_by
+          WHERE dues_reminded.reminded_on < EXCLUDED.reminded_on
+          RETURNING member_id`.execute(dues.db)).rows.map((r) => r.member_id)
+      : [],
+  );
+  let sent = 0;
+  for (const { member: m, users } of due) {
+    if (!claimed.has(m.id)) {
+      skipped.push({ memberId: m.id, name: m.name, reason: '今天已提醒过（每人每天最多提醒一次）' });
+      continue;
     }
+    await dues.services.messages.sendMessage({ toUserIds: users, type: 'remind', title: '党费缴纳提醒', content: reminderText(standing.get(m.id)!), link: '/web/m/dues', senderId: caller.user.id });
+    sent++;
   }
   return { sent, skipped };
 }

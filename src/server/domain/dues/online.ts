@@ -59,14 +59,21 @@ export function providerById(id: string | null | undefined): PaymentProvider | n
 
 /** Online payment as the school set it, for its pages. */
 export async function onlinePayment(dues: Dues): Promise<OnlinePayment> {
-  const { provider, maxCents } = await onlineSettings(dues.services.database.db, dues.school);
-  const chosen = providerById(provider);
-  return { provider: chosen?.id ?? null, providerName: chosen?.name ?? '', maxAmount: formatCents(maxCents), providers: registeredProviders().map((p) => ({ id: p.id, name: p.name })) };
+  const { maxCents } = await onlineSettings(dues.services.database.db, dues.school);
+  const chosen = await activeProvider(dues);
+  return { provider: chosen?.id ?? null, providerName: chosen?.name ?? '', maxAmount: formatCents(maxCents), providers: offeredProviders(dues.services.appConfig.demoData).map((p) => ({ id: p.id, name: p.name })) };
 }
 
 /** The provider the school chose (dues settings), null while online payment is off (the default). */
 export async function activeProvider(dues: Dues): Promise<PaymentProvider | null> {
-  return providerById((await onlineSettings(dues.services.database.db, dues.school)).provider);
+  const provider = providerById((await onlineSettings(dues.services.database.db, dues.school)).provider);
+  // The simulator takes no money: only a demo (DEMO_DATA) may pay with it (issue 38.16).
+  return provider === simulatorProvider && !dues.services.appConfig.demoData ? null : provider;
+}
+
+/** The providers an administrator may choose here: the simulator only in a demo. */
+export function offeredProviders(demo: boolean): PaymentProvider[] {
+  return registeredProviders().filter((p) => demo || p !== simulatorProvider);
 }
 
 export const OrderStatus = { PENDING: 1, PAID: 2, FAILED: 3 } as const;

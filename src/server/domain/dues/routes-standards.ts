@@ -7,7 +7,7 @@ import { HttpError } from '../../errors.js';
 import { readImportUpload, registerImportMultipart } from '../../runtime/import.js';
 import { callerOf, idParam, type Dues } from './context.js';
 import { importPayroll, payrollTemplate } from './payroll-import.js';
-import { onlinePayment, registeredProviders } from './online.js';
+import { onlinePayment, offeredProviders } from './online.js';
 import { duesSettings, saveDuesSettings, saveOnlineSettings } from './settings.js';
 import { branchStandards, confirmStandards, generateStandards, yearParam } from './standards.js';
 import { duesStatusOf } from './status.js';
@@ -32,9 +32,9 @@ export function standardRoutes(app: FastifyInstance, dues: Dues): void {
 
   app.get('/api/dues/settings', { config: LOGIN }, async () => ({ ...(await duesSettings(db, dues.school)), online: await onlinePayment(dues) }));
 
-  // Online payment: off by default; the simulator only where an administrator chooses it (the demo does).
+  // Online payment: off by default; the simulator only in a demo (DEMO_DATA), where the demo chooses it.
   app.put('/api/dues/settings/online', { config: perm('dues:settings') }, async (req) => {
-    await saveOnlineSettings(db, dues.school, req.body, registeredProviders().map((p) => p.id), (await callerOf(req)).actor);
+    await saveOnlineSettings(db, dues.school, req.body, offeredProviders(app.services.appConfig.demoData).map((p) => p.id), (await callerOf(req)).actor);
     return onlinePayment(dues);
   });
 

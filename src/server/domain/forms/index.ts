@@ -84,7 +84,7 @@ export async function formsArea(app: FastifyInstance): Promise<void> {
   app.post('/api/forms/:id/accept', { config: perm(MANAGE) }, async (req) => forms.decide(id(req), 'accept', req.body, currentUser(req)));
   app.post('/api/forms/:id/remind', { config: perm(MANAGE) }, async (req) => forms.remind(id(req), currentUser(req)));
   app.post('/api/forms/:id/stop', { config: perm(MANAGE) }, async (req) => {
-    await forms.stop(id(req));
+    await forms.stop(id(req), currentUser(req));
     return { status: 200, message: '已停止填报', shareState: ShareState.STOPPED };
   });
   app.post('/api/forms/:id/import', { config: perm(MANAGE) }, async (req) => {

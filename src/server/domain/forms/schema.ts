@@ -7,6 +7,7 @@
 import type { ModuleSchema } from '../../../shared/module-schema/types.js';
 import { isRowTable } from '../../../shared/module-schema/fields.js';
 import { HttpError } from '../../errors.js';
+import { undesignedKeys } from '../../runtime/stored-modules.js';
 
 export const FORM_ID_PREFIX = 'form-';
 /** The field every form adds: the organisation whose answer the record is. */
@@ -59,6 +60,13 @@ export function formModuleSchema(designed: unknown, id: string, title: string): 
     throw new HttpError(400, '表单定义不正确：schema 必须是一个对象', { errors: [{ field: 'schema', message: 'schema 必须是一个对象' }] });
   }
   const given = designed as Record<string, unknown>;
+  // Only what the designer says: the form's own keywords are added below, anything else is refused (issue 38.1).
+  const refused = undesignedKeys(given);
+  if (refused.length) {
+    throw new HttpError(400, `表单定义不能包含“${refused[0]}”：只能设计字段、必填、说明和列表、表单布局`, {
+      errors: refused.map((key) => ({ field: `schema.${key}`, message: `不允许的关键字“${key}”` })),
+    });
+  }
   if (given['x-id'] !== undefined && given['x-id'] !== id) {
     throw new HttpError(400, `表单的标识必须以 ${FORM_ID_PREFIX} 开头`, { errors: [{ field: 'schema', message: `x-id "${String(given['x-id'])}" 不是 ${id}` }] });
   }

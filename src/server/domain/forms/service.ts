@@ -52,6 +52,7 @@ export interface FormRow {
   published_version: number | null;
   published_at: Date | null;
   created_at: Date;
+  created_by: number | null;
 }
 
 export interface FillRow {
@@ -116,6 +117,21 @@ export class FormService {
     return row as FormRow;
   }
 
+  /**
+   * Who may change a form's fields, publish, stop and remind (issue 38.7): its owner, or a collector whose
+   * scope covers every organisation it is published to (a draft: whose scope is all). A collector limited
+   * to one college changed and stopped the forms of 党委组织部 before.
+   */
+  private async assertSteward(form: FormRow, user: SessionUser, db: Kysely<DB> = this.db): Promise<void> {
+    if (user.isSuper || form.created_by === user.id) return;
+    const actor = await this.runtime.actorOf(user);
+    if (actor.scope === 'all') return;
+    const scope = actor.scope;
+    const outside = await db.selectFrom('form_fills').select('org_id').where('form_id', '=', form.id).where('org_id', 'not in', scope.length ? scope : [0]).limit(1).executeTakeFirst();
+    const published = await db.selectFrom('form_fills').select('org_id').where('form_id', '=', form.id).limit(1).executeTakeFirst();
+    if (!published || outside) throw new HttpError(403, '只有表单的创建者或数据范围覆盖全部填报组织的管理员才能修改、发布、停止或催办该表单');
+  }
+
   /** Creates a draft form: its module is stored (checked as `schemas:check` checks) and served at once. */
   async create(body: unknown, user: SessionUser): Promise<{ id: string; version: number }> {
     const { schema, title } = (body ?? {}) as { schema?: unknown; title?: unknown };
@@ -142,6 +158,7 @@ export class FormService {
    */
   async changeSchema(id: string, body: unknown, user: SessionUser): Promise<{ id: string; version: number }> {
     const form = await this.form(id);
+    await this.assertSteward(form, user);
     if (form.share_state === ShareState.STOPPED) throw new HttpError(409, '该表单已停止填报，不能再修改');
     const { schema, title } = (body ?? {}) as { schema?: unknown; title?: unknown };
     const name = typeof title === 'string' && title.trim() ? title.trim() : form.title;
@@ -157,6 +174,7 @@ export class FormService {
    */
   async publish(id: string, body: unknown, user: SessionUser): Promise<{ organisations: number }> {
     const form = await this.form(id);
+    await this.assertSteward(form, user);
     if (form.share_state !== null) throw new HttpError(409, form.share_state === ShareState.STOPPED ? '该表单已停止填报' : '该表单已发布');
     const input = (body ?? {}) as { shareType?: unknown; orgIds?: unknown; roleIds?: unknown; deadline?: unknown };
     const shareType = input.shareType;
@@ -170,7 +188,7 @@ export class FormService {
     };
     const orgIds = shareType === ShareType.CUSTOM ? ids(input.orgIds, 'orgIds', '填报的组织') : [];
     const roleIds = shareType === ShareType.ROLE ? ids(input.roleIds, 'roleIds', '填报的角色') : [];
-    const targets = await this.targets(shareType, orgIds, roleIds);
+    const targets = await this.withinScope(await this.targets(shareType, orgIds, roleIds), shareType, user);
     if (targets.length === 0) throw badRequest(shareType === ShareType.ROLE ? 'roleIds' : 'orgIds', '没有可以填报的组织');
     const latest = await this.runtime.stored.latest(id);
     await this.runtime.ctx.transaction(async (trx) => {
@@ -189,6 +207,21 @@ export class FormService {
     });
     await this.lateChanged(id);
     return { organisations: targets.length };
+  }
+
+  /**
+   * A collector publishes only inside its scope (issue 38.7): organisations named one by one outside it are
+   * refused, naming them; the holders of roles and every party branch are taken within the scope.
+   */
+  private async withinScope(targets: number[], shareType: number, user: SessionUser): Promise<number[]> {
+    const actor = await this.runtime.actorOf(user);
+    if (actor.scope === 'all') return targets;
+    const scope = new Set(actor.scope);
+    const outside = targets.filter((o) => !scope.has(o));
+    if (outside.length && shareType === ShareType.CUSTOM) {
+      throw new HttpError(403, `不能向数据范围以外的组织发布：${outside.join('、')}`, { errors: [{ field: 'orgIds', message: `不在数据范围内：${outside.join('、')}` }] });
+    }
+    return targets.filter((o) => scope.has(o));
   }
 
   private async targets(shareType: number, orgIds: number[], roleIds: number[]): Promise<number[]> {
@@ -326,6 +359,7 @@ export class FormService {
     assertStep(step, fill.state);
     const version = (await this.runtime.stored.latest(id))?.version ?? null;
     const records = this.runtime.records(id);
+    const draft = step === 'stash' ? draftOf(records.module.schema, values) : null;
     await this.runtime.ctx.transaction(async (trx) => {
       let recordId = fill.record_id;
       if (step === 'stash') {
@@ -340,7 +374,7 @@ export class FormService {
         }
       }
       await this.move(trx, form, orgId, step, {
-        draft: step === 'stash' ? JSON.stringify(values) : null,
+        draft,
         record_id: recordId,
         ...(step !== 'stash' && { schema_version: version, join_type: joinType, comment: null }),
         updated_by: actor.id,
@@ -384,8 +418,9 @@ export class FormService {
   }
 
   /** Stops the collection (share state 2): nothing of it changes any more. */
-  async stop(id: string): Promise<void> {
+  async stop(id: string, user: SessionUser): Promise<void> {
     const form = await this.form(id);
+    await this.assertSteward(form, user);
     if (form.share_state !== ShareState.SHARING) throw new HttpError(409, closedReason(form) ?? '该表单未在填报中');
     await this.db.updateTable('forms').set({ share_state: ShareState.STOPPED }).where('id', '=', form.id).where('share_state', '=', ShareState.SHARING).execute();
     await this.lateChanged(id);
@@ -394,6 +429,7 @@ export class FormService {
   /** To-dos for the organisations that have not submitted yet, to the accounts of those organisations who may fill. */
   async remind(id: string, user: SessionUser): Promise<{ organisations: number; users: number }> {
     const form = await this.form(id);
+    await this.assertSteward(form, user);
     const closed = closedReason(form);
     if (closed) throw new HttpError(409, closed);
     const late = await this.db.selectFrom('form_fills').select('org_id').where('form_id', '=', form.id).where('state', '<', COLLECT_END).execute();
@@ -431,6 +467,20 @@ export class FormService {
     if (!found) throw new HttpError(404, '该版本不存在');
     return found.schema;
   }
+}
+
+/** The largest draft kept (its JSON): a draft is not validated, so it is bounded here. */
+export const MAX_DRAFT_BYTES = 256 * 1024;
+
+/**
+ * A draft keeps only the form's fields (issue 38.17: any key up to the body limit was stored before),
+ * within MAX_DRAFT_BYTES. Its values are checked at submission, as the record.
+ */
+function draftOf(schema: ModuleSchema, values: Record<string, unknown>): string {
+  const kept = Object.fromEntries(Object.entries(values).filter(([name]) => name !== FORM_ORG_FIELD && Object.prototype.hasOwnProperty.call(schema.properties, name)));
+  const json = JSON.stringify(kept);
+  if (Buffer.byteLength(json) > MAX_DRAFT_BYTES) throw badRequest('values', `暂存内容过大（最多${MAX_DRAFT_BYTES / 1024}KB），请精简后重试`);
+  return json;
 }
 
 function assertStep(step: FillStep, state: number): void {

@@ -81,8 +81,9 @@ export async function checkinRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post('/api/meetings/checkin', { config: LOGIN }, async (req) => {
-    const token = String((req.body as { token?: unknown } | undefined)?.token ?? '');
-    const claim = signer.read(token);
+    // The type first: converting a crafted value (an array nested deep) is what failed (issue 38.12).
+    const token = (req.body as { token?: unknown } | undefined)?.token;
+    const claim = typeof token === 'string' ? signer.read(token) : null;
     if (!claim) return refuse(400, '签到码无效，请重新扫描会议现场的二维码');
     if (localToday() > claim.until) refuse(400, '签到码已过期，请联系会议组织者');
     const user = currentUser(req);

@@ -125,7 +125,10 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     const answers = readSurveyAnswers((await itemsOf(db, id)).map(itemView), body?.answers);
     // The answer follows the anonymity the respondent was shown (the page sends it back): if it changed
     // meanwhile, the respondent decides again on the reloaded page.
-    const shown = typeof body?.anonymous === 'boolean' ? body.anonymous : isAnonymous(q.anonymous);
+    // The flag is required (issue 38.15): without it, an answer given under 匿名 was stored with the name
+    // when the questionnaire had been made named meanwhile.
+    if (typeof body?.anonymous !== 'boolean') throw new HttpError(409, ANONYMITY_CHANGED);
+    const shown = body.anonymous;
     const inserted = await db.transaction().execute(async (trx) => {
       const now = await trx.selectFrom('m_questionnaire').select('anonymous').where('id', '=', id).forShare().executeTakeFirst();
       if (!now || isAnonymous(now.anonymous) !== shown) throw new HttpError(409, ANONYMITY_CHANGED);

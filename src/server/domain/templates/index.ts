@@ -23,7 +23,7 @@ import { attachmentHeader } from '../../core/xlsx.js';
 import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import { registerHook } from '../../runtime/index.js';
-import { jobsOf } from '../../runtime/jobs.js';
+import { JobFailure, jobsOf } from '../../runtime/jobs.js';
 import type { RuntimeModule } from '../../runtime/module.js';
 import { maskRecords } from '../../runtime/sensitive.js';
 import { localToday } from '../../../shared/module-schema/computed.js';
@@ -235,14 +235,22 @@ export async function templateRoutes(app: FastifyInstance): Promise<void> {
       ownerId: user.id,
       run: async (job) => {
         const files: { bytes: Buffer; name: string }[] = [];
+        // Records the caller cannot read (or that are gone) are skipped and named in the result (issue 38.17).
+        const skipped: number[] = [];
         for (const [i, id] of ids.entries()) {
-          files.push(await renderer.fill(id));
+          try {
+            files.push(await renderer.fill(id));
+          } catch (error) {
+            if (!(error instanceof HttpError && error.statusCode === 404)) throw error;
+            skipped.push(id);
+          }
           await job.progress(i + 1, ids.length);
         }
+        if (!files.length) throw new JobFailure(`所选记录均不存在或不在您的数据范围内（${skipped.length}条）`, { count: 0, skipped });
         let out: Buffer;
         let name: string;
         if (format === 'pdf') {
-          name = `${t.name}（${ids.length}份）.pdf`;
+          name = `${t.name}（${files.length}份）.pdf`;
           out = Buffer.from(await docxToPdf(files.map((f) => f.bytes), name));
         } else {
           const zip = new PizZip();
@@ -253,14 +261,14 @@ export async function templateRoutes(app: FastifyInstance): Promise<void> {
             zip.file(`${f.name}${n > 1 ? `（${n}）` : ''}.${format}`, f.bytes);
           }
           out = zip.generate({ type: 'nodebuffer', compression: 'DEFLATE' });
-          name = `${t.name}（${ids.length}份）.zip`;
+          name = `${t.name}（${files.length}份）.zip`;
         }
         const saved = await store.save(Readable.from([out]), { originalName: name, mime: MIME[format === 'pdf' ? 'pdf' : 'zip'], moduleName: null, tag: 'template-render', ownerId: user.id, maxBytes: 512 * 1024 * 1024 });
         // `download`: the file as every job names its file (shared/jobs.ts), so the generic progress offers it.
-        return { count: ids.length, download: { url: '/api/file/download', params: { id: saved.access_key }, name } };
+        return { count: files.length, skipped, download: { url: '/api/file/download', params: { id: saved.access_key }, name } };
       },
       link: (_r, id) => `${PAGE_PATH}?job=${id}`,
-      done: (r) => `批量生成“${t.name}”已完成（${r.count}份），点击查看并下载`,
+      done: (r) => `批量生成“${t.name}”已完成（${r.count}份${r.skipped.length ? `，${r.skipped.length}条记录无法读取已跳过` : ''}），点击查看并下载`,
     });
     return reply.code(202).send({ jobId });
   });

@@ -12,6 +12,7 @@ import { useSettings } from '../stores/settings';
 import { useTags } from '../stores/tags';
 import { AppFooter } from './AppFooter';
 import { AppMain } from './AppMain';
+import { DemoMark } from './DemoMark';
 import { FullscreenToggle } from './FullscreenToggle';
 import { HeaderSearch } from './HeaderSearch';
 import { useLayoutPages, type ConstantLayoutRoute } from './layout-pages';
@@ -113,6 +114,7 @@ export default function Layout() {
             </button>
             {mobile ? <div className="navbar-title">{active?.meta.title}</div> : <TopTabs active={active} />}
             <div className="navbar-right">
+              <DemoMark />
               <HeaderSearch />
               {!mobile && <FullscreenToggle />}
               <SizeSelect />

@@ -5,6 +5,8 @@ import { checkPin } from '../../../shared/validators';
 import { connectUkeyService, type UkeyConnection } from './connection';
 import { KEY_LOCKED, ukeyStep, type UkeyInput, type UkeyView } from './controller';
 import { emitUkeyValidated } from './events';
+import type { ServiceFrame } from './protocol';
+import { proofState, proveToServer, type ProofChannel, type ProofState } from './server-proof';
 import { signOut } from './sign-out';
 import { createTriesStore, pinPrompt } from './tries';
 
@@ -56,6 +58,28 @@ export default function UkeyClient() {
   const [view, setView] = useState<UkeyView>({ kind: 'waiting' });
   const viewRef = useRef(view);
   const connection = useRef<UkeyConnection | undefined>(undefined);
+  /** Waiting for the key to sign the server's challenge (server-proof.ts). */
+  const signWaiter = useRef<((frame: Extract<ServiceFrame, { type: 'signResult' }> | undefined) => void) | undefined>(undefined);
+  /** What the server said when the client started: no proof wanted means the PIN alone validates, at once. */
+  const serverState = useRef<ProofState | undefined>(undefined);
+  useEffect(() => {
+    proofState().then((state) => (serverState.current = state), () => undefined);
+  }, []);
+  const channel = useMemo<ProofChannel>(
+    () => ({
+      send: (frame) => connection.current?.send(frame),
+      nextSignResult: (timeoutMs) =>
+        new Promise((resolve) => {
+          const timer = setTimeout(() => resolve(undefined), timeoutMs);
+          signWaiter.current = (frame) => {
+            clearTimeout(timer);
+            signWaiter.current = undefined;
+            resolve(frame);
+          };
+        }),
+    }),
+    [],
+  );
 
   const dispatch = useCallback(
     (input: UkeyInput) => {
@@ -64,17 +88,33 @@ export default function UkeyClient() {
       viewRef.current = step.view;
       setView(step.view);
       if (step.send) connection.current?.send(step.send);
-      if (step.validated) emitUkeyValidated(step.validated);
-      if (step.view.kind === 'ended' && before.kind !== 'ended') {
+      const end = (alert: string) => {
         connection.current?.close();
-        modal.warning({ title: '提示', content: step.view.alert, okText: '确定', keyboard: false, mask: { closable: false }, onOk: signOut });
+        modal.warning({ title: '提示', content: alert, okText: '确定', keyboard: false, mask: { closable: false }, onOk: signOut });
+      };
+      if (step.validated) {
+        // The PIN is confirmed; where the server asks, the key signs its challenge before the pages open.
+        const deviceId = step.validated;
+        const known = serverState.current;
+        if (known && (!known.required || known.verified)) emitUkeyValidated(deviceId);
+        else void proveToServer(deviceId, channel)
+          .catch(() => '无法完成uKey验证，请重新登录')
+          .then((refused) => {
+            if (!refused) return emitUkeyValidated(deviceId);
+            viewRef.current = { kind: 'ended', alert: refused };
+            setView(viewRef.current);
+            end(refused);
+          });
       }
+      if (step.view.kind === 'ended' && before.kind !== 'ended') end(step.view.alert);
     },
-    [modal, tries],
+    [modal, tries, channel],
   );
 
   useEffect(() => {
-    const conn = connectUkeyService({ onFrame: (frame) => dispatch({ kind: 'frame', frame }), onUnreachable: () => dispatch({ kind: 'unreachable' }) });
+    const conn = connectUkeyService({
+      onFrame: (frame) => (frame.type === 'signResult' ? signWaiter.current?.(frame) : dispatch({ kind: 'frame', frame })),
+      onUnreachable: () => dispatch({ kind: 'unreachable' }) });
     connection.current = conn;
     return () => {
       conn.close();

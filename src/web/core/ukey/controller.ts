@@ -90,5 +90,8 @@ export function ukeyStep(view: UkeyView, input: UkeyInput, tries: TriesStore): U
       tries.reset(frame.deviceId);
       return { view: { kind: 'pin', deviceId: frame.deviceId, tries: PIN_MAX_TRIES } };
     }
+    case 'signResult':
+      // The server's challenge (UkeyClient proves the key to the server after the PIN): not a step of the dialog.
+      return { view };
   }
 }

@@ -12,6 +12,7 @@ import { getRemembered } from '../../core/auth/token';
 import { showFeedback } from '../../core/request/feedback';
 import { get, post } from '../../core/request/request';
 import { useSession } from '../../core/stores/session';
+import { DemoMark } from '../../core/layout/DemoMark';
 import { useConfigFlag, useSysConfig } from '../../core/stores/sysconfig';
 import { useFields } from './useFields';
 import './login.css';
@@ -228,6 +229,7 @@ export default function LoginPage() {
           <img src={school.schoolLogo} alt="" width={64} height={64} />
           <h1>{siteTitle}</h1>
           <p>{school.schoolName}</p>
+          <DemoMark />
         </div>
         <div className="login-form">
           <h2>欢迎登录</h2>
