@@ -25,6 +25,9 @@ declare module '../db/types.js' {
 /** Field formats whose values are masked outside a record's detail. */
 const SENSITIVE_FORMATS = new Set(['id-card']);
 
+/** Whether a field's values are sensitive (masked; never sorted on, filtered by whole value only: read-policy.ts). */
+export const isSensitiveFormat = (format: unknown): boolean => SENSITIVE_FORMATS.has(String(format));
+
 /**
  * `110101199001011234` → `110101************`; values too short to hide anything are hidden whole. The birth
  * date, the sequence and the check digit are all hidden: the birth date and the gender are served beside

@@ -136,7 +136,7 @@ export async function statisticsArea(app: FastifyInstance): Promise<void> {
   app.post('/api/snapshots/:id/records', { config: perm(SNAPSHOT, REPORT) }, async (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const m = queryModule(runtime, user(req), body.module);
-    const cond = await compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree }, m, body.where);
+    const cond = await compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree, actor: await runtime.actorOf(user(req)) }, m, body.where);
     const { page, size } = paging(body);
     return snapshotRecords(runtime, user(req), idParam(req, 'id', '数据快照'), m, cond ? [cond] : [], page, size);
   });

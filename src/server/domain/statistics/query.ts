@@ -46,7 +46,7 @@ export async function compileQuery(runtime: Runtime, user: SessionUser, body: un
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, '查询的格式不正确');
   const req = body as QueryRequest;
   const m = queryModule(runtime, user, req.module);
-  const condition = await compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree }, m, req.where);
+  const condition = await compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree, actor: await runtime.actorOf(user) }, m, req.where);
   const columns = req.columns === undefined ? [] : req.columns;
   if (!Array.isArray(columns) || columns.length > MAX_COLUMNS || columns.some((c) => typeof c !== 'string')) throw new HttpError(400, '查询的列不正确');
   const own: string[] = [];
