@@ -20,7 +20,7 @@ import type { Actor } from './hooks.js';
 import { ALL_SYSTEM, ALL_SYSTEM_SELECT } from './list.js';
 import type { FieldInfo, RuntimeModule } from './module.js';
 import { idIn } from './query.js';
-import { maskOutOfScope, outOfScope } from './scope.js';
+import { maskOutOfScope, outOfScope, scopeCondition } from './scope.js';
 import { maskIdCard, sensitiveFields } from './sensitive.js';
 
 type Row = Record<string, unknown>;
@@ -141,3 +141,27 @@ export function equalityOnlyError(field: FieldInfo, what = '筛选'): HttpError 
   const message = `${field.title}只能按完整的号码精确${what === '排序' ? '查询，不能排序' : '查询'}`;
   return new HttpError(400, message, { errors: [{ field: field.name, message }] });
 }
+
+/**
+ * The one write check on references (issue 38.5): of these ids of a reference's target, those the actor may
+ * not read, so a write may not name them (a meeting's host, an attendee, a talk partner of another college):
+ * what its picker would not offer (read scope; an organisation's name is public, x-scope-self). Empty for
+ * the system actor and for targets that are not modules (users, roles).
+ */
+export async function unreadableRefs(ctx: RuntimeContext, target: string, ids: number[], actor: Actor, db: Kysely<DB> = ctx.db): Promise<Set<number>> {
+  const m = ctx.registry.get(target);
+  const unique = [...new Set(ids.filter((id) => Number.isSafeInteger(id)))];
+  if (!m || !unique.length || isSystemActor(actor)) return new Set();
+  if (m.selfScope && m.nameField && m.selfScope.public.has(m.nameField.name)) return new Set();
+  const scope = scopeCondition(m, actor, 'read');
+  if (!scope) return new Set();
+  const readable = new Set<number>();
+  for (let start = 0; start < unique.length; start += 1000) {
+    const rows = await (db as Kysely<any>).selectFrom(m.table).select('id').where(idIn(unique.slice(start, start + 1000))).where(scope).execute();
+    rows.forEach((r: { id: number }) => readable.add(r.id));
+  }
+  return new Set(unique.filter((id) => !readable.has(id)));
+}
+
+/** The 400 message of a reference naming a record the writer may not read (the field's title named). */
+export const unreadableRefMessage = (title: string): string => `${title}所选的记录不在您的数据范围内`;
