@@ -48,7 +48,7 @@ describe.skipIf(TEST_DB !== 'pglite')('the route × role matrix', () => {
     t = await createDemoTestApp({ DEMO_MEMBERS: '40' });
     tokens.admin = await login(t.app);
     for (const user of ['dy', 'zbsj', 'dwzzb'] as const) tokens[user] = await login(t.app, user, DEMO_USER_PASSWORD);
-  }, 180_000);
+  }, 600_000);
   afterAll(() => t?.app.close());
 
   async function routes(): Promise<string[]> {
