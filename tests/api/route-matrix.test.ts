@@ -162,6 +162,9 @@ describe.skipIf(TEST_DB !== 'pglite')('the route × role matrix', () => {
       const token = tokens[user as Caller] ?? (await login(t.app, user, DEMO_USER_PASSWORD));
       const result = await scanResponses(t, all, token);
       calls += result.calls;
+      // Every scoped role has numbers it may not edit and people outside its scope (党委组织部 may edit all).
+      if (user !== 'dwzzb') expect([result.forbidden.idCards, result.forbidden.personal].every((n) => n > 0), user).toBe(true);
+      expect(result.scanned, user).toBeGreaterThan(50);
       if (result.hits.length) found[user] = result.hits;
     }
     expect(calls).toBeGreaterThan(1000);

@@ -34,6 +34,10 @@ export interface Hit {
 
 export interface ScanResult {
   calls: number;
+  /** Answers read as text (status 2xx, JSON or text). */
+  scanned: number;
+  /** How many values the role must not be served (a scan with nothing to find proves nothing). */
+  forbidden: { idCards: number; personal: number };
   hits: Hit[];
 }
 
@@ -87,6 +91,8 @@ async function sampleIds(t: TestApp, m: RuntimeModule, actor: Actor): Promise<nu
 async function urlsOf(t: TestApp, template: string, actor: Actor, memberIds: number[], cache: Map<string, number[]>): Promise<string[]> {
   if (!/[:*]/.test(template)) return [template];
   const runtime = t.app.runtime;
+  // Only a record's own route takes the module's record ids; other parameters (a job, a change) one id.
+  if (template.startsWith('/api/m/') && /:(?!id\b|module\b)[A-Za-z_]+/.test(template)) return [template.replace(/:[A-Za-z_]+/g, '1').replace(/\*$/, 'x')];
   const modules = template.includes('/:module') ? runtime.registry.list().filter((m) => runtime.registry.isStored(m.id)).map((m) => m.id) : [template.match(/^\/api\/m\/([a-z0-9-]+)\//)?.[1]];
   const urls: string[] = [];
   for (const id of modules) {
@@ -110,6 +116,7 @@ export async function scanResponses(t: TestApp, routes: string[], token: string)
   const cache = new Map<string, number[]>();
   const hits: Hit[] = [];
   let calls = 0;
+  let scanned = 0;
   for (const route of routes) {
     const [method, template] = route.split(' ');
     if (method === 'GET' ? DOWNLOAD.test(template) : method !== 'POST' || !READ_POST.test(template)) continue;
@@ -117,10 +124,11 @@ export async function scanResponses(t: TestApp, routes: string[], token: string)
       const res = await t.app.inject({ method: method as 'GET', url, headers: bearer(token), ...(method === 'POST' && { payload: {} }) });
       calls++;
       if (res.statusCode >= 300 || !/json|text/.test(String(res.headers['content-type']))) continue;
+      scanned++;
       const body = res.body;
       for (const v of body.match(/\d{17}[\dXx]|\d{15}/g) ?? []) if (forbidden.idCards.has(v)) hits.push({ route, url, kind: 'idCard', value: v });
       for (const v of forbidden.personal) if (body.includes(v)) hits.push({ route, url, kind: 'personal', value: v });
     }
   }
-  return { calls, hits };
+  return { calls, scanned, forbidden: { idCards: forbidden.idCards.size, personal: forbidden.personal.size }, hits };
 }
