@@ -6,6 +6,7 @@ import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { bearer, login } from '../support/auth.js';
 import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
 import { processCases } from '../support/process-cases.js';
+import { scanResponses } from '../support/response-scanner.js';
 
 /**
  * Issue 12: every /api route × anonymous, 党员 (dy), 支部书记 (zbsj), 党委组织部 (dwzzb) and the administrator,
@@ -47,7 +48,7 @@ describe.skipIf(TEST_DB !== 'pglite')('the route × role matrix', () => {
     t = await createDemoTestApp({ DEMO_MEMBERS: '40' });
     tokens.admin = await login(t.app);
     for (const user of ['dy', 'zbsj', 'dwzzb'] as const) tokens[user] = await login(t.app, user, DEMO_USER_PASSWORD);
-  }, 180_000);
+  }, 600_000);
   afterAll(() => t?.app.close());
 
   async function routes(): Promise<string[]> {
@@ -145,5 +146,28 @@ describe.skipIf(TEST_DB !== 'pglite')('the route × role matrix', () => {
     expect(Object.keys(actual).length).toBeGreaterThanOrEqual(5);
     const reviewed = reviewedMatrix({ processes: actual });
     expect(actual).toEqual(reviewed.processes);
+  }, 300_000);
+
+  /**
+   * Issue 38, the response scanner (tests/support/response-scanner.ts): as every demo role, every GET route
+   * and every list/query route of the index, with ids of records in and out of the role's scope; no answer
+   * carries a whole identity number of a record the role may not edit, nor a phone or an address of a person
+   * outside its scope. A new route is scanned because the index names it.
+   */
+  it('[38 scanner] no answer of any route serves a role a whole number it may not edit, or an outsider\'s phone or address', async () => {
+    const all = await routes();
+    const found: Record<string, unknown[]> = {};
+    let calls = 0;
+    for (const user of ['dy', 'zbsj', 'jszb', 'ejdw', 'dwzzb']) {
+      const token = tokens[user as Caller] ?? (await login(t.app, user, DEMO_USER_PASSWORD));
+      const result = await scanResponses(t, all, token);
+      calls += result.calls;
+      // Every scoped role has numbers it may not edit and people outside its scope (党委组织部 may edit all).
+      if (user !== 'dwzzb') expect([result.forbidden.idCards, result.forbidden.personal].every((n) => n > 0), user).toBe(true);
+      expect(result.scanned, user).toBeGreaterThan(50);
+      if (result.hits.length) found[user] = result.hits;
+    }
+    expect(calls).toBeGreaterThan(1000);
+    expect(found).toEqual({});
   }, 300_000);
 });

@@ -4,6 +4,7 @@ import type { Ajv } from '../../shared/module-schema/ajv.js';
 import type { FieldSchema, FilterOp, ModuleAction, ModuleSchema } from '../../shared/module-schema/types.js';
 import { columnNameOf, tableNameOf } from './naming.js';
 import { pinyinColumnOf } from './pinyin.js';
+import { isSensitiveFormat } from './sensitive.js';
 import { Workflow } from './workflow/model.js';
 
 /** One field as the runtime uses it: schema, storage and behaviour in one place. */
@@ -149,7 +150,8 @@ export class RuntimeModule {
     this.listFields = listColumnFields(this.schema).filter((f) => this.fields.has(f));
     for (const f of this.schema['x-list']?.filters ?? []) this.filters.set(f.field, f.op);
     this.sortable = { id: 'id', createdAt: 'created_at', updatedAt: 'updated_at' };
-    for (const f of this.fields.values()) if (f.column && f.kind !== 'array') this.sortable[f.name] = f.column;
+    // A sensitive field is not sorted on: the order of masked values would tell them (issue 38.3).
+    for (const f of this.fields.values()) if (f.column && f.kind !== 'array' && !isSensitiveFormat(f.schema.format)) this.sortable[f.name] = f.column;
     const [sortField, sortDir] = (this.schema['x-list']?.sort ?? '').split(',');
     this.defaultOrder = sortField && this.sortable[sortField] ? [[this.sortable[sortField], sortDir as 'asc' | 'desc'], ['id', 'desc']] : [['id', 'desc']];
     const scope = this.schema['x-scope'];

@@ -12,6 +12,7 @@ import { HttpError } from '../errors.js';
 import type { FieldError } from '../../shared/validation-messages.js';
 import { normalizeIdCard } from '../../shared/validators.js';
 import type { FieldInfo, RuntimeModule } from './module.js';
+import { isSensitiveFormat } from './sensitive.js';
 
 // Module tables are created at run time, so the query builder sees them untyped.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -74,6 +75,12 @@ export function parseFilter(m: RuntimeModule, body: unknown): ParsedFilter[] {
       continue;
     }
     if (isEmpty(value)) continue;
+    // A sensitive field (served masked in every list) is filtered by equality with a whole value only:
+    // part of it, a range or a list of guesses would tell it digit by digit (issue 38.3).
+    if (isSensitiveFormat(field.schema.format) && (op !== 'eq' || typeof value !== 'string')) {
+      errors.push({ field: name, message: `${field.title}只能按完整的号码精确查询` });
+      continue;
+    }
     if (!filterValueFits(field, op, value)) {
       errors.push({ field: name, message: `${field.title}的筛选值不正确` });
       continue;

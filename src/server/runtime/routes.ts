@@ -12,7 +12,7 @@ import { readImportUpload, registerImportMultipart } from './import.js';
 import type { Runtime } from './index.js';
 import type { RuntimeModule } from './module.js';
 import { containsText } from '../db/text-search.js';
-import { logSensitiveRead, maskRecords } from './sensitive.js';
+import { serveRecords } from './read-policy.js';
 import { sendTemplate } from './template.js';
 import { trailOf } from './trail.js';
 import { listDeleted } from './deleted.js';
@@ -202,8 +202,9 @@ const MODULE_ROUTES: ModuleRoute[] = [
       // Every field of every record is what the detail shows: it needs the view permission too.
       if (query.fields === 'all' && !hasAnyPermission(currentUser(req), [m.permissions.view])) throw new HttpError(403, STATUS_MESSAGES[403]);
       const { filter, conditions } = await listWaiting(runtime, m, req.body, currentUser(req));
-      const page = await runtime.records(m.id).list({ filter, conditions, query, allFields: query.fields === 'all' }, await actor(runtime, req));
-      maskRecords(m, page.content);
+      const a = await actor(runtime, req);
+      const page = await runtime.records(m.id).list({ filter, conditions, query, allFields: query.fields === 'all' }, a);
+      await serveRecords(runtime.ctx, m, a, page.content, { mode: 'list', address: req.ip });
       return page;
     },
   },
@@ -211,8 +212,9 @@ const MODULE_ROUTES: ModuleRoute[] = [
     // Records lacking a required field added after they were stored (x-required-from).
     method: 'GET', path: '/incomplete', permissions: may('list'),
     handler: async (runtime, m, req) => {
-      const page = await runtime.records(m.id).incomplete(req.query, await actor(runtime, req));
-      maskRecords(m, page.content);
+      const a = await actor(runtime, req);
+      const page = await runtime.records(m.id).incomplete(req.query, a);
+      await serveRecords(runtime.ctx, m, a, page.content, { mode: 'list', address: req.ip });
       return page;
     },
   },
@@ -282,14 +284,12 @@ const MODULE_ROUTES: ModuleRoute[] = [
     },
   },
   {
-    // The identity-card number whole only for who may edit the record, and that read is logged (sensitive.ts).
+    // The identity-card number whole only for who may edit the record, and that read is logged (read-policy.ts).
     method: 'GET', path: '/:id', permissions: may('view'),
     handler: async (runtime, m, req) => {
       const a = await actor(runtime, req);
       const record = await runtime.records(m.id).get(idParam((req.params as { id: string }).id, m), a);
-      if (!hasAnyPermission(currentUser(req), [m.permissions.edit])) return maskRecords(m, [record])[0];
-      await logSensitiveRead(runtime.ctx.db, m, record, a, req.ip);
-      return record;
+      return (await serveRecords(runtime.ctx, m, a, [record], { address: req.ip }))[0];
     },
   },
   {

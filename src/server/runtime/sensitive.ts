@@ -3,9 +3,9 @@ import type { DB } from '../db/types.js';
 import type { RuntimeModule } from './module.js';
 
 /**
- * Identity-card numbers (issue 33.5): lists and exports carry them masked, keeping the first 6 and the last
- * 4 characters; a record's detail carries them whole only for a role that may edit the record, and each
- * such read is logged in sensitive_reads (migration 0150).
+ * Identity-card numbers (issue 33.5, 38.4): lists and exports carry them masked, keeping the region code
+ * (the first 6 characters) only; a record's detail carries them whole only for a caller who may edit that
+ * record (read-policy.ts), and each such read is logged in sensitive_reads (migration 0150).
  */
 declare module '../db/types.js' {
   interface DB {
@@ -25,13 +25,23 @@ declare module '../db/types.js' {
 /** Field formats whose values are masked outside a record's detail. */
 const SENSITIVE_FORMATS = new Set(['id-card']);
 
-/** `110101199001011234` → `110101********1234`; values too short to hide anything are hidden whole. */
+/** Whether a field's values are sensitive (masked; never sorted on, filtered by whole value only: read-policy.ts). */
+export const isSensitiveFormat = (format: unknown): boolean => SENSITIVE_FORMATS.has(String(format));
+
+/**
+ * `110101199001011234` → `110101************`; values too short to hide anything are hidden whole. The birth
+ * date, the sequence and the check digit are all hidden: the birth date and the gender are served beside
+ * the number (member lists), and they fix 8 digits and the parity of the 17th; what is left of the
+ * sequence (3 digits, one parity: 500 values) decides the check digit, so a masked number with everything
+ * else the caller sees leaves 500 candidates (docs/security.md, "Masking"). Keeping the last 1 or 4
+ * characters would leave 1000 / 11 ≈ 91, or one.
+ */
 export function maskIdCard(value: string): string {
   if (value.length <= 10) return '*'.repeat(value.length);
-  return `${value.slice(0, 6)}${'*'.repeat(value.length - 10)}${value.slice(-4)}`;
+  return `${value.slice(0, 6)}${'*'.repeat(value.length - 6)}`;
 }
 
-/** A value as masked by maskIdCard: importing an exported file back must not store it over the real one. */
+/** A value as masked by maskIdCard (or by its earlier form, first 6 and last 4 kept): importing an exported file back must not store it over the real one. */
 export function isMasked(value: unknown): boolean {
   return typeof value === 'string' && /^[^*]{0,6}\*+[^*]{0,4}$/.test(value) && value.includes('****');
 }

@@ -11,6 +11,7 @@ import { SYSTEM_FIELDS, type FieldInfo, type RuntimeModule } from './module.js';
 import type { RuntimeContext } from './context.js';
 import { outOfScope, scopeCondition } from './scope.js';
 import { idIn } from './query.js';
+import { unreadableRefMessage, unreadableRefs } from './read-policy.js';
 import { hasOwn, ownValue } from '../../shared/own.js';
 
 /** A write as the client sent it: field values (null = empty), and the id and version it names. */
@@ -148,6 +149,13 @@ export async function validateCandidates(
       if (!failed(i, f.name) && listOf(c.values[f.name]).some((v) => !existing.has(v as number))) {
         results[i].errors.push({ field: f.name, message: `${f.title}所选的记录不存在` });
       }
+    });
+    // The record must be one the writer may read (read-policy.ts); a reference the record already holds stays.
+    const added = (c: Candidate) => listOf(c.values[f.name]).filter((v) => !listOf(c.stored?.[f.name]).includes(v)) as number[];
+    const unreadable = await unreadableRefs(ctx, f.ref!, candidates.flatMap(added), actor, db);
+    if (!unreadable.size) continue;
+    candidates.forEach((c, i) => {
+      if (!failed(i, f.name) && added(c).some((v) => unreadable.has(v))) results[i].errors.push({ field: f.name, message: unreadableRefMessage(f.title) });
     });
   }
 

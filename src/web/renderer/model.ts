@@ -67,7 +67,8 @@ export function listColumns(schema: ModuleSchema): ColumnSpec[] {
         width: Math.max(d?.width ?? defaultWidth(f), titleWidth(f.title), wf?.stateField === name ? stateWidth(wf) : 0),
         fixed: d?.fixed,
         ellipsis: d?.ellipsis ?? true,
-        sortable: !f['x-computed'] && f.type !== 'array',
+        // Identity numbers are not sorted on (the server refuses it: the order would tell masked values).
+        sortable: !f['x-computed'] && f.type !== 'array' && f.format !== 'id-card',
         schema: f,
         ...(wf?.stateField === name && { tone: (v: unknown) => stateTone(wf, v) }),
       };

@@ -19,6 +19,7 @@ import type { Actor } from '../../runtime/hooks.js';
 import { fullYearsBetween, localToday } from '../../../shared/module-schema/computed.js';
 import type { LrmxChange, LrmxForm, LrmxPreview } from '../../../shared/cadre-lrmx.js';
 import { idCardInfo } from '../../../shared/validators.js';
+import { maskIdCard } from '../../runtime/sensitive.js';
 import { lrmxMonth, lrmxText, parseLrmx, resumeEntries, type LrmxPerson } from './lrmx-xml.js';
 import { lrmxWorkbook } from './lrmx-xlsx.js';
 import { resumeProblems } from './rules.js';
@@ -231,7 +232,8 @@ async function preview(app: FastifyInstance, p: Parsed, cadre: Record<string, un
   };
 }
 
-const maskId = (id: string) => (id.length > 10 ? `${id.slice(0, 6)}${'*'.repeat(id.length - 10)}${id.slice(-4)}` : id);
+// The runtime's one mask (issue 38.4): the stored number is not told by the preview either.
+const maskId = (id: string) => maskIdCard(id);
 
 interface Upload {
   bytes: Buffer;

@@ -12,6 +12,7 @@ import { CADRE_SHOW_TYPES, DEFAULT_CADRE_SHOW_TYPE, isCadreShowType } from '../.
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
 import { lookup } from '../member/lookups.js';
+import { serveRecords } from '../../runtime/read-policy.js';
 import { TEAM_RANKS, teamDetail } from './teams.js';
 
 import { CADRE_READERS } from './ukey.js';
@@ -44,11 +45,12 @@ export async function cadreRoutes(app: FastifyInstance): Promise<void> {
     const showType = q.showType === undefined || q.showType === '' ? DEFAULT_CADRE_SHOW_TYPE : q.showType;
     if (!isCadreShowType(showType)) throw new HttpError(400, `显示方式“${showType}”不正确，应为 ${Object.keys(CADRE_SHOW_TYPES).join('、')} 之一`);
     const actor = await runtime.actorOf(currentUser(req));
-    const cadre = await runtime.records('cadre').get(id, actor);
+    // Read through the runtime's read policy (issue 38.8): the number whole only for who may edit the cadre, logged.
+    const [cadre] = await serveRecords(runtime.ctx, runtime.module('cadre')!, actor, [await runtime.records('cadre').get(id, actor)], { address: req.ip });
     const sections: Record<string, unknown[]> = {};
     for (const module of CADRE_SHOW_TYPES[showType].modules) {
       const page = await runtime.records(module).list({ filter: { cadreId: id }, query: { size: 1000, fields: 'all' } }, actor);
-      sections[module] = page.content;
+      sections[module] = await serveRecords(runtime.ctx, runtime.module(module)!, actor, page.content, { mode: 'list', address: req.ip });
     }
     return { showType, showTypeTitle: CADRE_SHOW_TYPES[showType].title, cadre, sections };
   });

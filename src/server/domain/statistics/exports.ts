@@ -32,11 +32,11 @@ const cell = (r: Record<string, unknown>, key: string): ExcelJS.CellValue => {
   return neutraliseFormula(typeof v === 'object' ? JSON.stringify(v) : (v as string | number | boolean)) as ExcelJS.CellValue;
 };
 
-async function writeRows(app: FastifyInstance, user: SessionUser, q: CompiledQuery, total: number, sheet: ExcelJS.Worksheet, addRow: AddStreamedRow, progress: (done: number) => Promise<void>): Promise<void> {
+async function writeRows(app: FastifyInstance, user: SessionUser, address: string, q: CompiledQuery, total: number, sheet: ExcelJS.Worksheet, addRow: AddStreamedRow, progress: (done: number) => Promise<void>): Promise<void> {
   const columns = exportColumns(app, q);
   await addRow(sheet, columns.map((c) => c.title), { bold: true });
   for (let page = 0; page * PAGE < total; page++) {
-    const { content } = await runQuery(app.runtime, user, { ...q, query: { ...q.query, page, size: PAGE } });
+    const { content } = await runQuery(app.runtime, user, { ...q, query: { ...q.query, page, size: PAGE } }, address);
     for (const r of content) await addRow(sheet, columns.map((c) => cell(r, c.key)));
     await progress((page + 1) * PAGE);
     if (content.length < PAGE) break;
@@ -45,8 +45,8 @@ async function writeRows(app: FastifyInstance, user: SessionUser, q: CompiledQue
 }
 
 /** Exports a query (export type custom 2): a download, or (over `exportInlineMax` rows) a job answered as 202 `{ jobId }`. */
-export async function exportQuery(app: FastifyInstance, reply: FastifyReply, user: SessionUser, q: CompiledQuery, title: string): Promise<FastifyReply> {
-  const { totalElements } = await runQuery(app.runtime, user, { ...q, query: { ...q.query, page: 0, size: 1 } });
+export async function exportQuery(app: FastifyInstance, reply: FastifyReply, user: SessionUser, q: CompiledQuery, title: string, address: string): Promise<FastifyReply> {
+  const { totalElements } = await runQuery(app.runtime, user, { ...q, query: { ...q.query, page: 0, size: 1 } }, address);
   return exportXlsx(app, reply, {
     filename: `${title}.xlsx`,
     title,
@@ -54,7 +54,7 @@ export async function exportQuery(app: FastifyInstance, reply: FastifyReply, use
     ownerId: user.id,
     exportType: ExportType.CUSTOM,
     page: await menuPageLink(app.runtime.ctx, 'core:service-query'),
-    fill: (book, addRow, progress) => writeRows(app, user, q, totalElements, book.addWorksheet(title.slice(0, 31)), addRow, progress),
+    fill: (book, addRow, progress) => writeRows(app, user, address, q, totalElements, book.addWorksheet(title.slice(0, 31)), addRow, progress),
   });
 }
 

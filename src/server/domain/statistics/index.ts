@@ -62,14 +62,14 @@ export async function statisticsArea(app: FastifyInstance): Promise<void> {
       }));
   });
 
-  app.post('/api/query/run', { config: perm(QUERY) }, async (req) => runQuery(runtime, user(req), await compileQuery(runtime, user(req), req.body)));
+  app.post('/api/query/run', { config: perm(QUERY) }, async (req) => runQuery(runtime, user(req), await compileQuery(runtime, user(req), req.body), req.ip));
 
   app.post('/api/query/export', { config: perm(QUERY) }, async (req, reply) => {
     const body = (req.body ?? {}) as { title?: unknown };
     const q = await compileQuery(runtime, user(req), req.body);
     if (!hasAnyPermission(user(req), [q.module.permissions.export])) throw new HttpError(403, STATUS_MESSAGES[403]);
     const title = typeof body.title === 'string' && body.title.trim() ? body.title.trim().slice(0, 60) : `综合查询-${q.module.title}`;
-    return exportQuery(app, reply, user(req), q, title);
+    return exportQuery(app, reply, user(req), q, title, req.ip);
   });
 
   app.get('/api/query/saved', { config: perm(QUERY) }, async (req) => listSaved(db, runtime, user(req)));
@@ -136,7 +136,7 @@ export async function statisticsArea(app: FastifyInstance): Promise<void> {
   app.post('/api/snapshots/:id/records', { config: perm(SNAPSHOT, REPORT) }, async (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const m = queryModule(runtime, user(req), body.module);
-    const cond = await compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree }, m, body.where);
+    const cond = await compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree, actor: await runtime.actorOf(user(req)) }, m, body.where);
     const { page, size } = paging(body);
     return snapshotRecords(runtime, user(req), idParam(req, 'id', '数据快照'), m, cond ? [cond] : [], page, size);
   });

@@ -11,7 +11,8 @@ import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user
 import { HttpError, STATUS_MESSAGES } from '../../errors.js';
 import type { Runtime } from '../../runtime/index.js';
 import type { RuntimeModule } from '../../runtime/module.js';
-import { maskRecords } from '../../runtime/sensitive.js';
+import type { Actor } from '../../runtime/hooks.js';
+import { readVisible, serveRecords } from '../../runtime/read-policy.js';
 import type { Condition } from '../../runtime/query.js';
 import type { QueryRequest } from '../../../shared/statistics.js';
 import { snapshotInfo, snapshotRelation } from './snapshots.js';
@@ -45,7 +46,7 @@ export async function compileQuery(runtime: Runtime, user: SessionUser, body: un
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, '查询的格式不正确');
   const req = body as QueryRequest;
   const m = queryModule(runtime, user, req.module);
-  const condition = await compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree }, m, req.where);
+  const condition = await compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree, actor: await runtime.actorOf(user) }, m, req.where);
   const columns = req.columns === undefined ? [] : req.columns;
   if (!Array.isArray(columns) || columns.length > MAX_COLUMNS || columns.some((c) => typeof c !== 'string')) throw new HttpError(400, '查询的列不正确');
   const own: string[] = [];
@@ -58,6 +59,11 @@ export async function compileQuery(runtime: Runtime, user: SessionUser, body: un
   // Fields beyond the list columns are the detail's: they need the module's view permission (as list?fields=all).
   const allFields = own.some((c) => !m.listFields.includes(c) && c !== 'id');
   if ((allFields || paths.length) && !hasAnyPermission(user, [m.permissions.view])) throw new HttpError(403, STATUS_MESSAGES[403]);
+  // Each step of a path reads the target module's records as its detail would: its view permission first.
+  for (const { resolved } of paths) {
+    const denied = resolved.hops.find((h) => !hasAnyPermission(user, [h.target.permissions.view]));
+    if (denied) throw new HttpError(403, `无权查看“${denied.target.title}”的记录（${resolved.title}）`);
+  }
   const sort = req.sort === undefined ? undefined : ([] as unknown[]).concat(req.sort);
   if (sort && sort.some((s) => typeof s !== 'string')) throw new HttpError(400, '排序的格式不正确');
   const query = { page: req.page ?? 0, size: req.size ?? 20, ...(sort?.length ? { sort } : {}) };
@@ -76,46 +82,47 @@ function project(record: Record<string, unknown>, own: string[]): Record<string,
   return out;
 }
 
-/** The values of reference paths for these records: `path` (stored value) and `pathLabel` (shown text). */
-async function readPaths(runtime: Runtime, m: RuntimeModule, records: Record<string, unknown>[], paths: CompiledQuery['paths'], from?: CompiledQuery['from']): Promise<void> {
+/**
+ * The values of reference paths for these records: `path` (stored value) and `pathLabel` (shown text).
+ * The first step reads the records' own references (where the records are: a snapshot's); every record
+ * a step reaches is read through the runtime's read policy (runtime/read-policy.ts): the target module's
+ * view permission (checked when the query was compiled), the caller's read scope on that record (a record
+ * outside it answers nothing, an organisation outside it its public fields only), masking unless the
+ * caller may edit that record, and the log of each whole value served.
+ */
+async function readPaths(runtime: Runtime, actor: Actor, address: string, m: RuntimeModule, records: Record<string, unknown>[], paths: CompiledQuery['paths'], from?: CompiledQuery['from']): Promise<void> {
   const db = runtime.ctx.anyDb as Kysely<any>;
   for (const { path, resolved } of paths) {
-    // Walk the chain: record id → first target id → ... → the field's value. The records' own references
-    // are read where the records are (a snapshot's); the records they refer to are today's.
-    let current = new Map<number, number | null>(records.map((r) => [r.id as number, r.id as number]));
-    let table: string | AliasedRawBuilder<unknown, string> = from ?? m.table;
-    for (const hop of resolved.hops) {
-      const ids = [...new Set([...current.values()].filter((v): v is number => v != null))];
-      const rows = ids.length ? await db.selectFrom(table as string).select(['id', sql.ref(hop.field.column!).as('v')]).where(sql<boolean>`id = ANY(${ids}::int[])`).execute() : [];
-      const next = new Map((rows as { id: number; v: number | null }[]).map((r) => [r.id, r.v]));
-      current = new Map([...current].map(([rid, v]) => [rid, v == null ? null : (next.get(v) ?? null)]));
-      table = hop.target.table;
-    }
-    const ids = [...new Set([...current.values()].filter((v): v is number => v != null))];
-    const col = resolved.field.column!;
-    const rows = ids.length ? await db.selectFrom(table as string).select(['id', sql.ref(col).as('v')]).where(sql<boolean>`id = ANY(${ids}::int[])`).execute() : [];
-    const values = new Map(rows.map((r: { id: number; v: unknown }) => [r.id, r.v]));
     const f = resolved.field;
-    const dictLabels = f.dict ? await runtime.ctx.dictLabels(f.dict) : undefined;
-    const refIds = f.ref && f.kind !== 'array' ? [...new Set([...values.values()].filter((v): v is number => typeof v === 'number'))] : [];
-    const refNames = f.ref ? await runtime.ctx.refNames(f.ref, refIds) : undefined;
+    const [first, ...rest] = resolved.hops;
+    // record id → the record reached so far (undefined: nothing there, or not for this caller).
+    const ownIds = records.map((r) => r.id as number);
+    const rows = ownIds.length ? await db.selectFrom((from ?? m.table) as string).select(['id', sql.ref(first.field.column!).as('v')]).where(sql<boolean>`id = ANY(${ownIds}::int[])`).execute() : [];
+    const firstRef = new Map((rows as { id: number; v: number | null }[]).map((r) => [r.id, r.v]));
+    let reached = await readVisible(runtime.ctx, first.target, actor, [...firstRef.values()].filter((v): v is number => typeof v === 'number'), { address });
+    let current = new Map(ownIds.map((id) => [id, reached.get(firstRef.get(id) as number)]));
+    for (const hop of rest) {
+      const next = [...current.values()].map((r) => r?.[hop.field.name]).filter((v): v is number => typeof v === 'number');
+      reached = await readVisible(runtime.ctx, hop.target, actor, next, { address });
+      current = new Map([...current].map(([id, r]) => [id, typeof r?.[hop.field.name] === 'number' ? reached.get(r[hop.field.name] as number) : undefined]));
+    }
     for (const r of records) {
-      const at = current.get(r.id as number);
-      let v = at == null ? null : (values.get(at) ?? null);
+      const target = current.get(r.id as number);
+      let v = target ? (target[f.name] ?? null) : null;
       if (v instanceof Date) v = f.kind === 'date' ? v.toISOString().slice(0, 10) : v.toISOString();
       r[path] = v;
-      const label = v == null ? '' : dictLabels ? (dictLabels.get(String(v)) ?? String(v)) : refNames && typeof v === 'number' ? (refNames.get(v) ?? '') : String(v);
-      r[`${path}Label`] = label;
+      const shown = target?.[`${f.name}Label`] ?? target?.[`${f.name}Name`];
+      r[`${path}Label`] = v == null ? '' : typeof shown === 'string' ? shown : f.ref ? '' : String(v);
     }
   }
 }
 
 /** Runs a compiled query: the runtime's list answer, projected to the columns. */
-export async function runQuery(runtime: Runtime, user: SessionUser, q: CompiledQuery): Promise<{ content: Record<string, unknown>[]; totalElements: number }> {
+export async function runQuery(runtime: Runtime, user: SessionUser, q: CompiledQuery, address: string): Promise<{ content: Record<string, unknown>[]; totalElements: number }> {
   const actor = await runtime.actorOf(user);
   const page = await runtime.records(q.module.id).list({ conditions: q.conditions, query: q.query, allFields: q.allFields, count: true, from: q.from }, actor);
-  maskRecords(q.module, page.content);
+  await serveRecords(runtime.ctx, q.module, actor, page.content, { mode: 'list', address });
   const content = page.content.map((r) => project(r, q.own));
-  if (q.paths.length) await readPaths(runtime, q.module, content, q.paths, q.from);
+  if (q.paths.length) await readPaths(runtime, actor, address, q.module, content, q.paths, q.from);
   return { content, totalElements: page.totalElements ?? content.length };
 }

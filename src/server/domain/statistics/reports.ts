@@ -258,7 +258,7 @@ async function moduleSubject(runtime: Runtime, user: SessionUser, m: RuntimeModu
     fields: m,
     from: snapshot ? snapshotRelation(m, snapshot.id) : sql.table(m.table).as(m.table),
     conditions,
-    compile: (w) => compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree }, m, w),
+    compile: (w) => compileWhere({ registry: runtime.registry, orgTree: runtime.ctx.orgTree, actor }, m, w),
     drillWhere: filterAsWhere(m, params.filter),
     snapshot,
   };

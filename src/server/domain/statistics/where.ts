@@ -11,6 +11,9 @@ import { HttpError } from '../../errors.js';
 import type { FieldInfo, RuntimeModule } from '../../runtime/module.js';
 import type { ModuleRegistry } from '../../runtime/registry.js';
 import { fitsField, type Condition } from '../../runtime/query.js';
+import type { Actor } from '../../runtime/hooks.js';
+import { scopeCondition } from '../../runtime/scope.js';
+import { isSensitiveFormat } from '../../runtime/sensitive.js';
 import { QUERY_OPS, type QueryGroup, type QueryNode, type QueryOp } from '../../../shared/statistics.js';
 
 /** Deepest nesting of groups and longest reference path accepted (a query is written by a person). */
@@ -66,8 +69,12 @@ function idField(m: RuntimeModule): FieldInfo {
 
 const isGroup = (n: QueryNode): n is QueryGroup => typeof n === 'object' && n !== null && ('and' in n || 'or' in n);
 
+/** What a condition may do with a sensitive field, served masked: equality with a whole value, or presence (issue 38.3). */
+const SENSITIVE_OPS: readonly QueryOp[] = ['eq', 'ne', 'isNull', 'notNull'];
+
 function checkValue(path: string, r: ResolvedPath, op: QueryOp, value: unknown): void {
   const f = r.field;
+  if (isSensitiveFormat(f.schema.format) && !SENSITIVE_OPS.includes(op)) throw bad(`“${r.title}”（${path}）只能按完整的号码精确查询，不能模糊、范围或多值查询`);
   const one = (v: unknown) => (f.kind === 'array' ? fitsField(f, v) : fitsField(f, v));
   const ok = (() => {
     switch (op) {
@@ -139,13 +146,20 @@ async function leaf(col: string, f: FieldInfo, op: QueryOp, value: unknown, orgT
   }
 }
 
-/** One condition through its reference path: `fk IN (SELECT id FROM target WHERE ...)`, innermost first. */
-async function pathCondition(r: ResolvedPath, op: QueryOp, value: unknown, orgTree: OrgTree): Promise<Condition> {
+/**
+ * One condition through its reference path: `fk IN (SELECT id FROM target WHERE ... AND <scope>)`, innermost
+ * first. With an actor, every record a step reaches must lie in the actor's read scope (else a condition
+ * would tell the fields of records the caller cannot read); an organisation's public fields (x-scope-self)
+ * are the exception, as in its list.
+ */
+async function pathCondition(r: ResolvedPath, op: QueryOp, value: unknown, orgTree: OrgTree, actor?: Actor): Promise<Condition> {
   let cond = await leaf(r.field.column!, r.field, op, value, orgTree);
   for (let i = r.hops.length - 1; i >= 0; i--) {
     const { field, target } = r.hops[i];
+    const open = target.selfScope && i === r.hops.length - 1 && target.selfScope.public.has(r.field.name);
+    const scope = actor && !open ? scopeCondition(target, actor, 'read') : undefined;
     const inner = cond;
-    cond = (eb) => eb(sql.ref(field.column!), 'in', eb.selectFrom(target.table).select('id').where(inner));
+    cond = (eb) => eb(sql.ref(field.column!), 'in', eb.selectFrom(target.table).select('id').where(scope ? (e) => e.and([inner(e), scope(e)]) : inner));
   }
   return cond;
 }
@@ -153,6 +167,8 @@ async function pathCondition(r: ResolvedPath, op: QueryOp, value: unknown, orgTr
 export interface CompileContext {
   registry: ModuleRegistry;
   orgTree: OrgTree;
+  /** The caller: conditions through references see only the records it may read. Absent: a definition checked, not run. */
+  actor?: Actor;
 }
 
 /**
@@ -182,7 +198,7 @@ export async function compileWhere(c: CompileContext, m: RuntimeModule, where: u
     if (typeof op !== 'string' || !(QUERY_OPS as readonly string[]).includes(op)) throw bad(`不支持的查询运算“${String(op)}”`);
     const resolved = resolvePath(c.registry, m, field as string);
     checkValue(field as string, resolved, op as QueryOp, value);
-    return pathCondition(resolved, op as QueryOp, value, c.orgTree);
+    return pathCondition(resolved, op as QueryOp, value, c.orgTree, c.actor);
   };
   return walk(where, 0);
 }

@@ -25,7 +25,7 @@ import { HttpError } from '../../errors.js';
 import { registerHook } from '../../runtime/index.js';
 import { JobFailure, jobsOf } from '../../runtime/jobs.js';
 import type { RuntimeModule } from '../../runtime/module.js';
-import { maskRecords } from '../../runtime/sensitive.js';
+import { readVisible, serveRecords } from '../../runtime/read-policy.js';
 import { localToday } from '../../../shared/module-schema/computed.js';
 import { docxToPdf } from './docx-pdf.js';
 import { renderTemplate, templateTags, type TemplateKind, type TemplateTags } from './placeholders.js';
@@ -111,32 +111,34 @@ interface Template {
   tags: TemplateTags;
 }
 
-/** The records of a template's source module, filled into documents for one caller. */
+/**
+ * The records of a template's source module, filled into documents for one caller. The record and the
+ * records its placeholders reach (`{hostId.name}`) are read through the runtime's read policy
+ * (runtime/read-policy.ts): a referenced record outside the caller's scope fills nothing, identity numbers
+ * are whole only where the caller may edit that record, and each whole one is logged.
+ */
 class Renderer {
   private readonly actor: ReturnType<Runtime['actorOf']>;
   constructor(
     private readonly runtime: Runtime,
-    private readonly user: SessionUser,
+    user: SessionUser,
     readonly template: Template,
+    private readonly address = '',
   ) {
     this.actor = runtime.actorOf(user);
   }
 
-  /** A module's decorated record as this caller may see it (identity numbers masked unless they may edit it). */
-  private masked(m: RuntimeModule, record: Row): Row {
-    return hasAnyPermission(this.user, [m.permissions.edit]) ? record : maskRecords(m, [record])[0];
-  }
-
   async data(recordId: number) {
     const { source, tags } = this.template;
-    const service = this.runtime.records(source.id);
-    const record = this.masked(source, await service.get(recordId, await this.actor));
+    const actor = await this.actor;
+    const ctx = this.runtime.ctx;
+    const [record] = await serveRecords(ctx, source, actor, [await this.runtime.records(source.id).get(recordId, actor)], { address: this.address });
     const referenced = new Map<string, { module: RuntimeModule; record: Row }>();
     for (const f of referencedFields(source, tags)) {
       const target = this.runtime.module(f.ref!);
       const id = Number(record[f.name]);
-      const row = target && id ? await this.runtime.records(target.id).readRow(id) : undefined;
-      if (row) referenced.set(f.name, { module: target!, record: this.masked(target!, await this.runtime.records(target!.id).decorateOne(row)) });
+      const found = target && id ? (await readVisible(ctx, target, actor, [id], { address: this.address })).get(id) : undefined;
+      if (found) referenced.set(f.name, { module: target!, record: found });
     }
     return { record, data: recordData(source, record, referenced, localToday()) };
   }
@@ -202,7 +204,7 @@ export async function templateRoutes(app: FastifyInstance): Promise<void> {
     const recordId = Number(q.record);
     if (!Number.isSafeInteger(recordId) || recordId <= 0) throw new HttpError(400, '请选择要生成文档的记录', { errors: [{ field: 'record', message: '请选择记录' }] });
     const format = formatOf(q.format, t.kind);
-    const { bytes, name } = await new Renderer(runtime, currentUser(req), t).render(recordId, format);
+    const { bytes, name } = await new Renderer(runtime, currentUser(req), t, req.ip).render(recordId, format);
     const disposition = attachmentHeader(name);
     return reply
       .header('content-type', MIME[format])
@@ -228,7 +230,7 @@ export async function templateRoutes(app: FastifyInstance): Promise<void> {
     }
     if (!ids.length) throw new HttpError(400, '请选择要生成文档的记录', { errors: [{ field: 'ids', message: '没有要生成文档的记录' }] });
     if (ids.length > BULK_LIMIT) throw new HttpError(400, `一次最多生成 ${BULK_LIMIT} 份文档，请缩小筛选范围`, { errors: [{ field: 'ids', message: `最多 ${BULK_LIMIT} 条记录` }] });
-    const renderer = new Renderer(runtime, user, t);
+    const renderer = new Renderer(runtime, user, t, req.ip);
     const jobId = await jobsOf(app).start({
       kind: 'template-render',
       title: `批量生成“${t.name}”`,

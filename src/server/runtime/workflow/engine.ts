@@ -32,6 +32,7 @@ import { todoLink } from './links.js';
 import { BATCH_MAX, COMMENT_MAX, forOrgValue, isBlank, readInput, type StepInput } from './input.js';
 import { waitingCondition } from './waiting.js';
 import type { Step } from './model.js';
+import { unreadableRefMessage, unreadableRefs } from '../read-policy.js';
 import { approvalsFor, assertStepValuesInScope, isOwnRecord, ownRecordRefusal, ownersOf } from './safety.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
@@ -165,7 +166,7 @@ export class WorkflowEngine {
    * counts as given (a step taken again after a return); checked like a write (types, formats, required,
    * dictionary values, references).
    */
-  private async stepValues(m: RuntimeModule, t: Step, given: Record<string, unknown>, record: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async stepValues(m: RuntimeModule, t: Step, given: Record<string, unknown>, record: Record<string, unknown>, actor: Actor): Promise<Record<string, unknown>> {
     const wf = m.workflow!;
     const errors: FieldError[] = [];
     const names = new Set(t.inputs.map((f) => f.name));
@@ -190,6 +191,12 @@ export class WorkflowEngine {
       if (f.ref) {
         const existing = await this.ctx.existingRefs(f.ref, list as number[]);
         if (existing && list.some((x) => !existing.has(x as number))) errors.push({ field: f.name, message: `${f.title}所选的记录不存在` });
+        // A step names only records its actor may read, as any write (read-policy.ts); what the record holds stays.
+        else if (f.ref !== 'org' && f.ref !== 'unit') {
+          const held = Array.isArray(record[f.name]) ? (record[f.name] as unknown[]) : [record[f.name]];
+          const unreadable = await unreadableRefs(this.ctx, f.ref, list.filter((x) => !held.includes(x)) as number[], actor);
+          if (unreadable.size) errors.push({ field: f.name, message: unreadableRefMessage(f.title) });
+        }
       }
     }
     if (errors.length) throw new HttpError(400, errors[0].message, { errors });
@@ -335,7 +342,7 @@ export class WorkflowEngine {
     if (input.comment.length > COMMENT_MAX) throw new HttpError(400, `意见不能超过${COMMENT_MAX}个字符`, { errors: [{ field: 'comment', message: `意见不能超过${COMMENT_MAX}个字符` }] });
     // Organisations the step would write are checked first: whatever else is wrong, a value outside the scope is the refusal.
     assertStepValuesInScope(t, input.values, record, actor);
-    const values = await this.stepValues(m, t, input.values, record);
+    const values = await this.stepValues(m, t, input.values, record, actor);
     const moduleValues = Object.fromEntries(t.fields.filter((f) => f in values).map((f) => [f, values[f]]));
     const dicts = await dictSnapshot(this.ctx, m);
     const link = await todoLink(this.ctx, m);
