@@ -170,6 +170,8 @@ export class RuleParams {
     const p = this.get(key);
     if (!p) throw new HttpError(400, `规则参数“${key}”不存在`);
     if (p.editable === false) throw new HttpError(400, `规则参数“${p.title}”由${p.article || '上级规定'}确定，学校不能修改`);
+    // A structured value (a list of rules) is checked by its area's code at start: the override file's to change.
+    if (p.type === 'json') throw new HttpError(400, `规则参数“${p.title}”须在学校配置文件中修改`);
     const problem = paramValueProblem(p, input.value);
     if (problem) throw new HttpError(400, problem, { errors: [{ field: 'value', message: problem }] });
     const reason = typeof input.reason === 'string' ? input.reason.trim() : '';
