@@ -36,14 +36,14 @@ export type BallotId = string | number;
 /** A vote is valid only when the ballots returned do not exceed the ballots issued (every kind of ballot). */
 export const returnedWithinIssued = (returned: number, issued: number): boolean => returned <= issued;
 
-/** ceil(seats × 1.2) in integers (5 × 1.2 is not exactly 6 in floating point for every seat count). */
-export function minimumCandidates(seats: number): number {
-  return Math.floor((seats * 6 + 4) / 5);
+/** ceil(seats × (1 + margin %)) in integers (5 × 1.2 is not exactly 6 in floating point for every seat count). */
+export function minimumCandidates(seats: number, marginPercent = 20): number {
+  return Math.floor((seats * (100 + marginPercent) + 99) / 100);
 }
 
-/** The 差额 rule: candidates ≥ ceil(seats × 1.2). */
-export function checkCandidates(seats: number, candidates: number): { ok: boolean; minimum: number } {
-  const minimum = minimumCandidates(seats);
+/** The 差额 rule: candidates ≥ ceil(seats × (1 + margin)); the 条例's margin is 20 % (election.candidateMarginPercent). */
+export function checkCandidates(seats: number, candidates: number, marginPercent = 20): { ok: boolean; minimum: number } {
+  const minimum = minimumCandidates(seats, marginPercent);
   return { ok: seats > 0 && candidates >= minimum, minimum };
 }
 

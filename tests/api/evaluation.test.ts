@@ -196,4 +196,45 @@ describe(`members' daily management on ${TEST_DB}`, () => {
     expect(grades.body.content.every((r: { memberId: number; appraisalIdName: string }) => r.memberId === member && r.appraisalIdName)).toBe(true);
     expect((await call('dy', 'POST', '/api/m/member-reward/list', { memberId: member })).status).toBe(403);
   });
+
+  describe('[42] rule parameters: the registry, its contract and the value in force on a past date', () => {
+    /** A round of `y` for the branch, counted, with `excellent` members graded 优秀 (the rest 合格). */
+    const roundWith = async (y: number, excellent: number) => {
+      const created = await call('zbsj', 'POST', '/api/m/appraisal', { orgId: branch, year: y, title: `${y}年度民主评议党员（规则参数）`, meetingDate: `${y}-01-15` });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = created.body.id as number;
+      expect((await step('zbsj', 'appraisal', id, 'start')).status).toBe(200);
+      const rows = (await call('zbsj', 'POST', '/api/m/appraisal-result/list?size=1000', { appraisalId: id })).body.content as { id: number; version: number }[];
+      expect((await step('zbsj', 'appraisal', id, 'count', { ballotsIssued: rows.length, ballotsReturned: rows.length, ballotsVoid: 0 })).status).toBe(200);
+      const graded = (await call('zbsj', 'POST', '/api/m/appraisal-result/list?size=1000', { appraisalId: id })).body.content as { id: number; version: number }[];
+      for (const [i, r] of graded.entries()) expect((await call('zbsj', 'PUT', '/api/m/appraisal-result', { id: r.id, version: r.version, grade: i < excellent ? '1' : '2' })).status).toBe(200);
+      return { id, members: rows.length };
+    };
+    const history = async (key: string) => (await call('admin', 'GET', `/api/rule-params/${key}/history`)).body as { newValue: unknown; oldValue: unknown; reason: string; effectiveFrom: string }[];
+
+    it('[42.3] 优秀 30 % → 25 %: last year\'s round keeps the 30 % it was decided under, the next round above 25 % is refused naming the parameter', async () => {
+      const last = await roundWith(year - 1, 0);
+      const decided = await step('zbsj', 'appraisal', last.id, 'grade', { gradeDate: `${year - 1}-12-20` });
+      expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+      const changed = await call('admin', 'PUT', '/api/rule-params/appraisal.excellentCapPercent', { value: 25, reason: '党委会议决定优秀比例调整为25%' });
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      expect(changed.body).toMatchObject({ value: 25, default: 30, source: 'admin' });
+      const [change] = await history('appraisal.excellentCapPercent');
+      expect(change).toMatchObject({ oldValue: 30, newValue: 25, reason: '党委会议决定优秀比例调整为25%' });
+      expect((await call('zbsj', 'GET', `/api/evaluation/appraisal/${last.id}/cap`)).body).toMatchObject({ excellentCapPercent: 30, source: 'default' });
+      // A round decided now: one 优秀 above 25 % is refused, the message names the value and where it is set.
+      const next = await roundWith(year + 1, excellentCap(last.members, 25) + 1);
+      const refused = await step('zbsj', 'appraisal', next.id, 'grade', {});
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toContain(`参评${next.members}名的25%`);
+      expect(refused.body.message).toContain('（规则参数：评议管理·优秀等次比例上限）');
+      // A change from a later day: in force from then, the history lists it first, today's value stays.
+      const tomorrow = new Date(Date.now() + 86_400_000 * 2).toISOString().slice(0, 10);
+      expect((await call('admin', 'PUT', '/api/rule-params/appraisal.excellentCapPercent', { value: 28, reason: '下学期起调整', effectiveFrom: tomorrow })).status).toBe(200);
+      const [newest, older] = await history('appraisal.excellentCapPercent');
+      expect([newest.newValue, newest.effectiveFrom, older.newValue]).toEqual([28, tomorrow, 25]);
+      const one = (await call('admin', 'GET', `/api/rule-params/appraisal.excellentCapPercent?date=${tomorrow}`)).body;
+      expect([one.value, one.valueOn, one.pending.value]).toEqual([25, 28, 28]);
+    });
+  });
 });

@@ -63,4 +63,17 @@ describe.runIf(TEST_DB === 'postgres')('stored modules on two app servers', () =
     });
     expect(next?.schema.properties.extra.title).toBe('人数');
   });
+
+  it('[42.5] a rule parameter changed on A is in force on B without a restart (the invalidation bus)', async () => {
+    const on = async (call: Call) => ((await call('GET', '/api/rule-params')).body as { key: string; value: unknown; source: string }[]).find((p) => p.key === 'appraisal.excellentCapPercent');
+    // B has read (and cached) the registry before the change.
+    expect(await on(onB)).toMatchObject({ value: 30, source: 'default' });
+    const changed = await onA('PUT', '/api/rule-params/appraisal.excellentCapPercent', { value: 25, reason: '集群测试：优秀比例调整' });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const seen = await within(2000, async () => {
+      const p = await on(onB);
+      return p?.value === 25 ? p : undefined;
+    });
+    expect(seen).toMatchObject({ value: 25, source: 'admin' });
+  });
 });

@@ -17,6 +17,7 @@ import { syncTables, type SyncReport } from './table-sync.js';
 import { StoredModules } from './stored-modules.js';
 import { WorkflowEngine } from './workflow/engine.js';
 import { Reminders } from './reminders/service.js';
+import { RuleParams } from './params/registry.js';
 import { addDays } from '../../shared/calendar.js';
 import { EXPORT_INLINE_MAX } from '../../shared/jobs.js';
 import { workingCalendar } from './working-calendar.js';
@@ -63,6 +64,7 @@ export class Runtime {
   private engine?: WorkflowEngine;
   private reminderService?: Reminders;
   private storedModules?: StoredModules;
+  private ruleParams?: RuleParams;
 
   constructor(private readonly options: RuntimeOptions) {}
 
@@ -87,6 +89,7 @@ export class Runtime {
       log,
     });
     await this.storedModules.loadAll();
+    this.ruleParams = new RuleParams(database.db, () => this.registry);
     this.jobRunner = new JobRunner(database.db, () => this.options.messages?.(), log, {
       abandonedAfterS: this.options.jobs?.abandonedAfterS,
       singleServer: database.kind === 'pglite',
@@ -99,6 +102,7 @@ export class Runtime {
       emit: (e) => this.events.emit('write', e),
       messages: () => this.options.messages?.(),
       orgTree: this.options.orgTree,
+      params: () => this.params,
     });
     const engine = this.engine;
     this.reminderService = new Reminders({
@@ -149,6 +153,12 @@ export class Runtime {
   get stored(): StoredModules {
     if (!this.storedModules) throw new Error('the schema runtime has not started');
     return this.storedModules;
+  }
+
+  /** The rule parameters of every module, with the values in force on any day (runtime/params/). */
+  get params(): RuleParams {
+    if (!this.ruleParams) throw new Error('the schema runtime has not started');
+    return this.ruleParams;
   }
 
   /** Steps, approval log and "waiting for me" of modules with x-workflow. */

@@ -6,6 +6,7 @@ import { columnNameOf, tableNameOf } from './naming.js';
 import { pinyinColumnOf } from './pinyin.js';
 import { isSensitiveFormat } from './sensitive.js';
 import { Workflow } from './workflow/model.js';
+import { entryValue, paramEntries, paramInfo, sameValue, type RuleParamInfo } from '../../shared/module-schema/params.js';
 
 /** One field as the runtime uses it: schema, storage and behaviour in one place. */
 export interface FieldInfo {
@@ -131,6 +132,11 @@ export class RuntimeModule {
   scopeVia?: { foreignKey: FieldInfo; parent: RuntimeModule };
   /** The module's x-workflow, when its records move through approvals (runtime/workflow). */
   readonly workflow?: Workflow;
+  /**
+   * Its rule parameters (x-workflow.params, x-params): declared by the base schema, with the value a
+   * school's override file gives (`override`, absent when it gives the default). runtime/params/ collects them.
+   */
+  ruleParams: { info: RuleParamInfo; override?: { value: unknown } }[];
   private validator?: ValidateFunction;
 
   constructor(
@@ -174,6 +180,7 @@ export class RuntimeModule {
     const hooks = this.schema['x-hooks'] ?? {};
     this.hooks = { beforeWrite: hooks.beforeWrite ?? [], afterWrite: hooks.afterWrite ?? [], beforeDelete: hooks.beforeDelete ?? [], afterRestore: hooks.afterRestore ?? [] };
     this.children = (this.schema['x-children'] ?? []).map((c) => ({ module: c.module, foreignKey: c.foreignKey, onDelete: c.onDelete ?? 'cascade', title: c.title }));
+    this.ruleParams = paramEntries(merged).map(([name, raw]) => ({ info: paramInfo(this.id, name, raw) }));
     const workflow = this.schema['x-workflow'];
     if (workflow) {
       this.workflow = new Workflow(this.id, workflow, this.fields, fieldInfo, ajv);
@@ -188,6 +195,18 @@ export class RuntimeModule {
    * the children; edit the parent → add, edit and delete them; export and import as the parent's. The
    * served schema carries them, so the web shows the same buttons the server allows.
    */
+  /** Reads the declarations from the base schema (before the school's override) and the override's values. */
+  declareParams(base: ModuleSchema): void {
+    const merged = new Map(paramEntries(this.merged));
+    this.ruleParams = paramEntries(base).map(([name, raw]) => {
+      const info = paramInfo(this.id, name, raw);
+      const value = entryValue(merged.get(name));
+      return merged.has(name) && !sameValue(value, info.default) ? { info, override: { value } } : { info };
+    });
+    // Parameters the override adds are its own (bare values).
+    for (const [name, raw] of merged) if (!this.ruleParams.some((p) => p.info.name === name)) this.ruleParams.push({ info: paramInfo(this.id, name, raw) });
+  }
+
   governBy(parent: RuntimeModule): void {
     const p = parent.permissions;
     this.permissions = { list: p.view, view: p.view, add: p.edit, edit: p.edit, delete: p.edit, export: p.export, import: p.import };

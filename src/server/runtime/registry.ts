@@ -3,6 +3,7 @@ import path from 'node:path';
 import { checkModuleSchema, checkReferenceTypes } from '../../shared/module-schema/check.js';
 import { createRecordAjv } from '../../shared/module-schema/formats.js';
 import { mergePatch } from '../../shared/module-schema/merge-patch.js';
+import { overrideParamProblems } from '../../shared/module-schema/params.js';
 import type { ModuleSchema } from '../../shared/module-schema/types.js';
 import { RuntimeModule } from './module.js';
 
@@ -101,12 +102,15 @@ export class ModuleRegistry {
       }
       const merged = id in overrides ? mergePatch(base, overrides[id]) : base;
       const mergedProblems = [...check(merged, id), ...checkReferenceTypes(merged as ModuleSchema)];
+      if (!mergedProblems.length && id in overrides) mergedProblems.push(...overrideParamProblems(base as ModuleSchema, merged as ModuleSchema));
       if (mergedProblems.length) {
         const where = id in overrides ? `school ${school}: the override of module ${id} breaks it` : `module ${id}`;
         problems.push(`${where}: ${mergedProblems.join('; ')}`);
         continue;
       }
-      modules.push(new RuntimeModule(merged as ModuleSchema, ajv));
+      const m = new RuntimeModule(merged as ModuleSchema, ajv);
+      m.declareParams(base as ModuleSchema);
+      modules.push(m);
     }
     const overridden = new Set(Object.keys(overrides));
     const where = (id: string) => (overridden.has(id) ? `school ${school}: module ${id}` : `module ${id}`);

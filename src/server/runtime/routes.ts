@@ -1,3 +1,4 @@
+import { ruleParamRoutes } from './params/routes.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { MODULE_ACTIONS, type ModuleAction } from '../../shared/module-schema/types.js';
@@ -66,6 +67,7 @@ export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
     workflowRoutes(app, runtime, m);
   }
   storedModuleRoutes(app, runtime);
+  ruleParamRoutes(app, runtime);
   roleOptions(app, runtime);
   waitingRoutes(app, runtime);
 

@@ -102,7 +102,8 @@ interface DemoRole {
 export const DEMO_ROLES: DemoRole[] = [
   {
     code: 'dwzzb', name: '党委组织部管理员', description: '全校党建业务管理（不含系统管理）', level: 2, dataScope: 'all',
-    permissions: (tree) => withViews(collectPermissions(tree.filter((n) => n.id !== 'system')).filter((p) => !SYSTEM_PERMISSION.test(p))),
+    // 规则参数 (issue 42): the organisation department sets the rules' numbers, though the page sits under 系统管理.
+    permissions: (tree) => withViews([...collectPermissions(tree.filter((n) => n.id !== 'system')).filter((p) => !SYSTEM_PERMISSION.test(p)), ...permissionsUnder(tree, 'sys-rule-params')]),
   },
   {
     code: 'zbsj', name: '支部书记', description: '本支部党员、发展党员、组织关系转接、组织生活、党费收缴、党校学习与消息', level: 3, dataScope: 'own',

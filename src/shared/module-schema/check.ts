@@ -5,11 +5,12 @@ import { fieldKind } from './fields.js';
 import type { FieldSchema, FilterOp, ModuleSchema } from './types.js';
 import { checkReminders } from './reminders.js';
 import { checkWorkflow } from './workflow-check.js';
+import { duplicateParamNames, isDeclaration, paramEntries, paramInfo, paramValueProblem } from './params.js';
 import { ownValue } from '../own.js';
 
 /** The x- keywords a module schema may carry on a field; ajv must know them to stay strict. */
 export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden', 'x-required-from'];
-export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-scope-self', 'x-name-field', 'x-workflow', 'x-links', 'x-related', 'x-reminders', 'x-table', 'x-page', 'x-owner'];
+export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-scope-self', 'x-name-field', 'x-workflow', 'x-links', 'x-related', 'x-reminders', 'x-params', 'x-table', 'x-page', 'x-owner'];
 
 /** Custom string formats of module schemas, as names only; validators are added by the runtime. */
 export const CUSTOM_FORMATS = ['id-card', 'mobile', 'money', 'textarea', 'rich-text', 'file', 'image'];
@@ -141,6 +142,7 @@ function checkRuntimeRules(module: ModuleSchema): string[] {
   if (nameField && (fieldKind(fields[nameField]) !== 'string' || computed(nameField))) problems.push(`x-name-field: "${nameField}" must be a stored string field`);
   problems.push(...checkWorkflow(module));
   problems.push(...checkReminders(module));
+  problems.push(...checkParams(module));
   return problems;
 }
 
@@ -156,4 +158,17 @@ export function checkReferenceTypes(module: ModuleSchema): string[] {
 
 function isStringLike(field: FieldSchema): boolean {
   return field.type === 'string' || (field.type === 'array' && field.items?.type === 'string');
+}
+
+/** A declared parameter's default must be one of its own values; a name is declared once. */
+function checkParams(module: ModuleSchema): string[] {
+  const problems = duplicateParamNames(module).map((n) => `parameter ${n} is declared in both x-workflow.params and x-params`);
+  for (const [name, raw] of paramEntries(module)) {
+    if (!isDeclaration(raw)) continue;
+    const info = paramInfo(module['x-id'], name, raw);
+    const problem = paramValueProblem({ ...info, editable: true }, info.default);
+    if (problem) problems.push(`parameter ${name}: its default ${JSON.stringify(info.default)} is not one of its values (${problem})`);
+    if (info.min !== null && info.max !== null && info.min > info.max) problems.push(`parameter ${name}: min ${info.min} is above max ${info.max}`);
+  }
+  return problems;
 }

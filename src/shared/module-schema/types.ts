@@ -81,6 +81,8 @@ export interface ModuleSchema {
   'x-workflow'?: WorkflowSchema;
   /** Dates on the records that call for attention (docs/schema.md, x-reminders). */
   'x-reminders'?: ReminderDeclaration[];
+  /** Rule parameters of a module without a workflow (same entries as `x-workflow.params`; src/shared/module-schema/params.ts). */
+  'x-params'?: Record<string, unknown>;
   /** Pages about one record, offered on its detail (`{id}` in `path` is the record's id): a printable letter. */
   'x-links'?: { title: string; path: string; 'x-show-if'?: { field: string; in?: unknown[] } }[];
   /**

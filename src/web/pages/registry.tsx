@@ -30,6 +30,7 @@ export const corePages: Record<string, Page> = {
   'sms-outbox': lazy(() => import('./system/sms-outbox/SmsOutboxPage')),
   dicts: lazy(() => import('./system/dicts/DictsPage')),
   sysconfig: lazy(() => import('./system/sysconfig/SysConfigPage')),
+  'rule-params': lazy(() => import('./system/rule-params/RuleParamsPage')),
   menus: lazy(() => import('./system/menus/MenusPage')),
   'member-analysis': lazy(() => import('./member/MemberAnalysisPage')),
   'member-roster': lazy(() => import('./member/MemberRosterPage')),

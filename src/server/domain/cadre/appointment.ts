@@ -3,6 +3,7 @@
  * and x-hooks name. The rules themselves are the pure functions of appointment-rules.ts; the staffing
  * check is the cadre base's (staffing.ts). Importing this file registers them.
  */
+import { paramRule } from '../../runtime/params/refusal.js';
 import { sql } from 'kysely';
 import { addDays, isDate } from '../../../shared/calendar.js';
 import { HttpError } from '../../errors.js';
@@ -42,7 +43,10 @@ registerGuard('appointment.publicity', async (ctx) => {
   const [start, end] = [ctx.next.publicityStart, ctx.next.publicityEnd];
   const deciding = ctx.transition.id === 'decide';
   const calendar = isDate(start) && isDate(end) && start <= end ? await workingCalendar(ctx.trx, start, end) : undefined;
-  return refuse(deciding ? 'decisionDate' : 'publicityEnd', publicityProblem(start, end, deciding ? stepDate(ctx, 'decisionDate') : undefined, param(ctx, 'publicityWorkdays', 5), calendar));
+  // The working days in force when the 公示 started.
+  const workdays = isDate(start) ? Number(ctx.paramsOn(start as string).publicityWorkdays ?? 5) : param(ctx, 'publicityWorkdays', 5);
+  const problem = publicityProblem(start, end, deciding ? stepDate(ctx, 'decisionDate') : undefined, workdays, calendar);
+  return refuse(deciding ? 'decisionDate' : 'publicityEnd', problem && problem.includes('工作日') ? paramRule(ctx.module, 'publicityWorkdays', problem) : problem);
 });
 
 /** 任职 with probation only for a promotion (《条例》第四十五条); other kinds take 任职 without it. */

@@ -1,6 +1,6 @@
 /**
  * 干部考核: the share of 优秀 in one unit's yearly results is capped. 《党政领导干部考核工作条例》(2019) 第二十七条:
- * 年度考核优秀等次人数一般不超过参加年度考核的领导干部总数的20% — a school setting (`cadreExcellentPercent`,
+ * 年度考核优秀等次人数一般不超过参加年度考核的领导干部总数的20% — a rule parameter (`cadre-assessment.excellentPercent`,
  * default 20). The cap is checked after the rows are written (afterWrite of `cadre-assessment`), so an
  * import of many rows counts them all and a write over the cap undoes itself.
  */
@@ -14,10 +14,12 @@ import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import { registerHook } from '../../runtime/index.js';
 import { ASSESSMENT_RESULTS } from '../../../shared/cadre-analysis.js';
-import { intSetting } from './settings.js';
+import { numberParamOn } from '../../runtime/params/registry.js';
+import { paramWhereKey } from '../../runtime/params/refusal.js';
 
 export const EXCELLENT = ASSESSMENT_RESULTS[0];
-export const EXCELLENT_PERCENT_KEY = 'cadreExcellentPercent';
+/** The rule parameter (cadre-assessment x-params; it was the sys_config key cadreExcellentPercent). */
+export const EXCELLENT_PERCENT_KEY = 'cadre-assessment.excellentPercent';
 export const DEFAULT_EXCELLENT_PERCENT = 20;
 export const RULE_EXCELLENT = '年度考核优秀等次人数一般不超过参加年度考核的领导干部总数的规定比例（《党政领导干部考核工作条例》第二十七条）';
 
@@ -30,7 +32,8 @@ export function excellentCap(participants: number, percent: number): number {
   return Math.max(1, Math.floor((participants * percent) / 100));
 }
 
-export const excellentPercent = async (db: Kysely<DB>): Promise<number> => Math.min(100, await intSetting(db, EXCELLENT_PERCENT_KEY, DEFAULT_EXCELLENT_PERCENT));
+/** The share in force for a year's results: the value in force on the year's last day (a change mid-year applies to that year). */
+export const excellentPercent = async (year: number): Promise<number> => Math.min(100, await numberParamOn(EXCELLENT_PERCENT_KEY, DEFAULT_EXCELLENT_PERCENT, `${year}-12-31`));
 
 export interface UnitYear {
   unitId: number;
@@ -42,7 +45,7 @@ export interface UnitYear {
 
 /** Per unit of the year's results (the result's 考核单位, else the cadre's unit): participants, 优秀 and the cap. */
 export async function excellentByUnit(db: Kysely<DB>, year: number, unitIds?: number[]): Promise<UnitYear[]> {
-  const percent = await excellentPercent(db);
+  const percent = await excellentPercent(year);
   const only = unitIds ? sql`AND u.id = ANY(${unitIds}::int[])` : sql``;
   const rows = (await sql<{ unit_id: number; unit_name: string; cadres: number; results: number; excellent: number }>`
     WITH r AS (SELECT COALESCE(a.unit_id, c.unit_id) AS unit_id, a.result FROM m_cadre_assessment a JOIN m_cadre c ON c.id = a.cadre_id WHERE a.year = ${year})
@@ -69,7 +72,7 @@ registerHook('cadre.assessmentCap', async (ctx) => {
   if (before && before.result === EXCELLENT && before.year === year && before.cadreId === ctx.record.cadreId && (before.unitId ?? null) === ((ctx.record.unitId as number | null) ?? null)) return;
   const [over] = (await excellentByUnit(ctx.trx, year, [unit])).filter((u) => u.excellent > u.cap);
   if (!over) return;
-  const message = `${over.unitName}${year}年度考核优秀${over.excellent}人，超过优秀等次限额${over.cap}人（参加考核${over.participants}人）。${RULE_EXCELLENT}`;
+  const message = `${over.unitName}${year}年度考核优秀${over.excellent}人，超过优秀等次限额${over.cap}人（参加考核${over.participants}人，优秀比例${await excellentPercent(year)}%${paramWhereKey(EXCELLENT_PERCENT_KEY).slice(1, -1)}）。${RULE_EXCELLENT}`;
   throw new HttpError(400, message, { rule: RULE_EXCELLENT, errors: [{ field: 'result', message }] });
 });
 
@@ -96,6 +99,6 @@ export async function assessmentRoutes(app: FastifyInstance): Promise<void> {
     const year = yearOf(req);
     const db = app.services.database.db;
     const units = unitsOf(await app.runtime.actorOf(currentUser(req)));
-    return { year, percent: await excellentPercent(db), units: await excellentByUnit(db, year, units === 'all' ? undefined : units) };
+    return { year, percent: await excellentPercent(year), units: await excellentByUnit(db, year, units === 'all' ? undefined : units) };
   });
 }

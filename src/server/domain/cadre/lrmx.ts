@@ -23,7 +23,7 @@ import { maskIdCard } from '../../runtime/sensitive.js';
 import { lrmxMonth, lrmxText, parseLrmx, resumeEntries, type LrmxPerson } from './lrmx-xml.js';
 import { lrmxWorkbook } from './lrmx-xlsx.js';
 import { resumeProblems } from './rules.js';
-import { CADRE_SETTINGS, intSetting } from './settings.js';
+import { resumeGapMonths } from './settings.js';
 
 const dot = (date: unknown) => (typeof date === 'string' && date.length >= 7 ? `${date.slice(0, 4)}.${date.slice(5, 7)}` : '');
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
@@ -219,7 +219,7 @@ async function preview(app: FastifyInstance, p: Parsed, cadre: Record<string, un
     const show = async (v: unknown) => (v === null || v === undefined || v === '' ? '' : f.dict ? ((await app.services.dicts.labels(f.dict)).get(String(v)) ?? String(v)) : String(v));
     changes.push({ field: f.field, title: f.title, before: f.field === 'idCard' && before ? maskId(String(before)) : await show(before), after: f.field === 'idCard' ? maskId(after) : await show(after) });
   }
-  const gap = await intSetting(app.services.database.db, CADRE_SETTINGS.resumeGapMonths, 0);
+  const gap = await resumeGapMonths();
   return {
     name: p.values.name,
     cadreId: (cadre?.id as number | undefined) ?? null,

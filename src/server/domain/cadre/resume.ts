@@ -9,7 +9,7 @@ import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import { registerHook } from '../../runtime/index.js';
 import { RULE_RESUME, resumeProblems, type ResumeEntry } from './rules.js';
-import { CADRE_SETTINGS, intSetting } from './settings.js';
+import { resumeGapMonths } from './settings.js';
 
 async function entriesOf(db: Kysely<DB>, cadreId: number, except: number[]): Promise<ResumeEntry[]> {
   return (await sql<ResumeEntry>`SELECT id, start_date::text AS "startDate", end_date::text AS "endDate", text, full_time AS "fullTime"
@@ -26,7 +26,7 @@ registerHook('cadre.resume', async (ctx) => {
   if (typeof r.cadreId !== 'number' || typeof r.startDate !== 'string') return;
   const others = await entriesOf(ctx.trx, r.cadreId, ctx.id ? [ctx.id] : []);
   const mine: ResumeEntry = { id: ctx.id, startDate: r.startDate, endDate: (r.endDate as string | null) ?? null, text: r.text as string, fullTime: r.fullTime as boolean | null };
-  const problems = resumeProblems([...others, mine], await intSetting(ctx.trx, CADRE_SETTINGS.resumeGapMonths, 0));
+  const problems = resumeProblems([...others, mine], await resumeGapMonths());
   if (problems.length) refuse(problems);
 });
 
@@ -34,7 +34,7 @@ registerHook('cadre.resume', async (ctx) => {
 registerHook('cadre.resumeDelete', async (ctx) => {
   if (ctx.action !== 'delete') return;
   const ids = ctx.records.map((r) => r.id as number);
-  const gap = await intSetting(ctx.trx, CADRE_SETTINGS.resumeGapMonths, 0);
+  const gap = await resumeGapMonths();
   for (const cadreId of new Set(ctx.records.map((r) => r.cadreId as number))) {
     const problems = resumeProblems(await entriesOf(ctx.trx, cadreId, ids), gap);
     if (problems.length) refuse([`删除后简历不连续：${problems[0]}`]);

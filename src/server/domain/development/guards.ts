@@ -4,6 +4,7 @@
  * warning that goes into the approval log. Step dates come from the step's values; when listing the
  * steps open now (preview) a missing date reads as today.
  */
+import { paramRule } from '../../runtime/params/refusal.js';
 import { sql, type Kysely } from 'kysely';
 import {
   activistYearProblem,
@@ -122,8 +123,10 @@ registerGuard('development.publicity', async (ctx) => {
   const [start, end] = [ctx.next.publicityStart, ctx.next.publicityEnd];
   // Working days skip the national holidays and count the make-up days (系统管理 → 节假日安排).
   const calendar = isDate(start) && isDate(end) && start <= end ? await workingCalendar(ctx.trx, start, end) : undefined;
-  const problem = publicityProblem(start as string, end as string, meeting, param(ctx, 'publicityWorkdays', 5), calendar);
-  return refuse('publicityEnd', problem);
+  // The working days in force when the 公示 started.
+  const workdays = isDate(start) ? Number(ctx.paramsOn(start as string).publicityWorkdays ?? 5) : param(ctx, 'publicityWorkdays', 5);
+  const problem = publicityProblem(start as string, end as string, meeting, workdays, calendar);
+  return refuse('publicityEnd', problem && problem.includes('工作日') ? paramRule(ctx.module, 'publicityWorkdays', problem) : problem);
 });
 
 /** What should have happened before the meeting: warned, logged, not refused. */

@@ -8,6 +8,7 @@
  * - A delegate election is an `election` of body 党代会代表 (the same counting); its report writes the elected
  *   into the register (effect `election.delegates`).
  */
+import { paramRule } from '../../runtime/params/refusal.js';
 import { sql, type Kysely } from 'kysely';
 import { hasQuorum, quorumMinimum } from '../../../shared/ballot.js';
 import type { DB } from '../../db/types.js';
@@ -41,9 +42,9 @@ registerGuard('congress.size', async (ctx) => {
   const max = typeof ctx.params.maxDelegates === 'number' ? ctx.params.maxDelegates : 300;
   if (org && org.type !== COMMITTEE_TYPE) return refuse('orgId', '党员代表大会由党的基层委员会（党委）召开');
   const members = org ? await memberCountUnder(ctx.trx, org.id) : 0;
-  if (members < min) return refuse('orgId', `党员人数${min}人以上的党委方可召开党员代表大会（现有党员${members}人），否则召开党员大会（《中国共产党基层组织选举工作条例》）`);
+  if (members < min) return refuse('orgId', paramRule(ctx.module, 'minMembers', `党员人数${min}人以上的党委方可召开党员代表大会（现有党员${members}人），否则召开党员大会（《中国共产党基层组织选举工作条例》）`));
   const quota = Number(ctx.next.delegateQuota);
-  if (!ctx.preview && !(quota >= 1 && quota <= max)) return refuse('delegateQuota', `代表名额由上级党组织确定，最多不超过${max}名`);
+  if (!ctx.preview && !(quota >= 1 && quota <= max)) return refuse('delegateQuota', paramRule(ctx.module, 'maxDelegates', `代表名额由上级党组织确定，最多不超过${max}名`));
 });
 
 /** Delegates elected to the congress (当选代表). */

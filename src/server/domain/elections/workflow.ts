@@ -2,6 +2,7 @@
  * The guards and effects the `election` workflow names (schemas/modules/election.json), each citing its
  * rule (中国共产党基层组织选举工作条例, 2020; 中国共产党章程), and the write hook of its generic writes.
  */
+import { paramRule } from '../../runtime/params/refusal.js';
 import { sql } from 'kysely';
 import { checkCandidates, hasQuorum, quorumMinimum } from '../../../shared/ballot.js';
 import { HttpError } from '../../errors.js';
@@ -41,7 +42,7 @@ registerGuard('election.termYears', async (ctx) => {
   if (ctx.preview && !years) return;
   const min = typeof ctx.params.minBranchTermYears === 'number' ? ctx.params.minBranchTermYears : 3;
   const problem = termYearsProblem(org?.type ?? null, years, min);
-  return problem ? refuse('termYears', problem) : undefined;
+  return problem ? refuse('termYears', paramRule(ctx.module, 'minBranchTermYears', problem)) : undefined;
 });
 
 // 条例: 候选人数应多于应选人数的20%（差额选举）; the candidates emerge in rounds (三下三上).
@@ -49,8 +50,10 @@ registerGuard('election.candidates', (ctx) => {
   const seats = Number(ctx.next.seats) || 0;
   const candidates = idList(ctx.next.candidateIds).length;
   if (ctx.preview && !candidates) return;
-  const { ok, minimum } = checkCandidates(seats, candidates);
-  if (!ok) return refuse('candidateIds', `候选人数应多于应选人数的20%（差额选举）：应选${seats}名，候选人至少${minimum}名，现有${candidates}名（《中国共产党基层组织选举工作条例》）`);
+  // The 差额 share: 20 % by the 条例, a school may require more (rule parameter, raise only).
+  const margin = typeof ctx.params.candidateMarginPercent === 'number' ? ctx.params.candidateMarginPercent : 20;
+  const { ok, minimum } = checkCandidates(seats, candidates, margin);
+  if (!ok) return refuse('candidateIds', paramRule(ctx.module, 'candidateMarginPercent', `候选人数应多于应选人数的${margin}%（差额选举）：应选${seats}名，候选人至少${minimum}名，现有${candidates}名（《中国共产党基层组织选举工作条例》）`));
   if (ctx.transition.id === 'submitCandidates' && ctx.next.nominationRound !== '三下三上') {
     return { warnings: [`候选人预备人选尚未完成“三下三上”酝酿（已记录：${(ctx.next.nominationRound as string) ?? '无'}）`] };
   }

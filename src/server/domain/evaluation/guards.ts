@@ -2,6 +2,7 @@
  * Guards and effects of the workflows of members' daily management (docs/organisation-life.md). Each
  * refuses with the words of the rule it holds.
  */
+import { paramRule } from '../../runtime/params/refusal.js';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { ballotTotalsProblems, validBallots, votesProblem } from '../../../shared/ballot.js';
@@ -71,7 +72,9 @@ registerGuard('evaluation.gradeCap', async (ctx) => {
   const rows = (await resultsOf(ctx.trx, Number(ctx.record.id))).rows;
   const ungraded = rows.filter((r) => !r.grade);
   if (ungraded.length) return { problems: [{ message: `尚有${ungraded.length}名党员未评定等次：${ungraded.slice(0, 5).map((r) => r.name).join('、')}${ungraded.length > 5 ? '等' : ''}` }] };
-  const cap = Number(ctx.params.excellentCapPercent ?? 30);
+  // The cap in force on the day the grades were decided (a later change does not re-judge last year's).
+  const decided = typeof ctx.next.gradeDate === 'string' ? ctx.next.gradeDate : ctx.today;
+  const cap = Number(ctx.paramsOn(decided).excellentCapPercent ?? 30);
   const problem = excellentCapProblem(rows.filter((r) => r.grade === EXCELLENT).length, rows.length, cap);
-  if (problem) return { problems: [{ field: 'gradeDate', message: problem }] };
+  if (problem) return { problems: [{ field: 'gradeDate', message: paramRule(ctx.module, 'excellentCapPercent', problem) }] };
 });

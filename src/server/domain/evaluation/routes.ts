@@ -8,6 +8,7 @@
  * - `GET /api/evaluation/weak/candidates?orgId=&year=`    软弱涣散 candidates with their reasons
  * - `GET /api/evaluation/member/:id`                      a member's rewards, appraisal grades, talks, assistance
  */
+import { localToday } from '../../../shared/module-schema/computed.js';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { currentUser, LOGIN, perm } from '../../core/auth/guard.js';
@@ -70,10 +71,22 @@ export async function evaluationRoutes(app: FastifyInstance): Promise<void> {
     return { plan: { id: plan.id, title: plan.title, year: plan.year, orgId: plan.orgId }, content: await assessResults(app, id) };
   });
 
+  // The 优秀 cap an appraisal is judged by: the value in force on the day its grades were decided (else today),
+  // so last year's round still shows the share it was decided under after the school changes it.
+  app.get('/api/evaluation/appraisal/:id/cap', { config: perm('service-appraisal:list') }, async (req) => {
+    const id = idParam((req.params as { id: string }).id, '评议');
+    const round = await runtime.records('appraisal').get(id, await runtime.actorOf(currentUser(req)));
+    const date = typeof round.gradeDate === 'string' ? round.gradeDate : localToday();
+    const { value, source } = await runtime.params.valueOn('appraisal.excellentCapPercent', date);
+    return { id, year: round.year, date, excellentCapPercent: value, source };
+  });
+
   app.get('/api/evaluation/weak/candidates', { config: perm('org-weak:list') }, async (req) => {
     const year = yearOf(req.query as Q);
     const m = runtime.module('org-weak');
-    const params = { secretaryVacantMonths: 3, complianceThreshold: 0.8, complianceQuarters: 2, lastInAssessment: true, ...(m?.workflow?.schema.params ?? {}) } as WeakParams;
+    // The rule parameters in force today (系统管理 → 规则参数).
+    const inForce = m ? (await runtime.params.snapshot()).moduleValues(m, localToday()) : {};
+    const params = { secretaryVacantMonths: 3, complianceThreshold: 0.8, complianceQuarters: 2, lastInAssessment: true, ...inForce } as WeakParams;
     const branches = await scopedOrgs(req, { branchesOnly: true });
     return { year, rules: params, content: await weakCandidates(app, branches, year, params) };
   });

@@ -28,7 +28,7 @@ const PERIODS: PeriodKind[] = ['month', 'quarter', 'year'];
 
 /** The declared rules of the merged schema; malformed entries are refused at start by `checkFrequencies`. */
 export function frequencyRules(m: RuntimeModule): FrequencyRule[] {
-  const list = (m.workflow?.schema.params as { frequencies?: unknown } | undefined)?.frequencies;
+  const list = m.workflow?.params.frequencies;
   return Array.isArray(list) ? (list as FrequencyRule[]) : [];
 }
 

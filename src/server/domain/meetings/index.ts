@@ -17,7 +17,7 @@ export { frequencyRules, type FrequencyRule } from './frequencies.js';
 export async function meetingsArea(app: FastifyInstance): Promise<void> {
   const m = app.runtime.module('meeting');
   if (!m) return;
-  const problems = checkFrequencies((m.workflow?.schema.params as { frequencies?: unknown } | undefined)?.frequencies);
+  const problems = checkFrequencies(m.workflow?.params.frequencies);
   if (problems.length) throw new Error(`module meeting: ${problems.join('; ')}`);
   useFrequenciesOf(m);
   await meetingRoutes(app);

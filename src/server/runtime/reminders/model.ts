@@ -2,6 +2,7 @@
  * Reading a module's `x-reminders` against its records: whether a record needs a reminder of a type, the
  * date it counts from, the period added to it. Pure but for the named date hooks and configuration reads.
  */
+import { numberParamOn } from '../params/registry.js';
 import type { Kysely } from 'kysely';
 import { PERIOD_UNITS, dateOrNull, type ReminderCondition, type ReminderDeclaration, type ResolvedPeriod } from '../../../shared/module-schema/reminders.js';
 import type { DB } from '../../db/types.js';
@@ -78,7 +79,11 @@ export async function periodOf(decl: ReminderDeclaration, record: Record<string,
     const amount = decl.offset?.[unit];
     if (amount === undefined) continue;
     if (typeof amount === 'number') out[unit] = amount;
-    else {
+    else if ('param' in amount) {
+      // A rule parameter (runtime/params/): the value in force today.
+      const v = await numberParamOn(amount.param, amount.default ?? 0);
+      out[unit] = Number.isInteger(v) ? v : (amount.default ?? 0);
+    } else {
       const key = amount.config.replace(/\{(\w+)\}/g, (_, f: string) => String(record[f] ?? ''));
       const raw = await config(key);
       const n = Number(raw);

@@ -7,6 +7,7 @@
  * step's values, the effects (other modules, derived values), the trail record, the log entry and the
  * to-dos; pushes and the write event follow the commit.
  */
+import type { RuleParams } from '../params/registry.js';
 import { sql, type Kysely } from 'kysely';
 import { ChangeRecordOrigin, ChangeRecordType } from '../../../shared/constants.js';
 import { localToday } from '../../../shared/module-schema/computed.js';
@@ -44,6 +45,8 @@ export interface EngineDeps {
   emit(event: WriteEvent): void;
   messages(): MessageService | undefined;
   orgTree(): OrgTree;
+  /** The rule parameter registry: guards read the values in force. */
+  params(): RuleParams;
 }
 
 /** A step open to the caller, as `GET /api/m/{id}/{recordId}/transitions` answers it. */
@@ -129,7 +132,9 @@ export class WorkflowEngine {
     return ownLevel ? `该记录不在您的管理范围内，不能办理“${t.title}”` : `“${t.title}”须由${levelsText(levels)}办理`;
   }
 
-  private stepContext(m: RuntimeModule, t: Step, record: Record<string, unknown>, values: Record<string, unknown>, actor: Actor, acting: Acting, trx: Kysely<DB>, comment = ''): StepContext {
+  private async stepContext(m: RuntimeModule, t: Step, record: Record<string, unknown>, values: Record<string, unknown>, actor: Actor, acting: Acting, trx: Kysely<DB>, comment = ''): Promise<StepContext> {
+    const today = localToday();
+    const params = await this.deps.params().snapshot();
     const moduleValues = Object.fromEntries(t.fields.filter((f) => f in values).map((f) => [f, values[f]]));
     return {
       module: m,
@@ -142,8 +147,9 @@ export class WorkflowEngine {
       level: acting.level,
       actingOrgId: acting.orgId,
       trx,
-      params: m.workflow!.params,
-      today: localToday(),
+      params: params.moduleValues(m, today),
+      paramsOn: (date) => params.moduleValues(m, date),
+      today,
       records: (id) => this.deps.records(id),
       source: { module: m.id, recordId: record.id as number },
     };
@@ -221,7 +227,7 @@ export class WorkflowEngine {
       if (acting.level !== 'self' && (await isOwnRecord(m, record, actor.id, this.ctx.db))) continue;
       const values: Record<string, unknown> = Object.fromEntries(t.fields.filter((f) => !isBlank(record[f])).map((f) => [f, record[f]]));
       if (t.forOrg) values[t.forOrg] = forOrg;
-      const preview = await this.runGuards(t, { ...this.stepContext(m, t, record, values, actor, acting, this.ctx.db), preview: true });
+      const preview = await this.runGuards(t, { ...(await this.stepContext(m, t, record, values, actor, acting, this.ctx.db)), preview: true });
       const to = t.to === 'previous' ? await previousState(this.ctx.db, m, id, state) : (t.to ?? state);
       out.push({
         id: t.id,
@@ -351,7 +357,7 @@ export class WorkflowEngine {
     let todos: TodoTransaction | undefined;
     // Write events of the step's effects go out after the commit, with the step's own below.
     const outcome = await this.ctx.transaction(async (trx) => {
-      const ctx = this.stepContext(m, t, record, values, actor, acting, trx, input.comment);
+      const ctx = await this.stepContext(m, t, record, values, actor, acting, trx, input.comment);
       const { problems, warnings } = await this.runGuards(t, { ...ctx, preview: false });
       if (problems.length) throw new HttpError(400, problems[0].message, { rule: problems[0].rule, errors: problems.map((x) => ({ field: x.field ?? '', message: x.message, rule: x.rule })) });
       const to = t.to === 'previous' ? await previousState(trx, m, id, from) : (t.to ?? from);
@@ -433,7 +439,7 @@ export class WorkflowEngine {
     }
     if (!level) return;
     const nextActing: Acting = { level, orgId: acting.orgId };
-    const ctx = this.stepContext(m, next, record, {}, actor, nextActing, trx);
+    const ctx = await this.stepContext(m, next, record, {}, actor, nextActing, trx);
     const { problems, warnings } = await this.runGuards(next, { ...ctx, preview: false });
     // Refused now: the step waits for its actors as usual.
     if (problems.length) return;

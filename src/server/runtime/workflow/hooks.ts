@@ -27,8 +27,13 @@ export interface StepContext {
   actingOrgId: number | null;
   /** Read and write through this: the step's transaction (or the database when previewing). */
   trx: Kysely<DB>;
-  /** x-workflow.params (a school override may change them). */
+  /**
+   * The module's rule parameters in force on the step's date (today): schema default, school override,
+   * administrator's value (runtime/params/). A refusal names them through `paramRule` (runtime/params/refusal.ts).
+   */
   params: Record<string, unknown>;
+  /** The same values in force on another day ('YYYY-MM-DD'): the appraisal's year, the day the 公示 started. */
+  paramsOn(date: string): Record<string, unknown>;
   /** The local calendar date, 'YYYY-MM-DD'. */
   today: string;
   /** The record service of any module (effects write other modules through it). */

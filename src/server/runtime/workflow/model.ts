@@ -2,6 +2,7 @@
  * A module's `x-workflow` as the engine uses it: transitions with their defaults, their fields as the
  * runtime knows fields, and a validator of each step's values (compiled once, on first use).
  */
+import { entryValue } from '../../../shared/module-schema/params.js';
 import type { ValidateFunction } from 'ajv';
 import type { Ajv } from '../../../shared/module-schema/ajv.js';
 import type { FieldSchema } from '../../../shared/module-schema/types.js';
@@ -49,7 +50,8 @@ export class Workflow {
     if (schema.selfField) this.selfField = fields.get(schema.selfField);
     if (schema.otherField) this.otherField = fields.get(schema.otherField);
     this.effects = schema.effects ?? [];
-    this.params = schema.params ?? {};
+    // The values (a declaration's default); guards get the registry's values in force (runtime/params/).
+    this.params = Object.fromEntries(Object.entries(schema.params ?? {}).map(([k, v]) => [k, entryValue(v)]));
     for (const t of transitionsOf(moduleId, schema)) {
       const inputs = [
         ...t.fields.map((name) => fields.get(name)!).filter(Boolean),
