@@ -130,6 +130,7 @@ export async function seedCadres(database: Database, options: CadreSeedOptions):
         political_status: t.member_id ? '01' : rng.pick(['04', '05', '07', '13']),
         join_party_date: t.join_date,
         work_start_date: workStart,
+        grassroots_years: 2 + (i % 9), // 基层工作经历, read by the 任职资格 check (《条例》第八条)
         health: '健康',
         education: rng.weighted([['11', 5], ['14', 3], ['21', 2]] as const),
         degree: rng.weighted([['2', 5], ['3', 3], ['4', 2]] as const),
