@@ -96,10 +96,10 @@ describe('[S1.F14g][S1.F3d][S1.F3b] cadre selection, analysis and assessment in 
     await f(decide, 'decisionDocNo').fill(`校党干〔2026〕${stamp}号`);
     await decide.locator('.wf-submit').click();
     await decide.locator('.wf-refused').getByText(/尚未记录“干部人事档案”的核查/).first().waitFor();
-    // The four checks recorded (who, when, conclusion), then the decision passes.
+    // The four checks recorded by their step (who, when, conclusion), then the decision passes.
     const checks: Record<string, unknown> = {};
     for (const p of ['checkArchive', 'checkReport', 'checkDiscipline', 'checkPetition']) Object.assign(checks, { [`${p}By`]: '组织部干部科', [`${p}Date`]: addDays(monday, -5), [`${p}Result`]: '未发现影响提拔的问题' });
-    expect((await api('PUT', '/api/m/appointment', { id, version: (await versionOf()).version, ...checks }, token)).status).toBe(200);
+    expect((await api('POST', `/api/m/appointment/${id}/transitions/fourChecks`, { version: (await versionOf()).version, comment: '', values: checks }, token)).status).toBe(200);
     await take('decide', async (dl) => {
       await typeDate(f(dl, 'decisionDate'), addDays(monday, -3));
       await f(dl, 'decisionMeeting').fill('党委常委会第8次会议');
