@@ -34,7 +34,7 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
 
   const cadre = async (rank: string, post: Record<string, unknown> | null, unit = unitId) => {
     n++;
-    const c = await admin('POST', '/api/m/cadre', { name: `任用测试${n}`, gender: n % 2 ? '1' : '2', birthDate: '1978-05-06', unitId: unit, category: '3', rank });
+    const c = await admin('POST', '/api/m/cadre', { name: `任用测试${n}`, gender: n % 2 ? '1' : '2', birthDate: '1978-05-06', unitId: unit, category: '3', rank, workStartDate: '2000-07-01', grassrootsYears: 3, education: '21' });
     expect(c.status, JSON.stringify(c.body)).toBe(201);
     const id = (c.body as { id: number }).id;
     if (post) {
@@ -50,6 +50,13 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
     const res = await step(who, id, transition, values);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body as Record<string, unknown> & { warnings?: string[] };
+  };
+  /** 凡提四查 recorded by its step (who, when, conclusion), `override` replacing some (null: left out). */
+  const fourChecks = async (id: number, on: string, override: Record<string, unknown> = {}) => {
+    const values: Record<string, unknown> = {};
+    for (const p of ['checkArchive', 'checkReport', 'checkDiscipline', 'checkPetition']) Object.assign(values, { [`${p}By`]: '组织部干部科', [`${p}Date`]: on, [`${p}Result`]: '未发现影响提拔的问题' });
+    const given = Object.fromEntries(Object.entries({ ...values, ...override }).filter(([, v]) => v !== null));
+    await ok(dwzzb, id, 'fourChecks', given);
   };
   /** An appointment brought to 已考察 (state 2) with the procedure's dates in the week of `monday`. */
   const inspected = async (cadreId: number, monday: string, values: Record<string, unknown> = {}) => {
@@ -81,7 +88,7 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
   afterAll(() => t?.app.close());
 
   it('[S1.F14g] walks 动议 → 任职 by 党委组织部, the roles without the steps refused; the post is written, the previous one ended, the probation started, in the step', async () => {
-    const previousStart = addDays(quiet[0], -400);
+    const previousStart = addDays(quiet[0], -800);
     const cadreId = await cadre('06', { startDate: previousStart });
     const created = await dwzzb('POST', BASE, { cadreId, unitId, post: '10', rank: '05', kind: '提拔任职' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -97,11 +104,28 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
     const early = await step(dwzzb, id, 'recommend', { recommendDate: addDays(monday, -22), recommendMethod: '会议推荐' });
     expect(early.status).toBe(400);
     expect(JSON.stringify(early.body)).toContain('不能早于动议日期');
+    // [39.1] votes cannot exceed participants.
+    const votes = await step(dwzzb, id, 'recommend', { recommendDate: addDays(monday, -14), recommendMethod: '会议推荐', recommendParticipants: 45, recommendVotes: 46 });
+    expect(votes.status).toBe(400);
+    expect(JSON.stringify(votes.body)).toContain('不能超过参加推荐人数');
     await ok(dwzzb, id, 'recommend', { recommendDate: addDays(monday, -14), recommendMethod: '会议推荐', recommendParticipants: 45, recommendVotes: 38, recommendNote: '得票过半' });
     await ok(dwzzb, id, 'inspect', { inspectDate: addDays(monday, -7), inspectTeam: '组织部考察组', inspectOpinion: '政治素质好，工作实绩突出' });
+    // [39.1] 凡提四查 before 讨论决定: refused naming the missing check, and one concluding 不宜提拔.
+    const decision = { decisionDate: addDays(monday, -3), decisionMeeting: '党委常委会第12次会议', decisionDocNo: '校党干〔2025〕12号' };
+    const unchecked = await step(dwzzb, id, 'decide', decision);
+    expect(unchecked.status).toBe(400);
+    expect(JSON.stringify(unchecked.body)).toContain('尚未记录“干部人事档案”的核查');
+    // Recorded in parts: the step stays open until 信访举报 has its conclusion (doneField).
+    await fourChecks(id, addDays(monday, -5), { checkPetitionResult: null });
+    expect(JSON.stringify((await step(dwzzb, id, 'decide', decision)).body)).toContain('尚未记录“信访举报”的核查');
+    await fourChecks(id, addDays(monday, -5));
+    expect(await ok(dwzzb, id, 'decide', decision)).toMatchObject({ state: 3, stateLabel: '已讨论决定' });
+    // 任前公示 after the decision, then 任职 not before the day after its end.
     const published = await ok(dwzzb, id, 'publicize', { publicityStart: monday, publicityEnd: addDays(monday, 4) });
-    expect(published).toMatchObject({ state: 3, decideFrom: addDays(monday, 5) });
-    await ok(dwzzb, id, 'decide', { decisionDate: addDays(monday, 7), decisionMeeting: '党委常委会第12次会议', decisionDocNo: '校党干〔2025〕12号' });
+    expect(published).toMatchObject({ state: 4, appointFrom: addDays(monday, 5) });
+    const onEnd = await step(dwzzb, id, 'appoint', { appointDate: addDays(monday, 4), overReason: '急需' });
+    expect(onEnd.status).toBe(400);
+    expect(JSON.stringify(onEnd.body)).toContain('须在任前公示期满');
 
     // The place of 正处级 is taken by another cadre: the step warns, and refuses without a reason.
     await cadre('05', { startDate: addDays(monday, -500) });
@@ -122,10 +146,11 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
       probationEnd: addMonths(appointDate, 12), appointDocNo: '校党干〔2025〕12号', overReason: '学科建设急需，经党委常委会研究同意',
     });
     // The cadre's record follows: its post, rank and date, on probation.
-    expect((await admin('GET', `/api/m/cadre/${cadreId}`)).body).toMatchObject({ unitId, post: '10', rank: '05', postDate: appointDate, rankDate: appointDate, tenureStatus: '2' });
+    expect((await admin('GET', `/api/m/cadre/${cadreId}`)).body).toMatchObject({ unitId, post: '10', rank: '05', postDate: appointDate, rankDate: appointDate, tenureStatus: '2', postAttr: '1', category: '2' });
+    expect(String((await admin('GET', `/api/m/cadre-post/${appointed.postId}`)).body.postTitle)).toMatch(/^任用测试学院.+/);
     // The approval log holds the steps with their values, the warning of the staffing check among them.
     const log = (await admin('GET', `${BASE}/${id}/approvals`)).body as { transition: string; warnings: string[] }[];
-    expect(log.map((l) => l.transition)).toEqual(['propose', 'recommend', 'inspect', 'publicize', 'decide', 'appoint']);
+    expect(log.map((l) => l.transition)).toEqual(['propose', 'recommend', 'inspect', 'fourChecks', 'fourChecks', 'decide', 'publicize', 'appoint']);
     expect(log.at(-1)!.warnings.join()).toContain('超出核定职数');
 
     // 试用期满: the confirmation is its own step, from the probation's end (the day before refused, the day of passes).
@@ -141,32 +166,63 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
     }
   });
 
-  it('任前公示 of five working days (《条例》第四十二条): four refused, five pass; a holiday of the calendar does not count; the decision only after the last day', async () => {
+  it('任前公示 of five working days (《条例》第四十二条) after the decision: four refused, five pass; a holiday of the calendar does not count', async () => {
     const [, monday, holidayWeek] = quiet;
-    const id = await inspected(await cadre('06', null), monday);
+    const decided = async (w: string) => {
+      const id = await inspected(await cadre('06', { startDate: addDays(w, -900) }), w);
+      await fourChecks(id, addDays(w, -5));
+      await ok(dwzzb, id, 'decide', { decisionDate: addDays(w, -3), decisionMeeting: '党委常委会', decisionDocNo: '校党干〔2025〕20号' });
+      return id;
+    };
+    const id = await decided(monday);
     const short = await step(dwzzb, id, 'publicize', { publicityStart: monday, publicityEnd: addDays(monday, 3) });
     expect(short.status).toBe(400);
     expect((short.body as { message: string }).message).toContain('共4个工作日，不足5个工作日');
+    // Not before the decision.
+    expect(JSON.stringify((await step(dwzzb, id, 'publicize', { publicityStart: addDays(monday, -4), publicityEnd: addDays(monday, 4) })).body)).toContain('不能早于讨论决定日期');
     await ok(dwzzb, id, 'publicize', { publicityStart: monday, publicityEnd: addDays(monday, 4) });
-    // The day the publicity ends is too early for the decision; the day after is the first day it may be taken.
-    const onEnd = await step(dwzzb, id, 'decide', { decisionDate: addDays(monday, 4), decisionMeeting: '党委常委会', decisionDocNo: '校党干〔2025〕20号' });
-    expect(onEnd.status).toBe(400);
-    expect((onEnd.body as { message: string }).message).toContain('须在任前公示期满');
-    await ok(dwzzb, id, 'decide', { decisionDate: addDays(monday, 5), decisionMeeting: '党委常委会', decisionDocNo: '校党干〔2025〕20号' });
 
     // Over a holiday (the Wednesday off by the calendar): Monday to Friday is four working days, to the next Monday five.
     const holiday = await admin('POST', '/api/m/holiday-calendar', { year: Number(holidayWeek.slice(0, 4)), name: '测试假日', kind: 'holiday', startDate: addDays(holidayWeek, 2), endDate: addDays(holidayWeek, 2) });
     expect(holiday.status, JSON.stringify(holiday.body)).toBe(201);
-    const other = await inspected(await cadre('06', null), holidayWeek);
+    const other = await decided(holidayWeek);
     expect((await step(dwzzb, other, 'publicize', { publicityStart: holidayWeek, publicityEnd: addDays(holidayWeek, 4) })).status).toBe(400);
     await ok(dwzzb, other, 'publicize', { publicityStart: holidayWeek, publicityEnd: addDays(holidayWeek, 7) });
+  });
+
+  it('[39.1] 民主推荐 is valid for a year: a decision on the day a year after passes, the day after is refused', async () => {
+    const monday = quiet[2];
+    const id = await inspected(await cadre('06', { startDate: addDays(monday, -900) }), monday);
+    await fourChecks(id, addDays(monday, -5));
+    const recommended = addDays(monday, -14);
+    const late = await step(dwzzb, id, 'decide', { decisionDate: addDays(addMonths(recommended, 12), 1), decisionMeeting: '党委常委会', decisionDocNo: '校党干〔2025〕21号' });
+    expect(late.status).toBe(400);
+    expect(JSON.stringify(late.body)).toContain('超过1年有效期');
+    await ok(dwzzb, id, 'decide', { decisionDate: addMonths(recommended, 12), decisionMeeting: '党委常委会', decisionDocNo: '校党干〔2025〕21号' });
+  });
+
+  it('[39.1] 任职资格 at 动议 (《条例》第八条): 副职 → 正职 two years — the day before refused naming the rule, the day of passes; a 破格 with reason and approval passes with a warning', async () => {
+    const proposeDate = addDays(quiet[2], -21);
+    const short = await cadre('06', { startDate: addDays(addMonths(proposeDate, -24), 1) });
+    const exact = await cadre('06', { startDate: addMonths(proposeDate, -24) });
+    const newOne = async (cadreId: number, extra: Record<string, unknown> = {}) => (await dwzzb('POST', BASE, { cadreId, unitId, post: '10', rank: '05', kind: '提拔任职', ...extra })).body.id as number;
+    const a = await newOne(short);
+    const refused = await step(dwzzb, a, 'propose', { proposeDate, proposeReason: '岗位空缺' });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('由副职提任正职，应当在副职岗位工作2年以上');
+    expect(JSON.stringify(refused.body)).toContain('第八条');
+    await ok(dwzzb, await newOne(exact), 'propose', { proposeDate, proposeReason: '岗位空缺' });
+    const b = await newOne(short, { exceptionReason: '学科建设特殊需要，实绩特别突出', exceptionApproval: '校党委常委会2025年第3次会议批准' });
+    const passed = await ok(dwzzb, b, 'propose', { proposeDate, proposeReason: '岗位空缺' });
+    expect(passed.warnings?.join()).toContain('破格提拔');
   });
 
   it('a transfer at the same rank is appointed without probation, and cannot take the step of a promotion', async () => {
     const monday = quiet[1];
     const id = await inspected(await cadre('05', { startDate: addDays(monday, -900) }, otherUnitId), monday, { kind: '平级转任', rank: '06' });
+    await fourChecks(id, addDays(monday, -5));
+    await ok(dwzzb, id, 'decide', { decisionDate: addDays(monday, -3), decisionMeeting: '党委常委会', decisionDocNo: '校党干〔2025〕30号' });
     await ok(dwzzb, id, 'publicize', { publicityStart: monday, publicityEnd: addDays(monday, 4) });
-    await ok(dwzzb, id, 'decide', { decisionDate: addDays(monday, 7), decisionMeeting: '党委常委会', decisionDocNo: '校党干〔2025〕30号' });
     const wrong = await step(dwzzb, id, 'appoint', { appointDate: addDays(monday, 8) });
     expect(wrong.status).toBe(400);
     expect((wrong.body as { message: string }).message).toContain('不设试用期');

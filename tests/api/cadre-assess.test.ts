@@ -51,6 +51,11 @@ describe(`干部考核 on ${TEST_DB}`, () => {
     expect((await admin('PUT', '/api/m/cadre-assessment', { id: fine.body.id, version: fine.body.version, result: '优秀' })).status).toBe(400);
     // Another year has its own count.
     expect((await result(2, 2023, '优秀')).status).toBe(201);
+    // [SEC38.13] naming another 考核单位 on the result does not escape the cap: it counts by the cadre's unit.
+    const other = (await admin('POST', '/api/m/unit', { name: '别的学院', type: '1', code: 'ASSESS02' })).body.id;
+    const escape = await admin('POST', '/api/m/cadre-assessment', { cadreId: cadres[3].id, year: 2024, result: '优秀', unitId: other });
+    expect(escape.status).toBe(400);
+    expect(escape.body.message).toContain('机械工程学院2024年度考核优秀3人');
 
     const caps = (await admin('GET', '/api/cadre/assess/caps?year=2024')).body;
     expect(caps).toMatchObject({ year: 2024, percent: 20, units: [{ unitId, participants: 10, excellent: 2, cap: 2 }] });

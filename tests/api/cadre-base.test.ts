@@ -237,24 +237,25 @@ describe(`cadre base on ${TEST_DB}`, () => {
     expect((await reminders('module=cadre&type=1')).find((r) => r.recordId === post.id)?.state).toBe(3);
   });
 
-  it('[S1.F3a] reminder 2 (age) is due at the retirement age by rank and gender: 60 for men, 55 for women at 处级 and below, 60 above', async () => {
-    const man = await newCadre({ gender: '1', birthDate: '1966-08-31', rank: '05' });
-    const woman = await newCadre({ gender: '2', birthDate: '1971-02-28', rank: '06' });
-    const senior = await newCadre({ gender: '2', birthDate: '1970-01-15', rank: '04' });
+  it('[S1.F3a][39.2] reminder 2 (age) is due at the statutory age of the 2025 decision, for every serving cadre (在任 and 试用期); retireDate is computed on every write', async () => {
+    const man = await newCadre({ gender: '1', birthDate: '1966-08-31', rank: '07' }); // +5 months: 2027-01-31
+    const woman = await newCadre({ gender: '2', birthDate: '1971-02-28', rank: '07', tenureStatus: '2' }); // 55 + 4 months, on probation
+    const chu = await newCadre({ gender: '2', birthDate: '1971-02-28', rank: '06', retireDate: '2020-01-01' }); // 处级: 60 (组通字〔2015〕14号)
+    const early = await newCadre({ gender: '2', birthDate: '1971-02-28', rank: '06', retireEarly: true });
+    const gone = await newCadre({ gender: '1', birthDate: '1966-08-31', rank: '07', tenureStatus: '3' }); // 免职: none
+    expect(man.retireDate).toBe('2027-01-31');
+    expect(chu.retireDate).toBe('2031-02-28'); // the client's value is ignored
+    expect(early.retireDate).toBe('2026-06-28');
     const list = await reminders('module=cadre&type=2');
-    expect(list.find((r) => r.recordId === man.id)).toMatchObject({ type: 'age-expiry', dueDate: '2026-08-31' });
-    expect(list.find((r) => r.recordId === woman.id)).toMatchObject({ dueDate: '2026-02-28' });
-    expect(list.find((r) => r.recordId === senior.id)).toMatchObject({ dueDate: '2030-01-15' });
-    expect(await reminderOn('cadre', 'age-expiry', man.id, '2026-03-03')).toEqual({ due_date: '2026-08-31', state: 1 });
-    expect(await reminderOn('cadre', 'age-expiry', man.id, '2026-03-04')).toEqual({ due_date: '2026-08-31', state: 2 });
-    // The school's setting moves it.
-    await setting('cadreRetireAge.female', '58');
-    try {
-      expect(await reminderOn('cadre', 'age-expiry', woman.id, TODAY)).toMatchObject({ due_date: '2029-02-28' });
-    } finally {
-      await setting('cadreRetireAge.female', '55');
-      await t.app.runtime.reminders.refresh({ modules: ['cadre'], today: TODAY });
-    }
+    expect(list.find((r) => r.recordId === man.id)).toMatchObject({ type: 'age-expiry', dueDate: '2027-01-31' });
+    expect(list.find((r) => r.recordId === woman.id)).toMatchObject({ dueDate: '2026-06-28' });
+    expect(list.find((r) => r.recordId === gone.id)).toBeUndefined();
+    expect(await reminderOn('cadre', 'age-expiry', man.id, '2026-08-03')).toEqual({ due_date: '2027-01-31', state: 1 });
+    expect(await reminderOn('cadre', 'age-expiry', man.id, '2026-08-04')).toEqual({ due_date: '2027-01-31', state: 2 });
+    // A change of rank recomputes it: 副处 → 正科 makes her a woman of the 55 line again.
+    const cur = (await admin('GET', `/api/m/cadre/${chu.id}`)).body;
+    expect((await admin('PUT', '/api/m/cadre', { id: chu.id, version: cur.version, rank: '07' })).body.retireDate).toBe('2026-06-28');
+    await t.app.runtime.reminders.refresh({ modules: ['cadre'], today: TODAY });
   });
 
   it('[S1.F3a] reminder 3 (probation) is due on probationEnd, announced 30 days ahead, and ends with the confirmation', async () => {
@@ -280,12 +281,15 @@ describe(`cadre base on ${TEST_DB}`, () => {
     expect(await reminderOn('cadre-secondment', 'secondment-expiry', s.id, addDays(end, 1))).toEqual({ due_date: end, state: 3 });
   });
 
-  it('[S1.F3a] reminder 5 (retirement) is due on the approved retirement date and ends once the cadre has retired', async () => {
+  it('[S1.F3a] reminder 5 (retirement) is due on retireDate (the statutory day) and ends once the cadre has retired', async () => {
+    // A woman at 处级 retires at 60 exactly: born 60 years before the day in 15 days.
     const retireDate = addDays(TODAY, 15);
-    const c = await newCadre({ retireDate });
-    expect((await reminders('module=cadre&type=5')).find((r) => r.recordId === c.id)).toMatchObject({ type: 'retirement', dueDate: retireDate, state: 2, link: `/cadre/info?id=${c.id}` });
-    expect(await reminderOn('cadre', 'retirement', c.id, addDays(retireDate, -31))).toEqual({ due_date: retireDate, state: 1 });
-    expect(await reminderOn('cadre', 'retirement', c.id, addDays(retireDate, -30))).toEqual({ due_date: retireDate, state: 2 });
+    const c = await newCadre({ gender: '2', rank: '05', birthDate: addMonths(retireDate, -720) });
+    expect(c.retireDate).toBe(addMonths(addMonths(retireDate, -720), 720));
+    const due = c.retireDate as string;
+    expect((await reminders('module=cadre&type=5')).find((r) => r.recordId === c.id)).toMatchObject({ type: 'retirement', dueDate: due, state: 2, link: `/cadre/info?id=${c.id}` });
+    expect(await reminderOn('cadre', 'retirement', c.id, addDays(due, -31))).toEqual({ due_date: due, state: 1 });
+    expect(await reminderOn('cadre', 'retirement', c.id, addDays(due, -30))).toEqual({ due_date: due, state: 2 });
     const cur = (await admin('GET', `/api/m/cadre/${c.id}`)).body;
     await admin('PUT', '/api/m/cadre', { id: c.id, version: cur.version, tenureStatus: '6' });
     expect((await reminders('module=cadre&type=5')).find((r) => r.recordId === c.id)?.state).toBe(3);

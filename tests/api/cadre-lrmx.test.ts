@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login } from '../support/auth.js';
 import { clientOf, type Client } from '../support/development.js';
@@ -27,8 +28,8 @@ describe(`任免审批表 on ${TEST_DB}`, () => {
   let token: string;
   let admin: Client;
   let unitId: number;
-  const upload = async (url: string, file: Buffer, fields: Record<string, string | number> = {}) => {
-    const m = multipart(file, fields);
+  const upload = async (url: string, file: Buffer, fields: Record<string, string | number> = {}, name?: string) => {
+    const m = multipart(file, fields, name);
     const res = await t.app.inject({ method: 'POST', url, headers: { ...bearer(token), ...m.headers }, payload: m.payload });
     return { status: res.statusCode, body: res.json() };
   };
@@ -44,7 +45,7 @@ describe(`任免审批表 on ${TEST_DB}`, () => {
   afterAll(() => t?.app.close());
 
   it('[S1.F3a] the form holds the résumé, rewards, yearly results and family; the .xlsx opens and holds the résumé', async () => {
-    const c = await admin('POST', '/api/m/cadre', { name: '周文博', gender: '1', birthDate: '1975-03-12', unitId, category: '2', ethnicity: '01', postTitle: '材料学院院长', joinPartyDate: '1996-06-01' });
+    const c = await admin('POST', '/api/m/cadre', { name: '周文博', gender: '1', birthDate: '1975-03-12', unitId, category: '2', ethnicity: '01', postTitle: '材料学院院长', joinPartyDate: '1996-06-01', politicalStatus: '01' });
     expect(c.status, JSON.stringify(c.body)).toBe(201);
     const cadreId = c.body.id as number;
     for (const r of [
@@ -118,6 +119,70 @@ describe(`任免审批表 on ${TEST_DB}`, () => {
     const updated = await upload('/api/cadre/lrmx/apply', edited, { cadreId: id, version: fresh.version });
     expect(updated.body).toEqual({ cadreId: id, created: false });
     expect((await admin('GET', `/api/m/cadre/${id}`)).body.nativePlace).toBe('湖南湘潭');
+  });
+
+  it('[S1.F3a] .lrmx export round-trips: one file, a zip of many, imported back into an empty base gives the same records', async () => {
+    const ids = (await admin('POST', '/api/m/cadre/list', {})).body.content.map((c: { id: number }) => c.id) as number[];
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    const one = await t.app.inject({ method: 'GET', url: `/api/cadre/${ids[0]}/lrmx/file`, headers: bearer(token) });
+    expect(one.statusCode).toBe(200);
+    expect(one.headers['content-disposition']).toContain('.lrmx');
+    expect(one.body).toMatch(/^<\?xml[^>]*>\n<Person>/);
+    const zipRes = await t.app.inject({ method: 'GET', url: `/api/cadre/lrmx/zip?ids=${ids.join(',')}`, headers: bearer(token) });
+    expect(zipRes.statusCode).toBe(200);
+    const zipBytes = zipRes.rawPayload;
+    expect(Object.keys((await JSZip.loadAsync(zipBytes)).files)).toHaveLength(ids.length);
+    // Re-imported over the same base: every file matches its cadre and changes nothing.
+    const same = await upload('/api/cadre/lrmx/preview', zipBytes, {}, 'all.zip');
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    for (const f of same.body.files) expect(f.preview, f.file).toMatchObject({ changes: [], problems: [] });
+    // Into an empty base: the cadres removed, the zip applied; the records come back the same.
+    const snapshot = async (id: number): Promise<Record<string, unknown>> => {
+      const c = (await admin('GET', `/api/m/cadre/${id}`)).body;
+      const resume = (await admin('POST', '/api/m/cadre-resume/list?sort=startDate,asc', { cadreId: id })).body.content.map((r: { text: string }) => r.text);
+      const family = (await admin('POST', '/api/m/cadre-family/list', { cadreId: id })).body.content.map((r: { name: string; relation: string }) => `${r.relation}${r.name}`).sort();
+      return { ...Object.fromEntries(['name', 'gender', 'ethnicity', 'nativePlace', 'birthPlace', 'joinPartyDate', 'workStartDate', 'health', 'title', 'speciality', 'education', 'degree', 'postTitle', 'idCard', 'politicalStatus'].map((k) => [k, c[k] ?? null])), birthMonth: String(c.birthDate).slice(0, 7), resume, family };
+    };
+    const before = await Promise.all(ids.map(snapshot));
+    for (const id of ids) {
+      for (const child of ['cadre-resume', 'cadre-family', 'cadre-assessment', 'cadre-basic-assessment', 'cadre-education']) {
+        const rows = (await admin('POST', `/api/m/${child}/list`, { cadreId: id })).body.content.map((r: { id: number }) => r.id);
+        if (rows.length) expect((await admin('DELETE', `/api/m/${child}`, { ids: rows })).status).toBe(200);
+      }
+    }
+    const removed = await admin('DELETE', '/api/m/cadre', { ids });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    const fresh = await upload('/api/cadre/lrmx/preview', zipBytes, {}, 'all.zip');
+    expect(fresh.body.files.every((f: { preview: { cadreId: number | null } }) => f.preview.cadreId === null)).toBe(true);
+    const applied = await upload('/api/cadre/lrmx/apply', zipBytes, { unitId, files: '{}' }, 'all.zip');
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const created = applied.body.files.map((f: { result: { cadreId: number; created: boolean } }) => f.result);
+    expect(created.every((r: { created: boolean }) => r.created)).toBe(true);
+    const after = await Promise.all(created.map((r: { cadreId: number }) => snapshot(r.cadreId)));
+    expect(after.sort((a, b) => String(a.name).localeCompare(String(b.name)))).toEqual(before.sort((a, b) => String(a.name).localeCompare(String(b.name))));
+  });
+
+  it('[SEC38.10] a malformed or crafted file answers 400 at once: nested elements, an invalid character reference, a broken zip', async () => {
+    const nested = Buffer.from(`<Person><XingMing>甲</XingMing>${'<a>'.repeat(96_000)}</Person>`); // 288 KB
+    const res = await upload('/api/cadre/lrmx/preview', nested);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('嵌套超过');
+    const many = Buffer.from(`<Person><XingMing>甲</XingMing>${'<a/>'.repeat(3000)}</Person>`);
+    expect((await upload('/api/cadre/lrmx/preview', many)).body.message).toContain('元素超过');
+    const badRef = await upload('/api/cadre/lrmx/preview', Buffer.from('<Person><XingMing>&#x110000;</XingMing></Person>'));
+    expect(badRef.status).toBe(400);
+    expect(badRef.body.message).toContain('XML 格式错误');
+    expect((await upload('/api/cadre/lrmx/preview', Buffer.from('<Person><XingMing>甲</XingMing>'))).status).toBe(400);
+    expect((await upload('/api/cadre/lrmx/preview', Buffer.from('PK\x03\x04broken'), {}, 'x.zip')).status).toBe(400);
+    // A zip with one broken file: the others preview, the broken one is named.
+    const zip = new JSZip();
+    zip.file('好.lrmx', FIXTURE);
+    zip.file('坏.lrmx', '<Person><XingMing>乙');
+    const mixed = await upload('/api/cadre/lrmx/preview', await zip.generateAsync({ type: 'nodebuffer' }), {}, 'mixed.zip');
+    expect(mixed.status).toBe(200);
+    const byFile = Object.fromEntries(mixed.body.files.map((f: { file: string }) => [f.file, f]));
+    expect(byFile['好.lrmx'].preview.name).toBe('欧阳明远');
+    expect(byFile['坏.lrmx']).toMatchObject({ status: 400 });
   });
 
   it('refuses what is not an .lrmx file, and a résumé with a gap is shown as a problem', async () => {

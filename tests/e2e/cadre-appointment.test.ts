@@ -33,8 +33,11 @@ describe('[S1.F14g][S1.F3d][S1.F3b] cadre selection, analysis and assessment in 
     const unit = await api<{ id: number }>('POST', '/api/m/unit', { name: `选任测试学院${stamp}`, type: '1', code: `E2E${stamp}` }, token);
     expect(unit.status, JSON.stringify(unit.body)).toBe(201);
     name = `选任${stamp}`;
-    const cadre = await api<{ id: number }>('POST', '/api/m/cadre', { name, gender: '1', birthDate: '1980-04-05', unitId: unit.body.id, category: '3', rank: '06' }, token);
+    const cadre = await api<{ id: number }>('POST', '/api/m/cadre', { name, gender: '1', birthDate: '1980-04-05', unitId: unit.body.id, category: '3', rank: '06', workStartDate: '2003-07-01', grassrootsYears: 3, education: '21' }, token);
     expect(cadre.status, JSON.stringify(cadre.body)).toBe(201);
+    // 副处 for four years: qualified for 正处 (《条例》第八条).
+    const post = await api('POST', '/api/m/cadre-post', { cadreId: cadre.body.id, kind: '职务', unitId: unit.body.id, post: '11', rank: '06', fullTime: true, startDate: addMonths(TODAY, -48) }, token);
+    expect(post.status, JSON.stringify(post.body)).toBe(201);
     const created = await api<{ id: number }>('POST', '/api/m/appointment', { cadreId: cadre.body.id, unitId: unit.body.id, post: '10', rank: '05', kind: '提拔任职' }, token);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     id = created.body.id;
@@ -69,7 +72,7 @@ describe('[S1.F14g][S1.F3d][S1.F3b] cadre selection, analysis and assessment in 
     await expect.poll(async () => (await versionOf()).version, { timeout: 15_000 }).toBeGreaterThan(before);
   };
 
-  it('walks 动议 → 任职 by 党委组织部 through the step dialogs; a publicity of four working days is refused in the dialog', async () => {
+  it('[39.1] walks 动议 → 任职 by 党委组织部 through the step dialogs: 讨论决定 refused before the 四查, then the publicity after it (four working days refused)', async () => {
     await take('propose', async (dl) => {
       await typeDate(f(dl, 'proposeDate'), addDays(monday, -21));
       await f(dl, 'proposeReason').fill('学院院长岗位空缺，拟从副院长中选拔');
@@ -84,7 +87,25 @@ describe('[S1.F14g][S1.F3d][S1.F3b] cadre selection, analysis and assessment in 
       await typeDate(f(dl, 'inspectDate'), addDays(monday, -7));
       await f(dl, 'inspectOpinion').fill('政治素质好，工作实绩突出，群众公认');
     });
-    // Four working days: the dialog shows the rule's words and stays.
+    // 讨论决定 before the 凡提四查: the dialog names the missing check and stays.
+    await dwzzb.goto(webUrl(`/cadre/selection?id=${id}`));
+    await drawer(dwzzb).locator('[data-step="decide"]').click();
+    const decide = dwzzb.locator('.wf-dialog');
+    await typeDate(f(decide, 'decisionDate'), addDays(monday, -3));
+    await f(decide, 'decisionMeeting').fill('党委常委会第8次会议');
+    await f(decide, 'decisionDocNo').fill(`校党干〔2026〕${stamp}号`);
+    await decide.locator('.wf-submit').click();
+    await decide.locator('.wf-refused').getByText(/尚未记录“干部人事档案”的核查/).first().waitFor();
+    // The four checks recorded by their step (who, when, conclusion), then the decision passes.
+    const checks: Record<string, unknown> = {};
+    for (const p of ['checkArchive', 'checkReport', 'checkDiscipline', 'checkPetition']) Object.assign(checks, { [`${p}By`]: '组织部干部科', [`${p}Date`]: addDays(monday, -5), [`${p}Result`]: '未发现影响提拔的问题' });
+    expect((await api('POST', `/api/m/appointment/${id}/transitions/fourChecks`, { version: (await versionOf()).version, comment: '', values: checks }, token)).status).toBe(200);
+    await take('decide', async (dl) => {
+      await typeDate(f(dl, 'decisionDate'), addDays(monday, -3));
+      await f(dl, 'decisionMeeting').fill('党委常委会第8次会议');
+      await f(dl, 'decisionDocNo').fill(`校党干〔2026〕${stamp}号`);
+    });
+    // 任前公示 after the decision: four working days are refused in the dialog, five pass.
     await dwzzb.goto(webUrl(`/cadre/selection?id=${id}`));
     await drawer(dwzzb).locator('[data-step="publicize"]').click();
     const dialog = dwzzb.locator('.wf-dialog');
@@ -95,11 +116,6 @@ describe('[S1.F14g][S1.F3d][S1.F3b] cadre selection, analysis and assessment in 
     await typeDate(f(dialog, 'publicityEnd'), addDays(monday, 4));
     await dialog.locator('.wf-submit').click();
     await dialog.waitFor({ state: 'detached' });
-    await take('decide', async (dl) => {
-      await typeDate(f(dl, 'decisionDate'), addDays(monday, 7));
-      await f(dl, 'decisionMeeting').fill('党委常委会第8次会议');
-      await f(dl, 'decisionDocNo').fill(`校党干〔2026〕${stamp}号`);
-    });
     await take('appoint', async (dl) => typeDate(f(dl, 'appointDate'), addDays(monday, 10)));
     expect(await versionOf()).toMatchObject({ state: 5 });
     const a = (await api<{ postId: number; probationEnd: string }>('GET', `/api/m/appointment/${id}`, undefined, token)).body;
@@ -111,7 +127,7 @@ describe('[S1.F14g][S1.F3d][S1.F3b] cadre selection, analysis and assessment in 
     await drawer(dwzzb).getByRole('tab', { name: '办理记录' }).click();
     await drawer(dwzzb).locator('.wf-entry[data-transition="appoint"]').waitFor();
     await dwzzb.screenshot({ path: '/tmp/c-shot-selection.png' });
-    for (const step of ['propose', 'recommend', 'inspect', 'publicize', 'decide']) expect(await drawer(dwzzb).locator(`.wf-entry[data-transition="${step}"]`).count()).toBe(1);
+    for (const step of ['propose', 'recommend', 'inspect', 'decide', 'publicize']) expect(await drawer(dwzzb).locator(`.wf-entry[data-transition="${step}"]`).count()).toBe(1);
   });
 
   it('a college 组织员 has no step of the procedure', async () => {

@@ -3,10 +3,11 @@
  * (src/server/domain/cadre/appointment-rules.ts, assessment.ts, lrmx-xml.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { dateProblems, decideFromOf, probationEndOf, probationProblem, publicityProblem } from '../../src/server/domain/cadre/appointment-rules.js';
+import { dateProblems, appointFromOf, probationEndOf, probationProblem, publicityProblem } from '../../src/server/domain/cadre/appointment-rules.js';
 import { excellentCap } from '../../src/server/domain/cadre/assessment.js';
 import { lrmxMonth, parseLrmx, resumeEntries } from '../../src/server/domain/cadre/lrmx-xml.js';
 import { calendarOf } from '../../src/shared/working-days.js';
+import { qualificationProblems, servedYears } from '../../src/server/domain/cadre/qualification.js';
 
 describe('任前公示 (《条例》第四十二条)', () => {
   // 2026-03-02 is a Monday.
@@ -15,7 +16,7 @@ describe('任前公示 (《条例》第四十二条)', () => {
     expect(publicityProblem('2026-03-02', '2026-03-06', undefined)).toBeUndefined();
     expect(publicityProblem('2026-03-02', '2026-03-06', '2026-03-06')).toContain('须在任前公示期满');
     expect(publicityProblem('2026-03-02', '2026-03-06', '2026-03-07')).toBeUndefined();
-    expect(decideFromOf('2026-03-06')).toBe('2026-03-07');
+    expect(appointFromOf('2026-03-06')).toBe('2026-03-07');
   });
   it('a holiday does not count, a make-up working day does', () => {
     const calendar = calendarOf([{ kind: 'holiday', startDate: '2026-03-04', endDate: '2026-03-04' }, { kind: 'workday', startDate: '2026-03-07', endDate: '2026-03-07' }]);
@@ -73,5 +74,31 @@ describe('.lrmx reader', () => {
       { start: '1996-09', end: '2000-07', text: '某大学学习' },
       { start: '2000-07', end: null, text: '本校教师（其间：2003.09 进修）' },
     ]);
+  });
+});
+
+describe('[39.1] 任职资格 (《条例》第八条)', () => {
+  const base = { rank: '06', rankDate: null, workStart: '2000-07-01', grassrootsYears: 3, education: '21', posts: [{ rank: '06', startDate: '2024-03-15', endDate: null }] };
+  it('副职 → 正职: two years in the 副职 — the day before refused, the day of passes', () => {
+    expect(qualificationProblems(base, '05', '2026-03-14')[0]).toContain('副职岗位工作2年以上');
+    expect(qualificationProblems(base, '05', '2026-03-15')).toEqual([]);
+    // Two spans of the same rank add up (an overlap counted once).
+    const split = { ...base, posts: [{ rank: '06', startDate: '2023-01-01', endDate: '2023-12-31' }, { rank: '06', startDate: '2023-06-01', endDate: '2023-12-31' }, { rank: '06', startDate: '2025-01-01', endDate: null }] };
+    expect(servedYears(split.posts, '06', '2026-01-02', 2, null)).toBe(false); // 364 + 366 days < 731
+    expect(servedYears(split.posts, '06', '2026-01-03', 2, null)).toBe(true);
+  });
+  it('下级正职 → 上级副职: three years; without posts the rank date counts', () => {
+    const chief = { ...base, rank: '07', posts: [], rankDate: '2023-05-01' };
+    expect(qualificationProblems(chief, '06', '2026-04-30')[0]).toContain('下级正职岗位工作3年以上');
+    expect(qualificationProblems(chief, '06', '2026-05-01')).toEqual([]);
+  });
+  it('县处级: five years of work and two years at the base level; 专科 at least, 本科 for 厅级', () => {
+    const young = { ...base, workStart: '2021-03-15', posts: [{ rank: '06', startDate: '2020-01-01', endDate: null }] };
+    expect(qualificationProblems(young, '05', '2026-03-14').join()).toContain('5年以上工龄');
+    expect(qualificationProblems(young, '05', '2026-03-15')).toEqual([]);
+    expect(qualificationProblems({ ...base, grassrootsYears: 1 }, '05', '2027-01-01').join()).toContain('2年以上基层工作经历');
+    expect(qualificationProblems({ ...base, education: '31' }, '05', '2027-01-01')).toEqual([]);
+    expect(qualificationProblems({ ...base, education: '41' }, '05', '2027-01-01').join()).toContain('大学专科以上');
+    expect(qualificationProblems({ ...base, rank: '05', education: '31', posts: [{ rank: '05', startDate: '2010-01-01', endDate: null }] }, '04', '2027-01-01').join()).toContain('大学本科以上');
   });
 });

@@ -3,7 +3,8 @@
  * record's continuity in months, the retirement age by rank and gender, a term's end, staffing figures.
  */
 import { describe, expect, it } from 'vitest';
-import { resumeProblems, retireAgeOf, retirementDateOf, staffingFigures, termEndOf } from '../../src/server/domain/cadre/rules.js';
+import { resumeProblems, retirementDateOf, staffingFigures, termEndOf } from '../../src/server/domain/cadre/rules.js';
+import { ageLabel, retirementAgeMonths } from '../../src/shared/cadre/retirement.js';
 
 describe('cadre rules', () => {
   const first = { startDate: '2000-07-01', endDate: '2010-06-30', text: '教师' };
@@ -21,14 +22,36 @@ describe('cadre rules', () => {
     expect(resumeProblems([{ startDate: '2000-07-01', endDate: '2000-06-01', text: '教师' }])[0]).toContain('早于开始日期');
   });
 
-  it('retirement: 60 for men; women 55 at 处级 and below, 60 above; 02-29 birthdays end on 02-28', () => {
-    expect(retireAgeOf('1', '05')).toBe(60);
-    expect(retireAgeOf('2', '05')).toBe(55);
-    expect(retireAgeOf('2', '04')).toBe(60);
-    expect(retireAgeOf('2', '04', { male: 60, female: 55, femaleSenior: 58 })).toBe(58);
-    expect(retirementDateOf('1968-02-29', '1', '06')).toBe('2028-02-29');
-    expect(retirementDateOf('1972-02-29', '2', '06')).toBe('2027-02-28');
-    expect(retirementDateOf(null, '1', '06')).toBeNull();
+  it('[39.2] retirement by the 2025 decision: men +1 month per 4 months of birth from 1965-01 up to 63; women cadres 55 → 58 from 1970-01; women at 处级 or with a senior title 60', () => {
+    const man = (birthDate: string) => retirementAgeMonths({ birthDate, gender: '1', rank: '07' });
+    expect(man('1964-12-15')).toBe(720); // the month before: no delay
+    expect(man('1965-01-15')).toBe(721); // the month of: one month
+    expect(man('1965-04-30')).toBe(721);
+    expect(man('1965-05-01')).toBe(722);
+    expect(man('1976-08-31')).toBe(755); // 62岁11个月
+    expect(man('1976-09-01')).toBe(756); // 63
+    expect(man('1990-01-01')).toBe(756);
+    const woman = (birthDate: string, extra: Record<string, unknown> = {}) => retirementAgeMonths({ birthDate, gender: '2', rank: '07', title: '301', ...extra });
+    expect(woman('1969-12-31')).toBe(660);
+    expect(woman('1970-01-01')).toBe(661);
+    expect(woman('1970-04-01')).toBe(661);
+    expect(woman('1970-05-01')).toBe(662);
+    expect(woman('1981-08-01')).toBe(695);
+    expect(woman('1981-09-01')).toBe(696); // 58
+    // 组通字〔2015〕14号: 处级 (05, 06) and above, or a senior title: 60, unless she chose the women's age.
+    expect(woman('1975-03-10', { rank: '06' })).toBe(720);
+    expect(woman('1975-03-10', { rank: '05' })).toBe(720);
+    expect(woman('1975-03-10', { rank: '04' })).toBe(720);
+    expect(woman('1975-03-10', { title: '201' })).toBe(720);
+    expect(woman('1975-03-10', { title: '101' })).toBe(720);
+    expect(woman('1975-03-10', { rank: '06', retireEarly: true })).toBe(woman('1975-03-10'));
+    expect(ageLabel(755)).toBe('62岁11个月');
+    // The day: the birthday that many months on (a day the month lacks: its last).
+    expect(retirementDateOf({ birthDate: '1964-12-15', gender: '1' })).toBe('2024-12-15');
+    expect(retirementDateOf({ birthDate: '1965-01-31', gender: '1' })).toBe('2025-02-28');
+    expect(retirementDateOf({ birthDate: '1976-09-01', gender: '1' })).toBe('2039-09-01');
+    expect(retirementDateOf({ birthDate: '1972-02-29', gender: '2', rank: '06' })).toBe('2032-02-29');
+    expect(retirementDateOf({ birthDate: null, gender: '1' })).toBeNull();
   });
 
   it('a term ends its years after the start (the default when the post gives none)', () => {

@@ -19,7 +19,7 @@ type AnyDb = Kysely<any>;
 type Row = Record<string, unknown>;
 
 /** Per stage of the procedure before 任职: how many demo appointments wait there. */
-const IN_PROGRESS_STATES = [-1, 0, 1, 2, 3, 3, 4, -2];
+const IN_PROGRESS_STATES = [-1, 0, 1, 2, 3, 4, 4, -2];
 const CHUNK = 500;
 
 interface Step {
@@ -34,26 +34,29 @@ interface Step {
 
 const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
 
-/** The steps up to `state`, dated backwards from `end`; publicity of five working days before the decision. */
+/** The steps up to `state`, dated backwards from `end`: 凡提四查 and the decision, then five working days of publicity. */
 function stepsTo(state: number, end: string, docNo: string, calendar: WorkingCalendar): { values: Row; steps: Step[] } {
   const order = state === -2 ? 2 : state;
   const propose = addDays(end, -70);
   const recommend = addDays(propose, 14);
   const inspect = addDays(recommend, 14);
-  const publicityStart = addWorkingDays(addDays(inspect, 7), 0, calendar);
+  const checked = addDays(inspect, 2);
+  const decision = addDays(inspect, 7);
+  const publicityStart = addWorkingDays(addDays(decision, 1), 0, calendar);
   const publicityEnd = addWorkingDays(publicityStart, 4, calendar);
-  const decision = addDays(publicityEnd, 3);
   const all: Step[] = [
     { transition: 'propose', title: '动议', from: -1, to: 0, date: propose, values: { proposeDate: propose, proposeReason: '领导班子换届调整，院长岗位空缺' } },
     { transition: 'recommend', title: '民主推荐', from: 0, to: 1, date: recommend, values: { recommendDate: recommend, recommendMethod: '会议推荐和谈话调研推荐', recommendParticipants: 48, recommendVotes: 36, recommendNote: '得票过半，排名第一' } },
     { transition: 'inspect', title: '考察', from: 1, to: 2, date: inspect, values: { inspectDate: inspect, inspectTeam: '党委组织部考察组（3人）', inspectOpinion: '政治过硬，担当作为，群众公认，考察合格' } },
-    { transition: 'publicize', title: '任前公示', from: 2, to: 3, date: publicityStart, values: { publicityStart, publicityEnd } },
-    { transition: 'decide', title: '讨论决定', from: 3, to: 4, date: decision, values: { decisionDate: decision, decisionMeeting: '党委常委会会议', decisionDocNo: docNo } },
+    { transition: 'decide', title: '讨论决定', from: 2, to: 3, date: decision, values: { decisionDate: decision, decisionMeeting: '党委常委会会议', decisionDocNo: docNo } },
+    { transition: 'publicize', title: '任前公示', from: 3, to: 4, date: publicityStart, values: { publicityStart, publicityEnd } },
   ];
   const steps = all.filter((s) => s.to <= order);
   if (state === -2) steps.push({ transition: 'stop', title: '终止', from: 2, to: -2, date: addDays(inspect, 3), values: {}, result: 'reject' });
   const values: Row = Object.assign({}, ...steps.map((s) => s.values));
-  if (steps.some((s) => s.transition === 'publicize')) values.decideFrom = addDays(publicityEnd, 1);
+  if (steps.some((s) => s.transition === 'publicize')) values.appointFrom = addDays(publicityEnd, 1);
+  // 凡提四查, recorded once the inspection is done.
+  if (order >= 2) for (const p of ['checkArchive', 'checkReport', 'checkDiscipline', 'checkPetition']) Object.assign(values, { [`${p}By`]: '党委组织部干部科', [`${p}Date`]: checked, [`${p}Result`]: '未发现影响提拔的问题' });
   return { values, steps };
 }
 
@@ -100,13 +103,13 @@ export async function seedAppointments(database: Database, options: { today?: st
     deputies.forEach((d, i) => {
       const state = IN_PROGRESS_STATES[i % IN_PROGRESS_STATES.length];
       // The second publicity of the list runs now (ends within the week); the others finished before today.
-      const runningNow = state === 3 && i % IN_PROGRESS_STATES.length === 5;
+      const runningNow = state === 4 && i % IN_PROGRESS_STATES.length === 5;
       const end = runningNow ? addDays(today, 20) : addDays(today, -(i % 5) * 7);
       const { values, steps } = stepsTo(state, end, `校党干〔${year}〕${40 + i}号`, calendar);
       if (runningNow) {
         const start = addWorkingDays(addDays(today, -2), 0, calendar);
         const publicityEnd = addWorkingDays(start, 4, calendar);
-        Object.assign(values, { publicityStart: start, publicityEnd, decideFrom: addDays(publicityEnd, 1) });
+        Object.assign(values, { publicityStart: start, publicityEnd, appointFrom: addDays(publicityEnd, 1) });
         const s = steps.find((x) => x.transition === 'publicize')!;
         Object.assign(s, { date: addDays(today, -2), values: { publicityStart: start, publicityEnd } });
         for (const x of steps) if (x.date > today) x.date = addDays(today, -3);

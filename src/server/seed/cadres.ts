@@ -116,7 +116,7 @@ export async function seedCadres(database: Database, options: CadreSeedOptions):
       const prevStart = addMonths(workStart, 12 * rng.int(6, 14)) < start ? addMonths(workStart, 12 * rng.int(6, 14)) : addMonths(workStart, 12);
       if (i % 17 === 5) termYears = 3;
       plan.push({ t, slot, unitId: unit.id, start: start, prevStart: prevStart < start ? prevStart : workStart, workStart, probation, termYears });
-      const retireDate = i < 3 ? addDays(today, rng.int(5, 25)) : null;
+      const title = rng.weighted([['101', 5], ['201', 3], ['301', 1]] as const);
       cadres.push({
         teacher_id: t.id,
         member_id: t.member_id,
@@ -130,11 +130,12 @@ export async function seedCadres(database: Database, options: CadreSeedOptions):
         political_status: t.member_id ? '01' : rng.pick(['04', '05', '07', '13']),
         join_party_date: t.join_date,
         work_start_date: workStart,
+        grassroots_years: 2 + (i % 9), // 基层工作经历, read by the 任职资格 check (《条例》第八条)
         health: '健康',
         education: rng.weighted([['11', 5], ['14', 3], ['21', 2]] as const),
         degree: rng.weighted([['2', 5], ['3', 3], ['4', 2]] as const),
         graduated_from: `${rng.pick(SCHOOLS)}${rng.pick(MAJORS)}专业`,
-        title: rng.weighted([['101', 5], ['201', 3], ['301', 1]] as const),
+        title,
         category: slot[2],
         unit_id: unit.id,
         post: slot[0],
@@ -144,7 +145,7 @@ export async function seedCadres(database: Database, options: CadreSeedOptions):
         post_date: start,
         rank_date: start,
         tenure_status: probation && probation > today ? '2' : '1',
-        retire_date: retireDate ?? (i < 6 ? retirementDateOf(born, t.gender, slot[1]) : null),
+        retire_date: retirementDateOf({ birthDate: born, gender: t.gender, rank: slot[1], title }), // as the cadre.retireDate hook computes it
         phone: t.phone,
       });
     });

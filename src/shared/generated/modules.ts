@@ -82,6 +82,78 @@ export interface AppointmentRecord {
    */
   inspectDoc?: string;
   /**
+   * 干部人事档案核查人
+   */
+  checkArchiveBy?: string;
+  /**
+   * 干部人事档案核查日期
+   */
+  checkArchiveDate?: string;
+  /**
+   * 干部人事档案核查结论
+   */
+  checkArchiveResult?: "未发现影响提拔的问题" | "存在问题但不影响提拔" | "不宜提拔";
+  /**
+   * 干部人事档案核查材料
+   */
+  checkArchiveFile?: string;
+  /**
+   * 个人有关事项报告核查人
+   */
+  checkReportBy?: string;
+  /**
+   * 个人有关事项报告核查日期
+   */
+  checkReportDate?: string;
+  /**
+   * 个人有关事项报告核查结论
+   */
+  checkReportResult?: "未发现影响提拔的问题" | "存在问题但不影响提拔" | "不宜提拔";
+  /**
+   * 个人有关事项报告核查材料
+   */
+  checkReportFile?: string;
+  /**
+   * 纪检监察机关意见核查人
+   */
+  checkDisciplineBy?: string;
+  /**
+   * 纪检监察机关意见核查日期
+   */
+  checkDisciplineDate?: string;
+  /**
+   * 纪检监察机关意见核查结论
+   */
+  checkDisciplineResult?: "未发现影响提拔的问题" | "存在问题但不影响提拔" | "不宜提拔";
+  /**
+   * 纪检监察机关意见核查材料
+   */
+  checkDisciplineFile?: string;
+  /**
+   * 信访举报核查人
+   */
+  checkPetitionBy?: string;
+  /**
+   * 信访举报核查日期
+   */
+  checkPetitionDate?: string;
+  /**
+   * 信访举报核查结论
+   */
+  checkPetitionResult?: "未发现影响提拔的问题" | "存在问题但不影响提拔" | "不宜提拔";
+  /**
+   * 信访举报核查材料
+   */
+  checkPetitionFile?: string;
+  /**
+   * 破格提拔理由: 不符合任职资格的破格提拔须说明理由（《条例》第九条）
+   */
+  exceptionReason?: string;
+  /**
+   * 破格提拔批准情况: 批准机关、日期和文号
+   */
+  exceptionApproval?: string;
+  /**
    * 任前公示开始日期
    */
   publicityStart?: string;
@@ -90,9 +162,13 @@ export interface AppointmentRecord {
    */
   publicityEnd?: string;
   /**
-   * 可讨论决定日期: 公示期满的次日
+   * 可讨论决定日期: 旧流程字段（公示在讨论决定之前）：公示期满的次日
    */
   decideFrom?: string;
+  /**
+   * 可任职日期: 任前公示期满的次日
+   */
+  appointFrom?: string;
   /**
    * 讨论决定日期
    */
@@ -738,6 +814,10 @@ export interface CadreRecord {
    */
   workStartDate?: string;
   /**
+   * 基层工作经历（年）: 提任县处级领导职务须两年以上基层工作经历（《党政领导干部选拔任用工作条例》第八条）
+   */
+  grassrootsYears?: number;
+  /**
    * 健康状况
    */
   health?: string;
@@ -798,9 +878,13 @@ export interface CadreRecord {
    */
   tenureStatus?: string;
   /**
-   * 批准退休日期: 批准退休（含延迟退休）的日期；退休到期提醒按此日期
+   * 法定退休日期: 按出生年月、性别、职级和职称计算的法定退休年龄到达之日（渐进式延迟法定退休年龄的决定，2025年起施行；组通字〔2015〕14号），每次保存时重新计算
    */
   retireDate?: string;
+  /**
+   * 女干部申请按法定年龄退休: 处级或具有高级职称的女干部可在60周岁前按女职工法定退休年龄退休（组通字〔2015〕14号）
+   */
+  retireEarly?: boolean;
   /**
    * 手机号码
    */

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import './appointment.js';
+import './appointment-checks.js';
 import { assessmentRoutes } from './assessment.js';
 import { cadreAnalysisRoutes } from './analysis.js';
 import { lrmxRoutes } from './lrmx.js';

@@ -9,7 +9,7 @@ import { addDays, isDate } from '../../../shared/calendar.js';
 import { HttpError } from '../../errors.js';
 import { registerEffect, registerGuard, registerHook, type EffectContext, type GuardContext, type GuardResult } from '../../runtime/index.js';
 import { workingCalendar } from '../../runtime/working-calendar.js';
-import { dateProblems, decideFromOf, probationEndOf, probationProblem, publicityProblem } from './appointment-rules.js';
+import { appointFromOf, dateProblems, probationEndOf, probationProblem, publicityProblem } from './appointment-rules.js';
 import { RULE_STAFFING } from './rules.js';
 import { staffingCheck } from './staffing.js';
 
@@ -38,15 +38,18 @@ registerGuard('appointment.dates', (ctx) => {
   return problems.length ? { problems } : undefined;
 });
 
-/** 任前公示 (《条例》第四十二条): five working days by the holiday calendar; the decision after it. */
+/**
+ * 任前公示 (《条例》第四十二条): after the 讨论决定 and before the 任职通知, at least five working days by the
+ * holiday calendar; at 任职 the appointment date after its last day.
+ */
 registerGuard('appointment.publicity', async (ctx) => {
   const [start, end] = [ctx.next.publicityStart, ctx.next.publicityEnd];
-  const deciding = ctx.transition.id === 'decide';
+  const appointing = ctx.transition.id === 'appoint' || ctx.transition.id === 'appointDirect';
   const calendar = isDate(start) && isDate(end) && start <= end ? await workingCalendar(ctx.trx, start, end) : undefined;
   // The working days in force when the 公示 started.
   const workdays = isDate(start) ? Number(ctx.paramsOn(start as string).publicityWorkdays ?? 5) : param(ctx, 'publicityWorkdays', 5);
-  const problem = publicityProblem(start, end, deciding ? stepDate(ctx, 'decisionDate') : undefined, workdays, calendar);
-  return refuse(deciding ? 'decisionDate' : 'publicityEnd', problem && problem.includes('工作日') ? paramRule(ctx.module, 'publicityWorkdays', problem) : problem);
+  const problem = publicityProblem(start, end, appointing ? stepDate(ctx, 'appointDate') : undefined, workdays, calendar);
+  return refuse(appointing ? 'appointDate' : 'publicityEnd', problem && problem.includes('工作日') ? paramRule(ctx.module, 'publicityWorkdays', problem) : problem);
 });
 
 /** 任职 with probation only for a promotion (《条例》第四十五条); other kinds take 任职 without it. */
@@ -73,7 +76,7 @@ registerGuard('appointment.staffing', async (ctx) => {
 
 registerGuard('appointment.probationEnded', (ctx) => refuse('confirmDate', probationProblem(ctx.next.probationEnd, stepDate(ctx, 'confirmDate'))));
 
-registerEffect('appointment.decideFrom', (ctx) => (isDate(ctx.next.publicityEnd) ? { decideFrom: decideFromOf(ctx.next.publicityEnd) } : undefined));
+registerEffect('appointment.appointFrom', (ctx) => (isDate(ctx.next.publicityEnd) ? { appointFrom: appointFromOf(ctx.next.publicityEnd) } : undefined));
 
 /**
  * 任职: the cadre's current posts end the day before, the new post starts (with its term and, for a
@@ -85,20 +88,35 @@ registerEffect('appointment.writePost', async (ctx) => {
   const appointDate = r.appointDate as string;
   const posts = ctx.records('cadre-post');
   const open = (await sql<{ id: number; version: number }>`
-    SELECT id, version FROM m_cadre_post WHERE cadre_id = ${r.cadreId as number} AND end_date IS NULL AND (start_date IS NULL OR start_date < ${appointDate})`.execute(ctx.trx)).rows;
+    SELECT id, version FROM m_cadre_post WHERE cadre_id = ${r.cadreId as number} AND kind = '职务' AND COALESCE(full_time, true) AND end_date IS NULL AND (start_date IS NULL OR start_date < ${appointDate})`.execute(ctx.trx)).rows;
   for (const p of open) await posts.update({ id: p.id, version: p.version, endDate: addDays(appointDate, -1) }, ctx.actor, { trx: ctx.trx, source: ctx.source });
   const probationEnd = r.kind === PROMOTION ? probationEndOf(appointDate, param(ctx, 'probationYears', 1)) : null;
+  const described = await describePost(ctx, r);
   const post = await posts.create(
-    { cadreId: r.cadreId, unitId: r.unitId, post: r.post, rank: r.rank, startDate: appointDate, termYears: r.termYears ?? undefined, probationEnd: probationEnd ?? undefined, ...postExtras(r) },
+    { cadreId: r.cadreId, unitId: r.unitId, post: r.post, rank: r.rank, startDate: appointDate, termYears: r.termYears ?? undefined, probationEnd: probationEnd ?? undefined, ...described, ...postExtras(r) },
     ctx.actor,
     { trx: ctx.trx, source: ctx.source },
   );
   await updateCadre(ctx, {
     unitId: r.unitId, post: r.post, rank: r.rank, postDate: appointDate, rankDate: appointDate,
+    postTitle: described.postTitle, postAttr: described.postAttr, category: categoryOf(r.rank as string),
     tenureStatus: probationEnd ? TENURE.probation : TENURE.serving,
   });
   return { postId: post.id, probationEnd };
 });
+
+/**
+ * The new post's 职务全称 (the unit's name and the post's title) and 职务属性 (GB_JBXX_ZWSX: 1 正职 for the 正
+ * ranks 01/03/05/07, 2 副职 otherwise), so the post and the cadre's current fields are complete.
+ */
+async function describePost(ctx: EffectContext, r: Record<string, unknown>): Promise<{ postTitle: string; postAttr: string }> {
+  const unit = (await sql<{ name: string }>`SELECT name FROM m_unit WHERE id = ${r.unitId as number}`.execute(ctx.trx)).rows[0]?.name ?? '';
+  const label = (await ctx.trx.selectFrom('dict_details').select('label').where('dict_code', '=', 'GB_JBXX_ZW').where('value', '=', String(r.post)).executeTakeFirst())?.label ?? '';
+  return { postTitle: `${unit}${label}`, postAttr: ['01', '03', '05', '07'].includes(String(r.rank)) ? '1' : '2' };
+}
+
+/** 干部类别 (GB_JBXX_GBLB) by rank: 处级 and above 中层领导干部 (2), below 科级干部 (3) — the demo's categories. */
+const categoryOf = (rank: string) => (rank <= '06' ? '2' : '3');
 
 /** 任职状态 (GB_JBXX_RZZT): 在任 1, 试用期 2, 免职 3. */
 const TENURE = { serving: '1', probation: '2', removed: '3' } as const;

@@ -43,12 +43,16 @@ export interface UnitYear {
   cap: number;
 }
 
-/** Per unit of the year's results (the result's 考核单位, else the cadre's unit): participants, 优秀 and the cap. */
+/**
+ * Per unit of the year's results, counted by the cadre's own unit: participants, 优秀 and the cap. The
+ * result's 考核单位 (`unitId`) is a label only — counting by it would let a write escape the cap by naming
+ * another unit (issue 38 item 13).
+ */
 export async function excellentByUnit(db: Kysely<DB>, year: number, unitIds?: number[]): Promise<UnitYear[]> {
   const percent = await excellentPercent(year);
   const only = unitIds ? sql`AND u.id = ANY(${unitIds}::int[])` : sql``;
   const rows = (await sql<{ unit_id: number; unit_name: string; cadres: number; results: number; excellent: number }>`
-    WITH r AS (SELECT COALESCE(a.unit_id, c.unit_id) AS unit_id, a.result FROM m_cadre_assessment a JOIN m_cadre c ON c.id = a.cadre_id WHERE a.year = ${year})
+    WITH r AS (SELECT c.unit_id AS unit_id, a.result FROM m_cadre_assessment a JOIN m_cadre c ON c.id = a.cadre_id WHERE a.year = ${year})
     SELECT u.id AS unit_id, u.name AS unit_name,
       (SELECT count(*)::int FROM m_cadre c WHERE c.unit_id = u.id AND (c.tenure_status IS NULL OR c.tenure_status IN ('1', '2'))) AS cadres,
       count(r.unit_id)::int AS results, count(*) FILTER (WHERE r.result = ${EXCELLENT})::int AS excellent
@@ -63,13 +67,12 @@ registerHook('cadre.assessmentCap', async (ctx) => {
   if (ctx.action === 'delete' || ctx.record.result !== EXCELLENT) return;
   const year = ctx.record.year;
   if (typeof year !== 'number') return;
-  const unit = (await sql<{ unit_id: number | null }>`
-    SELECT COALESCE(${(ctx.record.unitId as number | null) ?? null}::int, c.unit_id) AS unit_id FROM m_cadre c WHERE c.id = ${ctx.record.cadreId as number}`.execute(ctx.trx)).rows[0]?.unit_id;
+  const unit = (await sql<{ unit_id: number | null }>`SELECT c.unit_id FROM m_cadre c WHERE c.id = ${ctx.record.cadreId as number}`.execute(ctx.trx)).rows[0]?.unit_id;
   if (typeof unit !== 'number') return;
-  // A save that keeps an 优秀 where it was (same cadre, year and unit) adds none: an over-cap unit may still
+  // A save that keeps an 优秀 where it was (same cadre and year) adds none: an over-cap unit may still
   // correct a remark; only a new 优秀 is held to the cap.
   const before = ctx.previous as Record<string, unknown> | undefined;
-  if (before && before.result === EXCELLENT && before.year === year && before.cadreId === ctx.record.cadreId && (before.unitId ?? null) === ((ctx.record.unitId as number | null) ?? null)) return;
+  if (before && before.result === EXCELLENT && before.year === year && before.cadreId === ctx.record.cadreId) return;
   const [over] = (await excellentByUnit(ctx.trx, year, [unit])).filter((u) => u.excellent > u.cap);
   if (!over) return;
   const message = `${over.unitName}${year}年度考核优秀${over.excellent}人，超过优秀等次限额${over.cap}人（参加考核${over.participants}人，优秀比例${await excellentPercent(year)}%${paramWhereKey(EXCELLENT_PERCENT_KEY).slice(1, -1)}）。${RULE_EXCELLENT}`;

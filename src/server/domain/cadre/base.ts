@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { GB_BASE_REFRESH_EVENT } from '../../../shared/constants.js';
 import { HttpError } from '../../errors.js';
+import { statutoryRetireDate, type RetirementInput } from '../../../shared/cadre/retirement.js';
 import { registerHook } from '../../runtime/index.js';
 
 /** Fields a cadre takes from the linked member or staff member when left empty. */
@@ -29,6 +30,16 @@ registerHook('cadre.person', async (ctx) => {
   await fill('m_member', r.memberId, FROM_MEMBER, 'memberId', '关联党员');
   await fill('m_teacher', r.teacherId, FROM_TEACHER, 'teacherId', '关联教职工');
   if (r.memberId && !r.politicalStatus) ctx.record.politicalStatus = '01';
+});
+
+/**
+ * `retireDate`: the day the statutory retirement age is reached, computed on every write (the 2025
+ * decision's table by birth month; women at 处级 or with a senior title at 60 unless they chose the women's
+ * age, 组通字〔2015〕14号). Read-only to clients.
+ */
+registerHook('cadre.retireDate', async (ctx) => {
+  if (ctx.action === 'delete') return;
+  ctx.record.retireDate = statutoryRetireDate({ ...ctx.previous, ...ctx.record } satisfies RetirementInput);
 });
 
 /** The cadre base's modules: the record and its children (the pages showing them reload on the event). */

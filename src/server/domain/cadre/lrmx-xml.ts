@@ -6,8 +6,11 @@
  * ZaiZhiJiaoYu_*, XianRenZhiWu, NiRenZhiWu, NiMianZhiWu, JianLi 简历 (one line per entry), JiangChengQingKuang,
  * NianDuKaoHeJieGuo, RenMianLiYou, JiaTingChengYuan/Item (ChengWei, XingMing, ChuShengRiQi, ZhengZhiMianMao,
  * GongZuoDanWeiJiZhiWu), ShenFenZheng, ZhaoPian (a base64 JPEG), TianBiaoShiJian, TianBiaoRen). The document
- * is flat (one level, plus the family's items), so a small reader does; entities and CDATA are decoded.
+ * is flat (one level, plus the family's items). It is read by a real, streaming XML parser (saxes: linear in
+ * the input, no DTD entities expanded), capped in size, element count and depth, so a crafted file costs
+ * little and a malformed one answers 400 (issue 38 item 10); `lrmxXml` writes the same fields back.
  */
+import { SaxesParser } from 'saxes';
 import { HttpError } from '../../errors.js';
 
 export interface LrmxFamilyItem {
@@ -23,25 +26,11 @@ export interface LrmxPerson {
   family: LrmxFamilyItem[];
 }
 
-const ELEMENT = /<([A-Za-z_][\w.-]*)(?:\s[^>]*?)?(?:\/>|>([\s\S]*?)<\/\1\s*>)/g;
+/** Limits of one file: a real form is some kilobytes plus its photo, some 40 elements plus the family's. */
+export const LRMX_LIMITS = { bytes: 4 * 1024 * 1024, elements: 2000, depth: 6 } as const;
+const FAMILY_KEYS = ['ChengWei', 'XingMing', 'ChuShengRiQi', 'ZhengZhiMianMao', 'GongZuoDanWeiJiZhiWu'] as const;
 
-function decode(text: string): string {
-  return text
-    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, c: string) => c.replace(/&/g, '&amp;').replace(/</g, '&lt;'))
-    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
-    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
-}
-
-function children(xml: string): [string, string][] {
-  const out: [string, string][] = [];
-  for (const m of xml.matchAll(ELEMENT)) out.push([m[1], m[2] ?? '']);
-  return out;
-}
+const invalid = (why: string) => new HttpError(400, `不是有效的任免审批表文件（.lrmx）：${why}`);
 
 /** The file's text: UTF-8 unless the declaration names a GB encoding (older versions). */
 export function lrmxText(bytes: Buffer): string {
@@ -52,25 +41,60 @@ export function lrmxText(bytes: Buffer): string {
 }
 
 export function parseLrmx(text: string): LrmxPerson {
-  const body = text.replace(/<\?[\s\S]*?\?>/g, '').replace(/<!--[\s\S]*?-->/g, '');
-  const person = /<Person(?:\s[^>]*)?>([\s\S]*)<\/Person\s*>/.exec(body);
-  if (!person) throw new HttpError(400, '不是有效的任免审批表文件（.lrmx）：没有找到 Person 节点');
+  if (Buffer.byteLength(text) > LRMX_LIMITS.bytes) throw invalid(`文件超过${LRMX_LIMITS.bytes / 1024 / 1024}MB`);
   const fields: Record<string, string> = {};
   const family: LrmxFamilyItem[] = [];
-  for (const [name, content] of children(person[1])) {
-    if (name === 'JiaTingChengYuan') {
-      for (const [item, itemContent] of children(content)) {
-        if (item !== 'Item') continue;
-        const f = Object.fromEntries(children(itemContent).map(([k, v]) => [k, decode(v).trim()]));
-        const member = { ChengWei: f.ChengWei ?? '', XingMing: f.XingMing ?? '', ChuShengRiQi: f.ChuShengRiQi ?? '', ZhengZhiMianMao: f.ZhengZhiMianMao ?? '', GongZuoDanWeiJiZhiWu: f.GongZuoDanWeiJiZhiWu ?? '' };
-        if (member.XingMing || member.ChengWei) family.push(member);
-      }
-    } else {
-      fields[name] = name === 'JianLi' ? decode(content).replace(/\r\n?/g, '\n') : decode(content).trim();
+  const path: string[] = [];
+  let item: Record<string, string> | null = null;
+  let buffer = '';
+  let elements = 0;
+  let sawPerson = false;
+  const parser = new SaxesParser();
+  parser.on('opentag', (tag) => {
+    if (++elements > LRMX_LIMITS.elements) throw invalid(`元素超过${LRMX_LIMITS.elements}个`);
+    if (path.length >= LRMX_LIMITS.depth) throw invalid(`嵌套超过${LRMX_LIMITS.depth}层`);
+    path.push(tag.name);
+    buffer = '';
+    if (path.length === 1 && tag.name === 'Person') sawPerson = true;
+    if (path.length === 3 && path[1] === 'JiaTingChengYuan' && tag.name === 'Item') item = {};
+  });
+  parser.on('text', (t) => (buffer += t));
+  parser.on('cdata', (t) => (buffer += t));
+  parser.on('closetag', () => {
+    const depth = path.length;
+    const name = path.pop() as string;
+    if (path[0] !== 'Person') return;
+    if (depth === 2 && name !== 'JiaTingChengYuan') fields[name] = name === 'JianLi' ? buffer.replace(/\r\n?/g, '\n') : buffer.trim();
+    else if (depth === 4 && item && path[2] === 'Item') item[name] = buffer.trim();
+    else if (depth === 3 && name === 'Item' && item) {
+      const f = item;
+      const member = Object.fromEntries(FAMILY_KEYS.map((k) => [k, f[k] ?? ''])) as unknown as LrmxFamilyItem;
+      if (member.XingMing || member.ChengWei) family.push(member);
+      item = null;
     }
+    buffer = '';
+  });
+  try {
+    parser.write(text).close();
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw invalid(`XML 格式错误（${(error as Error).message.replace(/\.$/, '')}）`);
   }
+  if (!sawPerson) throw new HttpError(400, '不是有效的任免审批表文件（.lrmx）：没有找到 Person 节点');
   if (!fields.XingMing) throw new HttpError(400, '任免审批表文件中没有姓名（XingMing）');
   return { fields, family };
+}
+
+const escapeXml = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
+
+/** The .lrmx document of a person: the fields in the order given, then the family's items (UTF-8). */
+export function lrmxXml(person: LrmxPerson): string {
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<Person>'];
+  for (const [k, v] of Object.entries(person.fields)) lines.push(`  <${k}>${escapeXml(v)}</${k}>`);
+  lines.push('  <JiaTingChengYuan>');
+  for (const m of person.family) lines.push('    <Item>', ...FAMILY_KEYS.map((k) => `      <${k}>${escapeXml(m[k])}</${k}>`), '    </Item>');
+  lines.push('  </JiaTingChengYuan>', '</Person>', '');
+  return lines.join('\n');
 }
 
 /** 197805, 1978.05, 1978-05, 1978年5月, 19780506 → 1978-05 (year and month), or null. */

@@ -19,9 +19,12 @@ import type { Actor } from '../../runtime/hooks.js';
 import { fullYearsBetween, localToday } from '../../../shared/module-schema/computed.js';
 import type { LrmxChange, LrmxForm, LrmxPreview } from '../../../shared/cadre-lrmx.js';
 import { idCardInfo } from '../../../shared/validators.js';
-import { maskIdCard } from '../../runtime/sensitive.js';
+import { attachmentHeader } from '../../core/xlsx.js';
+import { isMasked, maskIdCard } from '../../runtime/sensitive.js';
 import { lrmxMonth, lrmxText, parseLrmx, resumeEntries, type LrmxPerson } from './lrmx-xml.js';
 import { lrmxWorkbook } from './lrmx-xlsx.js';
+import { LRMX_FIELDS } from './lrmx-fields.js';
+import { lrmxEntries, lrmxFileOf, lrmxZipOf } from './lrmx-file.js';
 import { resumeProblems } from './rules.js';
 import { resumeGapMonths } from './settings.js';
 
@@ -126,26 +129,6 @@ async function photoOf(app: FastifyInstance, photo: string | null): Promise<{ bu
 
 // ---- import ----------------------------------------------------------------------------------------
 
-/** The cadre fields an .lrmx file fills, with the dictionary its text is looked up in. */
-const FIELD_MAP: { field: string; title: string; tag: string; dict?: string; kind?: 'month' }[] = [
-  { field: 'name', title: '姓名', tag: 'XingMing' },
-  { field: 'gender', title: '性别', tag: 'XingBie', dict: 'DJ_COMM_XB' },
-  { field: 'birthDate', title: '出生日期', tag: 'ChuShengNianYue', kind: 'month' },
-  { field: 'ethnicity', title: '民族', tag: 'MinZu', dict: 'DJ_COMM_MZXX' },
-  { field: 'nativePlace', title: '籍贯', tag: 'JiGuan' },
-  { field: 'birthPlace', title: '出生地', tag: 'ChuShengDi' },
-  { field: 'joinPartyDate', title: '入党时间', tag: 'RuDangShiJian', kind: 'month' },
-  { field: 'workStartDate', title: '参加工作时间', tag: 'CanJiaGongZuoShiJian', kind: 'month' },
-  { field: 'health', title: '健康状况', tag: 'JianKangZhuangKuang' },
-  { field: 'title', title: '专业技术职务', tag: 'ZhuanYeJiShuZhiWu', dict: 'GB_JBXX_ZYJSZC' },
-  { field: 'speciality', title: '熟悉专业有何专长', tag: 'ShuXiZhuanYeYouHeZhuanChang' },
-  { field: 'education', title: '最高学历', tag: 'QuanRiZhiJiaoYu_XueLi', dict: 'GB_JBXX_XL' },
-  { field: 'degree', title: '最高学位', tag: 'QuanRiZhiJiaoYu_XueWei', dict: 'GB_JBXX_XW' },
-  { field: 'graduatedFrom', title: '毕业院校及专业', tag: 'QuanRiZhiJiaoYu_XueLi_BiYeYuanXiaoXi' },
-  { field: 'postTitle', title: '现任职务全称', tag: 'XianRenZhiWu' },
-  { field: 'idCard', title: '身份证号', tag: 'ShenFenZheng' },
-];
-
 interface Parsed {
   person: LrmxPerson;
   values: Record<string, string>;
@@ -165,9 +148,9 @@ async function interpret(app: FastifyInstance, person: LrmxPerson): Promise<Pars
   const values: Record<string, string> = {};
   const skipped: string[] = [];
   const idInfo = idCardInfo(person.fields.ShenFenZheng ?? '');
-  for (const f of FIELD_MAP) {
+  for (const f of LRMX_FIELDS) {
     const raw = (person.fields[f.tag] ?? '').trim();
-    if (!raw) continue;
+    if (!raw || (f.field === 'idCard' && isMasked(raw))) continue; // an exported masked number is none
     if (f.dict) {
       const code = (await inverse(f.dict)).get(raw) ?? (await inverse(f.dict)).get(raw.replace(/族$/, '') + '族');
       if (code) values[f.field] = code;
@@ -202,7 +185,13 @@ async function matchCadre(app: FastifyInstance, p: Parsed, actor: Actor): Promis
   const byName = byId ?? (month ? (await sql<{ id: number }>`SELECT id FROM m_cadre WHERE name = ${p.values.name} AND to_char(birth_date, 'YYYY-MM') = ${month} ORDER BY id LIMIT 1`.execute(db)).rows[0] : undefined);
   if (!byName) return null;
   try {
-    return await app.runtime.records('cadre').get(byName.id, actor);
+    const cadre = await app.runtime.records('cadre').get(byName.id, actor);
+    // The form knows months only: a date of the same month the cadre has is kept (no change).
+    for (const f of LRMX_FIELDS) {
+      const have = cadre[f.field];
+      if (f.kind === 'month' && typeof have === 'string' && p.values[f.field]?.slice(0, 7) === have.slice(0, 7)) p.values[f.field] = have;
+    }
+    return cadre;
   } catch (error) {
     if (error instanceof HttpError && error.statusCode === 404) throw new HttpError(403, `干部“${p.values.name}”不在您管理的单位范围内，不能导入`);
     throw error;
@@ -211,7 +200,7 @@ async function matchCadre(app: FastifyInstance, p: Parsed, actor: Actor): Promis
 
 async function preview(app: FastifyInstance, p: Parsed, cadre: Record<string, unknown> | null): Promise<LrmxPreview> {
   const changes: LrmxChange[] = [];
-  for (const f of [...FIELD_MAP, { field: 'politicalStatus', title: '政治面貌', tag: '', dict: 'DJ_COMM_ZZMM' }]) {
+  for (const f of [...LRMX_FIELDS, { field: 'politicalStatus', title: '政治面貌', tag: '', dict: 'DJ_COMM_ZZMM' }]) {
     if (!(f.field in p.values)) continue;
     const after = p.values[f.field];
     const before = cadre?.[f.field];
@@ -237,22 +226,33 @@ const maskId = (id: string) => maskIdCard(id);
 
 interface Upload {
   bytes: Buffer;
+  filename: string;
   fields: Record<string, string>;
 }
+
+const safeDecode = (name: string) => {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+};
 
 async function readLrmxUpload(req: FastifyRequest): Promise<Upload> {
   if (!req.isMultipart()) throw new HttpError(400, '请选择任免审批表文件（.lrmx）');
   let bytes: Buffer | undefined;
+  let filename = '';
   const fields: Record<string, string> = {};
   for await (const part of req.parts()) {
     if (part.type === 'field') fields[part.fieldname] = String(part.value);
     else if (!bytes) {
-      if (!/\.lrmx$/i.test(part.filename ?? '')) throw new HttpError(400, '只能导入任免审批表文件（.lrmx）', { errors: [{ field: 'file', message: '请选择 .lrmx 文件' }] });
+      filename = safeDecode(part.filename ?? '');
+      if (!/\.(lrmx|zip)$/i.test(filename)) throw new HttpError(400, '只能导入任免审批表文件（.lrmx）或其压缩包（.zip）', { errors: [{ field: 'file', message: '请选择 .lrmx 或 .zip 文件' }] });
       bytes = await part.toBuffer();
     } else part.file.resume();
   }
   if (!bytes) throw new HttpError(400, '请选择任免审批表文件（.lrmx）');
-  return { bytes, fields };
+  return { bytes, filename, fields };
 }
 
 const numberOf = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
@@ -321,16 +321,65 @@ export async function lrmxRoutes(app: FastifyInstance): Promise<void> {
     const book = lrmxWorkbook(form, await photoOf(app, form.photo));
     return sendXlsxBuffer(reply, Buffer.from(await book.xlsx.writeBuffer()), `干部任免审批表-${form.name}.xlsx`);
   });
+  app.get('/api/cadre/:id/lrmx/file', { config: view }, async (req, reply) => {
+    const f = await lrmxFileOf(app, idOf(req), await actorOf(req));
+    return reply.header('content-type', 'application/xml; charset=utf-8').header('content-disposition', attachmentHeader(`${f.name}.lrmx`)).header('access-control-expose-headers', 'content-disposition').send(f.xml);
+  });
+  app.get('/api/cadre/lrmx/zip', { config: view }, async (req, reply) => {
+    const ids = String((req.query as { ids?: string }).ids ?? '').split(',').filter(Boolean).map(Number);
+    if (ids.some((id) => !Number.isSafeInteger(id) || id < 1)) throw new HttpError(400, '干部编号无效');
+    const zip = await lrmxZipOf(app, [...new Set(ids)], await actorOf(req));
+    return reply.header('content-type', 'application/zip').header('content-disposition', attachmentHeader('干部任免审批表.zip')).header('access-control-expose-headers', 'content-disposition').send(zip);
+  });
+  // One .lrmx answers its preview; a zip answers `{ files: [{ file, preview } | { file, error }] }`, each
+  // file's problem named, nothing written.
   app.post('/api/cadre/lrmx/preview', { config: write }, async (req) => {
     const upload = await readLrmxUpload(req);
     const actor = await actorOf(req);
-    const parsed = await interpret(app, parseLrmx(lrmxText(upload.bytes)));
-    return preview(app, parsed, await matchCadre(app, parsed, actor));
+    const one = async (bytes: Buffer) => {
+      const parsed = await interpret(app, parseLrmx(lrmxText(bytes)));
+      return preview(app, parsed, await matchCadre(app, parsed, actor));
+    };
+    if (/\.lrmx$/i.test(upload.filename)) return one(upload.bytes);
+    return { files: await perFile(await lrmxEntries(upload.bytes, upload.filename), async (e) => ({ preview: await one(e.bytes) })) };
   });
+  // A zip applies per file (each in its own transaction): the field `files` (JSON) names, per file name,
+  // the `cadreId` and `version` its preview showed; `unitId` places the new cadres. Answers each file's
+  // result or error.
   app.post('/api/cadre/lrmx/apply', { config: write }, async (req) => {
     const upload = await readLrmxUpload(req);
     const actor = await actorOf(req);
-    const parsed = await interpret(app, parseLrmx(lrmxText(upload.bytes)));
-    return apply(app, parsed, await matchCadre(app, parsed, actor), upload.fields, actor, currentUser(req).id);
+    const one = async (bytes: Buffer, fields: Record<string, string>) => {
+      const parsed = await interpret(app, parseLrmx(lrmxText(bytes)));
+      return apply(app, parsed, await matchCadre(app, parsed, actor), fields, actor, currentUser(req).id);
+    };
+    if (/\.lrmx$/i.test(upload.filename)) return one(upload.bytes, upload.fields);
+    let plan: Record<string, { cadreId?: number | null; version?: number | null }>;
+    try {
+      plan = JSON.parse(upload.fields.files ?? '{}') as typeof plan;
+      if (!plan || typeof plan !== 'object' || Array.isArray(plan)) throw new Error('not an object');
+    } catch {
+      throw new HttpError(400, '导入清单（files）格式错误', { errors: [{ field: 'files', message: '应为按文件名给出的干部编号与版本' }] });
+    }
+    return {
+      files: await perFile(await lrmxEntries(upload.bytes, upload.filename), async (e) => {
+        const p = plan[e.name] ?? {};
+        return { result: await one(e.bytes, { ...upload.fields, cadreId: p.cadreId ? String(p.cadreId) : '', version: p.version ? String(p.version) : '' }) };
+      }),
+    };
   });
+}
+
+/** Runs each file of a zip on its own; an error of one is named with its file and does not stop the others. */
+async function perFile<T>(entries: { name: string; bytes: Buffer }[], run: (e: { name: string; bytes: Buffer }) => Promise<T>) {
+  const out: ({ file: string } & (T | { error: string; status: number }))[] = [];
+  for (const e of entries) {
+    try {
+      out.push({ file: e.name, ...(await run(e)) });
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      out.push({ file: e.name, error: error.message, status: error.statusCode });
+    }
+  }
+  return out;
 }

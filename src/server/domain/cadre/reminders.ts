@@ -1,14 +1,15 @@
 /**
  * The dates of the cadre reminders that the x-reminders vocabulary cannot say (docs/cadres.md): the age
- * expiry (the birthday at the retirement age, by rank and gender, school settings) and the term's end
+ * expiry (the day of the statutory retirement age, by birth month, gender, rank and title) and the term's end
  * (the post's start + its term, default the rule parameter cadre.termYears). The other four read fields:
  * probationEnd, a secondment's endDate, a certificate's tripEndDate + cadre-certificate.returnDays.
  */
 import { registerReminderDate } from '../../runtime/reminders/model.js';
-import { retirementDateOf, termEndOf } from './rules.js';
-import { retireAges, termYears } from './settings.js';
+import { isServing, retirementDateOf, termEndOf } from './rules.js';
+import { termYears } from './settings.js';
 
-registerReminderDate('cadre.retirementAge', async (record, db) => retirementDateOf(record.birthDate, record.gender, record.rank, await retireAges(db)));
+// Every serving cadre (在任 and 试用期), at the statutory age (the 2025 decision's table, src/shared/cadre/retirement.ts).
+registerReminderDate('cadre.retirementAge', async (record) => (isServing(record.tenureStatus) ? retirementDateOf(record) : null));
 
 const termByHandle = new WeakMap<object, Promise<number>>();
 registerReminderDate('cadre.termEnd', async (record, db) => {

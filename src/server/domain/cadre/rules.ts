@@ -5,6 +5,7 @@
  * holds them at their boundaries.
  */
 import { addMonths, isDate } from '../../../shared/calendar.js';
+import { statutoryRetireDate, type RetirementInput } from '../../../shared/cadre/retirement.js';
 
 /** 干部人事档案工作条例 (2018) 第十六条 and 干部履历 practice: the work record is continuous from first employment. */
 export const RULE_RESUME = '干部简历应从参加工作起连续记载，全职经历之间不得断档或重叠（《干部人事档案工作条例》）';
@@ -57,20 +58,17 @@ export interface RetireAges {
   femaleSenior: number;
 }
 export const DEFAULT_RETIRE_AGES: RetireAges = { male: 60, female: 55, femaleSenior: 60 };
-/** GB_JBXX_XZJB codes above 处级: 正部 01 … 副厅 04. */
-const SENIOR_RANKS = new Set(['01', '02', '03', '04']);
-
-/** The age a cadre retires at: 60 for men; for women 55 at 处级 and below, 60 above (school settings). */
-export function retireAgeOf(gender: unknown, rank: unknown, ages: RetireAges = DEFAULT_RETIRE_AGES): number {
-  if (gender === '2') return typeof rank === 'string' && SENIOR_RANKS.has(rank) ? ages.femaleSenior : ages.female;
-  return ages.male;
+/**
+ * The day a cadre reaches the statutory retirement age (the 2025 decision's table by birth month, and
+ * 组通字〔2015〕14号 for women at 处级 or with a senior title: src/shared/cadre/retirement.ts). The ages are
+ * statute, not school settings; `RetireAges` above stays for the settings' interface only.
+ */
+export function retirementDateOf(c: RetirementInput): string | null {
+  return statutoryRetireDate(c);
 }
 
-/** The day the cadre reaches that age (a 02-29 birthday: 02-28 in a common year). */
-export function retirementDateOf(birthDate: unknown, gender: unknown, rank: unknown, ages: RetireAges = DEFAULT_RETIRE_AGES): string | null {
-  if (!isDate(birthDate)) return null;
-  return addMonths(birthDate, 12 * retireAgeOf(gender, rank, ages));
-}
+/** 在任 and 试用期 are serving (GB_JBXX_RZZT 1, 2): the age reminder covers both. */
+export const isServing = (tenureStatus: unknown) => tenureStatus === '1' || tenureStatus === '2';
 
 /** A term's end: `years` after the post's start (5 by default, a setting per post). */
 export function termEndOf(startDate: unknown, years: unknown, defaultYears = 5): string | null {
