@@ -135,4 +135,33 @@ describe(`a member's life in the party (issue 41) on ${TEST_DB}`, () => {
     expect((await step('member-abroad', stop.id, 'backHome', { returnDate: today })).status).toBe(200);
     expect((await member(id)).partyStatus).toBe('1');
   });
+
+  it('LC-6 member-change: 年初数 + 增加 − 减少 = 年末数 for the year of the processes above, each cell drilling down to its members', async () => {
+    const year = Number(today.slice(0, 4));
+    const res = await admin.post('/api/reports/member-change/run', { year });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Cells are keyed `<column>|<measure>`; without a column dimension the column is ''.
+    const plain = (v: Record<string, number>) => Object.fromEntries(Object.entries(v).map(([k, n]) => [k.replace(/^\|/, ''), n]));
+    const body = res.body as { totals: Record<string, number>; rows: { key: string; values: Record<string, number> }[] };
+    const totals = plain(body.totals);
+    const rows = body.rows.map((r) => ({ ...r, values: plain(r.values) }));
+    const onRoll = (await admin.post('/api/m/member/list?size=1', { partyStatus: '1' })).body.totalElements as number;
+    expect(totals.end).toBe(onRoll);
+    expect(totals.start + totals.in - totals.out).toBe(totals.end);
+    expect(totals.diff).toBe(0);
+    expect(totals.outQuit).toBeGreaterThanOrEqual(1);
+    expect(totals.outStop).toBeGreaterThanOrEqual(2);
+    expect(totals.inRestore).toBeGreaterThanOrEqual(2);
+    expect(totals.in).toBe(totals.inDevelop + totals.inTransfer + totals.inRestore);
+    for (const r of rows) expect(r.values.start + r.values.in - r.values.out, r.key).toBe(r.values.end);
+    const row = rows.find((r) => r.values.outQuit > 0)!;
+    const drill = await admin.get(`/api/lifecycle/member-change/members?year=${year}&measure=outQuit&orgId=${row.key}`);
+    expect(drill.status).toBe(200);
+    expect(drill.body.totalElements).toBe(row.values.outQuit);
+    const all = await admin.get(`/api/lifecycle/member-change/members?year=${year}&measure=end&size=1`);
+    expect(all.body.totalElements).toBe(totals.end);
+    // A past year is the same when run again.
+    const last = plain((await admin.post('/api/reports/member-change/run', { year: year - 1 })).body.totals);
+    expect(last.end).toBe(totals.start);
+  });
 });

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerHook, type HookContext, type WriteHookContext } from '../../runtime/index.js';
 import { disciplineHook, fromMemberHook, lastContactHook, quitEvidenceHook } from './hooks.js';
 import { registerLifecycleProcess } from './process.js';
+import { lifecycleRoutes } from './routes.js';
 
 export { onRosterSql } from '../member/members.js';
 
@@ -20,4 +21,5 @@ export async function lifecycleArea(app: FastifyInstance): Promise<void> {
   registerHook('lifecycle.quitEvidence', onWrite(quitEvidenceHook));
   registerHook('lifecycle.lastContact', onWrite(lastContactHook(lostContactModules)));
   registerLifecycleProcess(lostContactModules);
+  if (runtime.module('member')) await lifecycleRoutes(app);
 }
