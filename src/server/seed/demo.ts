@@ -8,6 +8,7 @@ import { seedDemoDues } from './demo-dues.js';
 import { seedDemoForms } from './forms.js';
 import { seedPschool } from './pschool/seed.js';
 import { seedDevelopment, seedWorkflowTodos } from './development.js';
+import { seedLifecycle } from './lifecycle.js';
 import { seedDemoNotices } from './notices.js';
 import { seedDemoMobile } from './mobile.js';
 import { seedTransfers } from './transfers.js';
@@ -293,6 +294,14 @@ export const demoSeeders: DemoSeeder[] = [
   { name: 'demo-forms', run: async (ctx) => ctx.log.info(await seedDemoForms(ctx), 'demo forms seeded') },
   // Talks, points, assistance, rewards, duty reports, an assessment, an appraisal round and weak branches (issue 27).
   { name: 'demo-member-life', run: seedMemberLife },
+  // 党籍管理 (issue 41): discipline, members who left, 停止党籍, members abroad and graduates kept, with the to-dos.
+  {
+    name: 'demo-lifecycle',
+    async run(ctx) {
+      ctx.log.info(await seedLifecycle(ctx), 'demo lifecycle seeded');
+      if (ctx.app) for (const module of ['member-discipline', 'member-quit', 'member-suspend', 'member-abroad', 'member-stay']) await seedWorkflowTodos(ctx.app, module);
+    },
+  },
   // 工作管理 (issue 29): tasks given to the branches with their reports, and the other reports they upload.
   { name: 'demo-work', run: async (ctx) => ctx.log.info(await seedWork(ctx, { school: ctx.config.school }), 'demo work seeded') },
   // 模板管理 (issue 29): a 证明信, a 介绍信, an xlsx information sheet and a 结业证书, built in code.
