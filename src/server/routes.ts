@@ -17,6 +17,7 @@ import { orgRoutes } from './domain/org/routes.js';
 import { duesRoutes } from './domain/dues/index.js';
 import { pschoolRoutes } from './domain/pschool/index.js';
 import { transferArea } from './domain/transfer/index.js';
+import { lifecycleArea } from './domain/lifecycle/index.js';
 import { developmentArea } from './domain/development/index.js';
 import { calendarArea } from './domain/calendar/index.js';
 import { formsArea } from './domain/forms/index.js';
@@ -60,6 +61,7 @@ export const routePlugins: FastifyPluginAsync[] = [
   duesRoutes,
   pschoolRoutes,
   transferArea,
+  lifecycleArea,
   developmentArea,
   cadreArea,
   statisticsArea,

@@ -41,8 +41,8 @@ describe(`statistical reports and snapshots on ${TEST_DB}`, () => {
   it('lists the built-in reports', async () => {
     const list = (await t.app.inject({ url: '/api/reports', headers: bearer(admin) })).json() as { id: string; title: string; builtin: boolean }[];
     const builtins = list.filter((r) => r.builtin);
-    expect(builtins.map((r) => r.id)).toEqual(expect.arrayContaining(['members-by-gender', 'members-by-ethnicity', 'members-by-age', 'members-by-education', 'members-by-party-age', 'members-by-category', 'development-in-year', 'members-by-org', 'orgs-by-type', 'dues-collected', 'dues-collected-by-branch', 'dues-collected-by-month']));
-    expect(builtins).toHaveLength(12);
+    expect(builtins.map((r) => r.id)).toEqual(expect.arrayContaining(['members-by-gender', 'members-by-ethnicity', 'members-by-age', 'members-by-education', 'members-by-party-age', 'members-by-category', 'development-in-year', 'members-by-org', 'orgs-by-type', 'dues-collected', 'dues-collected-by-branch', 'dues-collected-by-month', 'member-change']));
+    expect(builtins).toHaveLength(13);
     // Besides them, the demo's designed reports (tests/api/statistics-designer.test.ts).
     expect(list.every((r) => r.title && (r.builtin || r.id.startsWith('custom-')))).toBe(true);
   });

@@ -1,4 +1,5 @@
 // engines: pglite — steps and scope of internal transfers; the guarded updates are workflow-engine's
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localToday } from '../../src/shared/module-schema/computed.js';
 import { login } from '../support/auth.js';
@@ -112,8 +113,8 @@ describe(`校内转接 (transfer-internal) on ${TEST_DB}`, () => {
     const m = w.membersOf(a.from)[3];
     const rec = (await a.sendBranch.post('/api/m/transfer-internal', { memberId: w.member(m), toOrgId: w.org(a.to.key) })).body;
     await step(a.sendBranch, rec.id, 'submit');
-    const member = (await admin.get(`/api/m/member/${w.member(m)}`)).body;
-    await admin.put('/api/m/member', { id: member.id, version: member.version, partyStatus: '3' });
+    // 停止党籍 decided meanwhile (its own process sets the read-only status; here straight in the table).
+    await sql`UPDATE m_member SET party_status = '3' WHERE id = ${w.member(m)}`.execute(t.database.db);
     const refused = await step(a.sendCommittee, rec.id, 'approve');
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain('党籍状态已不是“正常”');

@@ -18,6 +18,7 @@ import { membersSuite } from './suites/members.js';
 import { pschoolSuite } from './suites/pschool.js';
 import { runtimeSuite } from './suites/runtime.js';
 import { serverSuite } from './suites/server.js';
+import { lifecycleSuite } from './suites/lifecycle.js';
 import { statisticsSuite } from './suites/statistics.js';
 import { tableSuite } from './suites/table.js';
 import { templatesSuite } from './suites/templates.js';
@@ -41,6 +42,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   imports: importsSuite,
   table: tableSuite,
   statistics: statisticsSuite,
+  lifecycle: lifecycleSuite,
   meetings: meetingsSuite,
   evaluation: evaluationSuite,
   mobile: mobileSuite,

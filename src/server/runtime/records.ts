@@ -43,6 +43,12 @@ export interface WriteOptions {
    * for the commit when the transaction was opened with `ctx.transaction` (workflow steps are).
    */
   trx?: Kysely<DB>;
+  /**
+   * Values of read-only fields a server-side process sets (a member's 党籍状态 changes only through the
+   * processes that decide it, docs/schema.md "Read-only fields set by processes"). Never from a client:
+   * the generic API drops read-only keys; each value must fit its field's dictionary or enum.
+   */
+  set?: Record<string, unknown>;
 }
 
 /** A validated write: the record to store and, for an update, the stored row and the version read. */
@@ -162,6 +168,7 @@ export class RecordService<T = Record<string, unknown>> {
     const values = this.withDefaults(input.values, actor);
     const [result] = await validateCandidates(this.ctx, this.module, [{ values }], actor, db);
     assertValid(result, this.scopeFieldName);
+    await this.applySet(values, options.set, db);
     const origin = options.origin ?? ChangeRecordOrigin.USER_CREATE;
     const dicts = await dictSnapshot(this.ctx, this.module, db);
     const [id] = await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, origin, source: options.source }], actor, dicts));
@@ -191,11 +198,27 @@ export class RecordService<T = Record<string, unknown>> {
     const values = { ...this.writableValues(current), ...input.values };
     const [result] = await validateCandidates(this.ctx, m, [{ values, currentId: id, stored: current }], actor, db);
     assertValid(result, this.scopeFieldName);
+    await this.applySet(values, options.set, db);
     const origin = options.origin ?? ChangeRecordOrigin.USER_UPDATE;
     const dicts = await dictSnapshot(this.ctx, m, db);
     await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, current, origin, version: input.version as number, source: options.source }], actor, dicts));
     this.emitAfter(options.trx, { module: m.id, action: 'update', ids: [id], origin });
     return this.get(id, actor, db);
+  }
+
+  /** Adds the read-only values a process sets (WriteOptions.set), each checked against its field. */
+  private async applySet(values: Record<string, unknown>, set: Record<string, unknown> | undefined, db: Kysely<DB>): Promise<void> {
+    if (!set) return;
+    for (const [name, value] of Object.entries(set)) {
+      const f = this.module.field(name);
+      if (!f || !f.column || f.writable) throw new Error(`${this.module.id}.${name} is not a stored read-only field (WriteOptions.set)`);
+      if (value !== null && f.schema.enum && !f.schema.enum.includes(value as never)) throw new HttpError(400, `${f.title}的取值“${String(value)}”不正确`);
+      if (value !== null && f.dict) {
+        const known = await db.selectFrom('dict_details').select('value').where('dict_code', '=', f.dict).where('value', '=', String(value)).executeTakeFirst();
+        if (!known) throw new HttpError(400, `${f.title}的取值“${String(value)}”不在字典中`);
+      }
+      values[name] = value;
+    }
   }
 
   private async conflict(id: number, db?: Kysely<DB>): Promise<never> {

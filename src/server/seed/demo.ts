@@ -8,6 +8,7 @@ import { seedDemoDues } from './demo-dues.js';
 import { seedDemoForms } from './forms.js';
 import { seedPschool } from './pschool/seed.js';
 import { seedDevelopment, seedWorkflowTodos } from './development.js';
+import { seedLifecycle } from './lifecycle.js';
 import { seedDemoNotices } from './notices.js';
 import { seedDemoMobile } from './mobile.js';
 import { seedTransfers } from './transfers.js';
@@ -60,6 +61,9 @@ function permissionsUnder(tree: MenuNode[], ...nodeIds: string[]): string[] {
  * duty reports, appraisal rounds); the level above approves, scores assessments and decides on weak branches.
  */
 const EVALUATION_ABOVE = /^(member-assist:approve|member-points:(approve|settings)|org-weak:(decide|accept|close|dismiss)|duty-report:(review|publish)|appraisal:approve)$/;
+/** 党籍管理 (issue 41): the branch proposes (支部大会) and decides at its level; the committee above approves. */
+const LIFECYCLE_ABOVE = /^member-(discipline|quit|suspend|abroad|stay):(approve|reject)$/;
+
 const evaluationOfBranch = (tree: MenuNode[]) => [
   ...permissionsUnder(tree, 'member-daily', 'org-weak', 'stat-duty-report', 'service-appraisal').filter((p) => !EVALUATION_ABOVE.test(p)),
   'service-assess-plan:list',
@@ -129,6 +133,7 @@ export const DEMO_ROLES: DemoRole[] = [
       'dues:list', 'dues:edit', 'dues:export', 'dues:confirm', 'dues-batch:list', 'dues-batch:report', 'dues-batch:defer',
       ...permissionsUnder(tree, 'dues-onsite', 'dues-report', 'dues-my'),
       ...evaluationOfBranch(tree),
+      ...permissionsUnder(tree, 'member-lifecycle').filter((p) => !LIFECYCLE_ABOVE.test(p)),
       // Statistics (issue 30): 综合查询 and 统计报表 over the branch's own records.
       'service-query:list', 'stat-report:list',
     ]),
@@ -139,6 +144,8 @@ export const DEMO_ROLES: DemoRole[] = [
     permissions: (tree) => withViews([
       'member:list', 'member:view', 'org:list', 'service-mobile:list', ...permissionsUnder(tree, 'development', 'transfer', 'org-life', 'message-center').filter((p) => !ORG_DEPARTMENT_ONLY.test(p)),
       ...permissionsUnder(tree, 'org-election'), ...evaluationAbove(tree),
+      // 党籍管理 (issue 41): the committee approves its branches' decisions (出党, 停止党籍, 处分, 出国（境）, 暂留).
+      ...permissionsUnder(tree, 'member-lifecycle').filter((p) => LIFECYCLE_ABOVE.test(p) || /:(list|export|return)$/.test(p)),
       // 工作管理 (issue 29): the committee gives its branches tasks (declares the overdue ones not completed) and collects their reports.
       ...permissionsUnder(tree, 'service-task', 'stat-other-report'), 'service-batch:list', 'service-download:list',
       'service-template:list', 'service-template:render',
@@ -288,6 +295,14 @@ export const demoSeeders: DemoSeeder[] = [
   { name: 'demo-forms', run: async (ctx) => ctx.log.info(await seedDemoForms(ctx), 'demo forms seeded') },
   // Talks, points, assistance, rewards, duty reports, an assessment, an appraisal round and weak branches (issue 27).
   { name: 'demo-member-life', run: seedMemberLife },
+  // 党籍管理 (issue 41): discipline, members who left, 停止党籍, members abroad and graduates kept, with the to-dos.
+  {
+    name: 'demo-lifecycle',
+    async run(ctx) {
+      ctx.log.info(await seedLifecycle(ctx), 'demo lifecycle seeded');
+      if (ctx.app) for (const module of ['member-discipline', 'member-quit', 'member-suspend', 'member-abroad', 'member-stay']) await seedWorkflowTodos(ctx.app, module);
+    },
+  },
   // 工作管理 (issue 29): tasks given to the branches with their reports, and the other reports they upload.
   { name: 'demo-work', run: async (ctx) => ctx.log.info(await seedWork(ctx, { school: ctx.config.school }), 'demo work seeded') },
   // 模板管理 (issue 29): a 证明信, a 介绍信, an xlsx information sheet and a 结业证书, built in code.

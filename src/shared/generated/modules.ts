@@ -2326,6 +2326,64 @@ export interface MeetingRecord {
 }
 
 /**
+ * 党员出国（境）
+ */
+export interface MemberAbroadRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在党支部
+   */
+  orgId?: number;
+  /**
+   * 出国（境）事由
+   */
+  purpose: "留学" | "访学进修" | "工作" | "探亲" | "其他";
+  /**
+   * 前往国家（地区）
+   */
+  destination: string;
+  /**
+   * 出国（境）日期
+   */
+  leaveDate: string;
+  /**
+   * 预计回国日期
+   */
+  expectedReturnDate?: string;
+  /**
+   * 党籍处理: 出国（境）六个月以上的须决定
+   */
+  decision?: "保留党籍" | "停止党籍";
+  /**
+   * 保留党籍至: 最长五年
+   */
+  keptUntil?: string;
+  /**
+   * 联系方式（境外）
+   */
+  contact?: string;
+  /**
+   * 回国日期
+   */
+  returnDate?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 党员帮扶
  */
 export interface MemberAssistRecord {
@@ -2456,6 +2514,72 @@ export interface MemberContactRecord {
 }
 
 /**
+ * 党纪处分
+ */
+export interface MemberDisciplineRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在党支部: 按所选党员自动填写
+   */
+  orgId?: number;
+  /**
+   * 处分种类
+   */
+  kind: string;
+  /**
+   * 处分决定日期
+   */
+  decidedOn: string;
+  /**
+   * 留党察看期限（年）: 留党察看最长不超过两年（党章第四十条）
+   */
+  probationYears?: 1 | 2;
+  /**
+   * 留党察看期满日期: 察看期的最后一天：处分决定日期起满期限的前一日
+   */
+  probationEnd?: string;
+  /**
+   * 决定机关: 作出处分决定的党组织或纪检机关
+   */
+  decidingOrg?: string;
+  /**
+   * 处分文号
+   */
+  docNo?: string;
+  /**
+   * 违纪事实
+   */
+  reason?: string;
+  /**
+   * 上级党委批准日期
+   */
+  approveDate?: string;
+  /**
+   * 察看期满处理
+   */
+  endDecision?: "恢复党员权利" | "开除党籍";
+  /**
+   * 期满处理日期
+   */
+  endDecidedOn?: string;
+  /**
+   * 状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 积分项目
  */
 export interface MemberPointsItemRecord {
@@ -2524,6 +2648,80 @@ export interface MemberPointsRecord {
 }
 
 /**
+ * 出党管理
+ */
+export interface MemberQuitRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在党支部: 按所选党员自动填写
+   */
+  orgId?: number;
+  /**
+   * 出党方式
+   */
+  kind: string;
+  /**
+   * 事由
+   */
+  reason: string;
+  /**
+   * 开除党籍处分: 已批准的开除党籍处分，或留党察看期满决定开除党籍的处分
+   */
+  disciplineId?: number;
+  /**
+   * 死亡日期
+   */
+  deathDate?: string;
+  /**
+   * 最后参加组织生活日期: 按会议记录的出席人员统计
+   */
+  lastMeetingDate?: string;
+  /**
+   * 党费交至
+   */
+  duesPaidTo?: string;
+  /**
+   * 欠缴党费月数
+   */
+  unpaidMonths?: number;
+  /**
+   * 自行脱党情况
+   */
+  evidence?: string;
+  /**
+   * 支部大会日期
+   */
+  meetingDate?: string;
+  /**
+   * 上级党委批准日期
+   */
+  approveDate?: string;
+  /**
+   * 批复文号
+   */
+  approveDoc?: string;
+  /**
+   * 出党日期: 党员自此日起不再列入党员名册、党费收缴、组织生活与党内统计
+   */
+  leaveDate?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 奖惩信息
  */
 export interface MemberRewardRecord {
@@ -2563,6 +2761,98 @@ export interface MemberRewardRecord {
    * 附件
    */
   file?: string;
+}
+
+/**
+ * 毕业生组织关系暂留
+ */
+export interface MemberStayRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在党支部
+   */
+  orgId?: number;
+  /**
+   * 毕业日期
+   */
+  graduationDate: string;
+  /**
+   * 暂留原因
+   */
+  reason: "未落实工作单位" | "待升学" | "出国（境）待定" | "其他";
+  /**
+   * 暂留期限至: 自毕业起最长两年
+   */
+  stayUntil: string;
+  /**
+   * 联系方式
+   */
+  contact?: string;
+  /**
+   * 期满处理
+   */
+  outcome?: "转出组织关系" | "已落实去向转出" | "其他";
+  /**
+   * 办结日期
+   */
+  endDate?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 停止恢复党籍
+ */
+export interface MemberSuspendRecord {
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在党支部
+   */
+  orgId?: number;
+  /**
+   * 事项
+   */
+  kind: "停止党籍" | "恢复党籍";
+  /**
+   * 理由
+   */
+  reason: string;
+  /**
+   * 最后联系日期
+   */
+  lastContact?: string;
+  /**
+   * 支部大会日期
+   */
+  meetingDate?: string;
+  /**
+   * 上级党委批准日期
+   */
+  approveDate?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
 }
 
 /**
@@ -2664,9 +2954,9 @@ export interface MemberRecord {
    */
   memberType: string;
   /**
-   * 党籍状态
+   * 党籍状态: 只能通过出党、停止（恢复）党籍、组织关系转接等办理流程变更
    */
-  partyStatus: string;
+  partyStatus?: string;
   /**
    * 申请入党日期
    */
@@ -3933,7 +4223,7 @@ export interface WorkTaskRecord {
   state?: number;
 }
 
-export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-points-item' | 'member-points' | 'member-reward' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit' | 'work-batch' | 'work-task';
+export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-abroad' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-discipline' | 'member-points-item' | 'member-points' | 'member-quit' | 'member-reward' | 'member-stay' | 'member-suspend' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit' | 'work-batch' | 'work-task';
 
 export interface ModuleRecords {
   'appointment': AppointmentRecord;
@@ -3976,12 +4266,17 @@ export interface ModuleRecords {
   'meeting-rectification': MeetingRectificationRecord;
   'meeting-theme-plan': MeetingThemePlanRecord;
   'meeting': MeetingRecord;
+  'member-abroad': MemberAbroadRecord;
   'member-assist': MemberAssistRecord;
   'member-change-request': MemberChangeRequestRecord;
   'member-contact': MemberContactRecord;
+  'member-discipline': MemberDisciplineRecord;
   'member-points-item': MemberPointsItemRecord;
   'member-points': MemberPointsRecord;
+  'member-quit': MemberQuitRecord;
   'member-reward': MemberRewardRecord;
+  'member-stay': MemberStayRecord;
+  'member-suspend': MemberSuspendRecord;
   'member-talk': MemberTalkRecord;
   'member': MemberRecord;
   'org-term': OrgTermRecord;

@@ -18,7 +18,8 @@ import { benchLogin, median, startServerProcess, type BenchResult } from '../lib
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const ADMIN_PASSWORD = 'Bench#Admin2026';
 
-async function generate(client: pg.Client): Promise<void> {
+/** The bench university: 20 committees, 200 branches, MEMBERS members (the lifecycle suite reuses it). */
+export async function generate(client: pg.Client): Promise<void> {
   const school = process.env.SCHOOL ?? DEFAULT_SCHOOL;
   await client.query('BEGIN');
   const root = await client.query(`INSERT INTO m_org (school, name, type, code) VALUES ($1, '中共基准大学委员会', '1', 'S-ROOT') RETURNING id`, [school]);

@@ -86,5 +86,5 @@ registerEffect('development.revoke', async (ctx) => {
     await ctx.records('member').remove([member.id as number], ctx.actor, { trx: ctx.trx });
     return { memberId: null, probationEnd: null };
   }
-  await ctx.records('member').update({ id: member.id, version: member.version, partyStatus: '4' }, ctx.actor, { trx: ctx.trx });
+  await ctx.records('member').update({ id: member.id, version: member.version }, ctx.actor, { trx: ctx.trx, set: { partyStatus: '4' } });
 });

@@ -15,6 +15,7 @@ import { writeLog } from '../../runtime/workflow/log.js';
 import { scopeSql, type Caller, type DuesCore } from './context.js';
 import type { DuesActor, DuesDb } from './tables.js';
 import type { BatchView } from '../../../shared/dues/api.js';
+import { onRosterSql } from '../member/members.js';
 
 type State = (typeof BatchState)[keyof typeof BatchState];
 
@@ -82,7 +83,7 @@ export async function batchOfMonths(db: DuesDb, school: string, firstMonth: stri
 
 /** Members who would be in a batch of these months but have no standard for its year. */
 export async function membersWithoutStandard(db: DuesDb, year: number, lastDay: string) {
-  const where = sql`m.party_status = '1' AND m.org_id IS NOT NULL AND (m.join_date IS NULL OR m.join_date <= ${lastDay}::date)
+  const where = sql`${onRosterSql('m')} AND m.org_id IS NOT NULL AND (m.join_date IS NULL OR m.join_date <= ${lastDay}::date)
     AND NOT EXISTS (SELECT 1 FROM m_dues_standard s WHERE s.member_id = m.id AND s.year = ${year})`;
   const count = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_member m WHERE ${where}`.execute(db)).rows[0].n;
   const sample = count ? (await sql<{ id: number; name: string; orgName: string | null }>`
@@ -121,7 +122,7 @@ export async function snapshotBatch(trx: DuesDb, id: number, row: { first_month:
            round(s.amount::numeric * 100)::bigint * ${row.months},
            round(s.amount::numeric * 100)::bigint * ${row.months}
     FROM m_member m JOIN m_dues_standard s ON s.member_id = m.id AND s.year = ${year}
-    WHERE m.party_status = '1' AND m.org_id IS NOT NULL AND (m.join_date IS NULL OR m.join_date <= ${lastDay}::date)`.execute(trx);
+    WHERE ${onRosterSql('m')} AND m.org_id IS NOT NULL AND (m.join_date IS NULL OR m.join_date <= ${lastDay}::date)`.execute(trx);
   return (await sql<{ members: number; due: number }>`SELECT count(*)::int AS members, coalesce(sum(due_cents), 0)::bigint AS due FROM dues_item WHERE batch_id = ${id}`.execute(trx)).rows[0];
 }
 

@@ -11,6 +11,7 @@ import { HttpError } from '../../errors.js';
 import { coveredOrgs, scopeSql, type Caller, type Dues } from './context.js';
 import { SETTLED, duesStatusesOf } from './status.js';
 import type { DuesStatus } from './status.js';
+import { onRosterSql } from '../member/members.js';
 
 export interface BranchMemberStanding extends DuesStatus {
   name: string;
@@ -25,7 +26,7 @@ export async function branchStanding(dues: Dues, caller: Caller, q: { orgId?: nu
   const covered = await coveredOrgs(dues, caller, q.orgId);
   const unsettled = sql<boolean>`EXISTS (SELECT 1 FROM dues_item i JOIN dues_batch b ON b.id = i.batch_id AND b.state IN (3, 4) AND b.school = ${dues.school}
     WHERE i.member_id = m.id AND NOT ${SETTLED('i')})`;
-  const inOrgs = sql<boolean>`m.party_status = '1' AND ${scopeSql(covered, 'm.org_id')}`;
+  const inOrgs = sql<boolean>`${onRosterSql('m')} AND ${scopeSql(covered, 'm.org_id')}`;
   const counts = (await sql<{ total: number; behind: number }>`
     SELECT count(*)::int AS total, count(*) FILTER (WHERE ${unsettled})::int AS behind FROM m_member m WHERE ${inOrgs}`.execute(dues.db)).rows[0];
   const rows = (await sql<{ id: number; name: string; orgId: number; orgName: string | null; reachable: boolean }>`

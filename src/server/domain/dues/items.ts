@@ -11,6 +11,7 @@ import { SETTLED, duesStatusesOf } from './status.js';
 import type { DeferralKind } from './tables.js';
 import type { ItemStatus, ItemView, OnsiteMember, OpenMonth } from '../../../shared/dues/api.js';
 import { ownValue } from '../../../shared/own.js';
+import { onRosterSql } from '../member/members.js';
 
 export const ItemStatusLabel: Record<ItemStatus, string> = { paid: '已缴', unpaid: '未缴', deferred: '缓交', settled: '已补缴' };
 
@@ -112,7 +113,7 @@ export async function memberItems(dues: Dues, memberId: number) {
  */
 export async function onsiteMembers(dues: Dues, caller: Caller, q: { orgId?: number; name?: string; page: number; size: number }) {
   const covered = await coveredOrgs(dues, caller, q.orgId);
-  const where = sql`m.party_status = '1' AND ${scopeSql(covered, 'm.org_id')} AND ${q.name ? sql`m.name ILIKE ${likeContains(q.name)}` : sql`true`}`;
+  const where = sql`${onRosterSql('m')} AND ${scopeSql(covered, 'm.org_id')} AND ${q.name ? sql`m.name ILIKE ${likeContains(q.name)}` : sql`true`}`;
   const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_member m WHERE ${where}`.execute(dues.db)).rows[0].n;
   const members = (await sql<{ id: number; name: string; orgId: number; orgName: string | null }>`
     SELECT m.id, m.name, m.org_id AS "orgId", o.name AS "orgName" FROM m_member m LEFT JOIN m_org o ON o.id = m.org_id

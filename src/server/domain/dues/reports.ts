@@ -14,6 +14,7 @@ import { rollUp, topOf, type Figures } from './progress.js';
 import { SETTLED, lapseCandidates } from './status.js';
 import { yearFigures } from './year-figures.js';
 import type { ArrearsRow, ProgressNode, YearReport } from '../../../shared/dues/api.js';
+import { onRosterSql } from '../member/members.js';
 
 const rate = (paid: number, all: number) => (all ? Math.round((paid / all) * 10_000) / 10_000 : 0);
 
@@ -63,7 +64,7 @@ export async function arrears(dues: Dues, caller: Caller, options: { orgId?: num
   const covered = await coveredOrgs(dues, caller, options.orgId);
   const states = options.closedOnly === false ? [3, 4] : [4];
   const joins = sql`dues_item i JOIN dues_batch b ON b.id = i.batch_id AND b.state = ANY(${states}::int[]) AND b.school = ${dues.school}
-    JOIN m_member m ON m.id = i.member_id AND m.party_status = '1'`;
+    JOIN m_member m ON m.id = i.member_id AND ${onRosterSql('m')}`;
   const where = sql`NOT ${SETTLED('i')} AND ${scopeSql(covered, 'm.org_id')}`;
   const total = (await sql<{ n: number }>`SELECT count(DISTINCT i.member_id)::int AS n FROM ${joins} WHERE ${where}`.execute(dues.db)).rows[0].n;
   const rows = await sql<{ memberId: number; name: string; orgId: number; orgName: string | null; batches: string[]; owed: number; deferred: number }>`

@@ -11,6 +11,7 @@ import { duesSettings } from './settings.js';
 import { STANDARD_SOURCE } from './standard-values.js';
 import { writeStandards, type StandardInput } from './standard-writer.js';
 import type { BranchStandards, GenerateResult } from '../../../shared/dues/api.js';
+import { onRosterSql } from '../member/members.js';
 
 export function yearParam(value: unknown): number {
   const year = Number(value);
@@ -34,7 +35,7 @@ export async function generateStandards(dues: Dues, caller: Caller, body: { year
   const rows = (await sql<{ id: number; name: string; orgId: number; memberCategory: string | null; lastCategory: string | null; lastBase: string | null }>`
     SELECT m.id, m.name, m.org_id AS "orgId", m.category AS "memberCategory", s.category AS "lastCategory", s.base AS "lastBase"
     FROM m_member m LEFT JOIN m_dues_standard s ON s.member_id = m.id AND s.year = ${year - 1}
-    WHERE m.party_status = '1' AND m.org_id IS NOT NULL AND ${scopeSql(covered, 'm.org_id')}
+    WHERE ${onRosterSql('m')} AND m.org_id IS NOT NULL AND ${scopeSql(covered, 'm.org_id')}
       AND NOT EXISTS (SELECT 1 FROM m_dues_standard x WHERE x.member_id = m.id AND x.year = ${year})
     ORDER BY m.org_id, m.id`.execute(dues.db)).rows;
   const inputs: StandardInput[] = [];
@@ -66,7 +67,7 @@ export async function branchStandards(dues: Dues, caller: Caller, yearValue: unk
     FROM m_member m JOIN m_org o ON o.id = m.org_id
     LEFT JOIN m_dues_standard s ON s.member_id = m.id AND s.year = ${year}
     LEFT JOIN dues_standard_confirmation c ON c.org_id = m.org_id AND c.year = ${year}
-    WHERE m.party_status = '1' AND ${scopeSql(covered, 'm.org_id')}
+    WHERE ${onRosterSql('m')} AND ${scopeSql(covered, 'm.org_id')}
     GROUP BY m.org_id, o.name, o.sort, c.confirmed_at, c.confirmed_by_name, c.members, c.monthly_cents
     ORDER BY o.sort NULLS LAST, m.org_id`.execute(dues.db);
   return rows.rows.map((r) => ({

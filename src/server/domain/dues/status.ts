@@ -15,6 +15,7 @@ import { addMonths, LAPSE_MONTHS, monthsOf } from '../../../shared/dues/rules.js
 import type { DB } from '../../db/types.js';
 import { JUSTIFIED_DEFERRALS } from './batch-reports.js';
 import type { DuesStatus, LapseCandidate } from '../../../shared/dues/api.js';
+import { onRosterSql } from '../member/members.js';
 
 export type { DuesStatus, LapseCandidate };
 
@@ -70,7 +71,7 @@ export async function lapseCandidates(db: Kysely<DB>, orgIds: number[] | 'all'):
       FROM dues_item i JOIN dues_batch b ON b.id = i.batch_id AND b.state = 4
       JOIN dues_batch_month bm ON bm.batch_id = b.id
       LEFT JOIN dues_deferral d ON d.item_id = i.id
-      JOIN m_member m ON m.id = i.member_id AND m.party_status = '1' AND ${scope}
+      JOIN m_member m ON m.id = i.member_id AND ${onRosterSql('m')} AND ${scope}
     )
     SELECT mo.member_id AS "memberId", m.name, m.org_id AS "orgId", o.name AS "orgName", min(mo.month) AS first, max(mo.month) AS last
     FROM months mo JOIN m_member m ON m.id = mo.member_id LEFT JOIN m_org o ON o.id = m.org_id

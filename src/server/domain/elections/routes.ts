@@ -14,6 +14,7 @@ import { currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
 import { allocateDelegates, structureOf, structureWarnings, termDue, type StructureFacts } from './rules.js';
 import { addMonths } from '../../../shared/calendar.js';
+import { onRosterSql } from '../member/members.js';
 
 /** Whoever works with elections: the three pages of the area. */
 const AREA = perm('org-two-committee:list', 'org-delegate:list', 'org-congress:list');
@@ -78,7 +79,7 @@ export async function electionRoutes(app: FastifyInstance): Promise<void> {
     const rows = await sql<{ id: number; name: string; members: number; elected: number; candidates: number }>`
       WITH RECURSIVE t AS (SELECT id, id AS unit FROM m_org WHERE parent_id = ${congress.orgId} UNION ALL SELECT o.id, t.unit FROM m_org o JOIN t ON o.parent_id = t.id)
       SELECT u.id, u.name,
-        (SELECT count(*)::int FROM m_member m WHERE m.party_status = '1' AND m.org_id IN (SELECT id FROM t WHERE t.unit = u.id)) AS members,
+        (SELECT count(*)::int FROM m_member m WHERE ${onRosterSql('m')} AND m.org_id IN (SELECT id FROM t WHERE t.unit = u.id)) AS members,
         (SELECT count(*)::int FROM m_delegate d WHERE d.congress_id = ${congress.id} AND d.status = '当选代表' AND d.unit_org_id IN (SELECT id FROM t WHERE t.unit = u.id)) AS elected,
         (SELECT count(*)::int FROM m_delegate d WHERE d.congress_id = ${congress.id} AND d.status = '候选人' AND d.unit_org_id IN (SELECT id FROM t WHERE t.unit = u.id)) AS candidates
       FROM m_org u WHERE u.parent_id = ${congress.orgId} ORDER BY u.sort NULLS LAST, u.id`.execute(db);

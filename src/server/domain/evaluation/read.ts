@@ -88,6 +88,7 @@ export async function talkCoverageOf(app: FastifyInstance, branches: OrgFact[], 
 
 export type { PointsRow } from '../../../shared/evaluation/points.js';
 import type { PointsRow } from '../../../shared/evaluation/points.js';
+import { onRosterSql } from '../member/members.js';
 
 interface Item {
   id: number;
@@ -106,7 +107,7 @@ export async function pointsOf(app: FastifyInstance, where: { orgIds?: number[];
   const db = app.services.database.db;
   const items = (await sql<Item>`SELECT id, name, source, score, year_cap AS "yearCap" FROM m_member_points_item WHERE enabled IS NOT FALSE`.execute(db)).rows;
   const [from, to] = yearBounds(year);
-  const memberFilter = where.memberId !== undefined ? sql`m.id = ${where.memberId}` : sql`m.org_id = ANY(${where.orgIds ?? []}::int[]) AND m.party_status = '1'`;
+  const memberFilter = where.memberId !== undefined ? sql`m.id = ${where.memberId}` : sql`m.org_id = ANY(${where.orgIds ?? []}::int[]) AND ${onRosterSql('m')}`;
   const members = (await sql<{ id: number; name: string; orgId: number; idCard: string | null }>`
     SELECT m.id, m.name, m.org_id AS "orgId", m.id_card AS "idCard" FROM m_member m WHERE ${memberFilter}`.execute(db)).rows;
   const ids = members.map((m) => m.id);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { registerHook } from '../../runtime/hooks.js';
+import { ACTIVE_MEMBER_STATUS } from '../../../shared/party-members.js';
 
 /**
  * A member renamed (a correction of the record, 党员档案): the account linked to the member and the
@@ -12,4 +13,14 @@ registerHook('member.rename', async (ctx) => {
   if (!name) return;
   await sql`UPDATE users SET nick_name = ${name} WHERE member_id = ${ctx.id}`.execute(ctx.trx);
   await sql`UPDATE m_pschool_student s SET name = ${name} FROM users u WHERE u.member_id = ${ctx.id} AND s.user_id = u.id`.execute(ctx.trx);
+});
+
+/**
+ * 党籍状态 is read-only in the generic form and API (issue 41): only the processes that decide it (出党,
+ * 停止/恢复党籍, 转出, 转入, 取消预备党员资格) set it, through WriteOptions.set in their step's transaction.
+ * A member record made by hand or by an import is 正常.
+ */
+registerHook('member.partyStatus', (ctx) => {
+  if (ctx.action !== 'create') return;
+  if (ctx.record.partyStatus === undefined || ctx.record.partyStatus === null || ctx.record.partyStatus === '') ctx.record.partyStatus = ACTIVE_MEMBER_STATUS;
 });

@@ -28,7 +28,25 @@ function duesCollected(id: string, title: string, description: string, rows: Rep
   };
 }
 
+/**
+ * 党员增减变化 (issue 41 §5, source `member-change`): 年初数 + 增加 − 减少 = 年末数 per organisation, the
+ * reasons beside; 差额 is 0 where the table adds up and names the rows that do not.
+ */
+function memberChange(id: string, title: string, rows: ReportDefinition['rows']): ReportDefinition {
+  const sum = (key: string, t: string) => ({ key, title: t, agg: 'sum' as const, field: key });
+  return {
+    id, title, source: 'member-change', rows, hideEmpty: true,
+    description: '所选年度的党员增减：年初数＋增加（发展、转入、恢复党籍）－减少（死亡、出党、转出、停止党籍）＝年末数，按各记录的日期统计；差额不为0的行即不平衡之处',
+    measures: [
+      sum('start', '年初数'), sum('in', '增加'), sum('inDevelop', '其中：发展'), sum('inTransfer', '其中：转入'), sum('inRestore', '其中：恢复党籍'),
+      sum('out', '减少'), sum('outDeath', '其中：死亡'), sum('outQuit', '其中：出党'), sum('outTransfer', '其中：转出'), sum('outStop', '其中：停止党籍'),
+      sum('end', '年末数'), sum('diff', '差额'),
+    ],
+  };
+}
+
 export const BUILTIN_REPORTS: ReportDefinition[] = [
+  memberChange('member-change', '党员增减变化情况', { kind: 'org', field: 'orgId', title: '党组织', depth: 1 }),
   byDict('members-by-gender', '党员性别统计', 'gender'),
   byDict('members-by-ethnicity', '党员民族统计', 'ethnicity'),
   { id: 'members-by-age', title: '党员年龄统计', description: '党员按年龄段统计（按出生日期计算到今天）', source: 'members', rows: { kind: 'band', field: 'birthDate', title: '年龄段', bands: 'age' }, measures: [count] },

@@ -82,7 +82,11 @@ export async function statisticsArea(app: FastifyInstance): Promise<void> {
 
   // ---- 统计报表 and 数据源
   app.get('/api/reports', { config: perm(REPORT) }, async (req) => listReports(db, runtime, user(req)));
-  const reportParams = (req: FastifyRequest) => (req.body as { params?: unknown } | undefined)?.params;
+  // `{ params: { year } }`, or the year alone at the top (`{ "year": 2026 }`, the member-change contract of issue 41).
+  const reportParams = (req: FastifyRequest) => {
+    const body = req.body as { params?: unknown; year?: unknown } | undefined;
+    return body?.params ?? (body?.year !== undefined ? { year: body.year } : undefined);
+  };
   const reportId = (req: FastifyRequest) => (req.params as { id: string }).id;
   app.post('/api/reports/:id/run', { config: perm(REPORT) }, async (req) => runReport(runtime, user(req), (await reportFor(db, user(req), reportId(req))).run, reportParams(req)));
   app.post('/api/reports/:id/export', { config: perm(REPORT) }, async (req, reply) =>

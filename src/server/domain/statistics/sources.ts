@@ -13,6 +13,7 @@ import { HttpError, STATUS_MESSAGES } from '../../errors.js';
 import type { Runtime } from '../../runtime/index.js';
 import type { FieldInfo, RuntimeModule } from '../../runtime/module.js';
 import { yearFigures } from '../dues/index.js';
+import { CHANGE_COLUMNS, memberChangeRows } from '../lifecycle/member-change.js';
 
 /** A source over another area's tables: its rows for a report's year, and the fields they offer. */
 export interface RelationSource {
@@ -61,12 +62,24 @@ const DUES_RELATION: RelationSource = {
   permission: 'dues-report:list',
 };
 
+/**
+ * 党员增减变化 (issue 41 §5): per member and year 年初数, the increases and decreases by reason, 年末数,
+ * from the records' dates as domain/lifecycle/member-change.ts defines them.
+ */
+const MEMBER_CHANGE_RELATION: RelationSource = {
+  from: ({ school, year }) => memberChangeRows(school, year),
+  fields: [relationField('orgId', 'org_id', '党组织', 'integer', 'org'), ...CHANGE_COLUMNS.map(([name, column, title]) => relationField(name, column, title, 'integer'))],
+  orgField: 'orgId',
+  permission: 'member:list',
+};
+
 export const DEFAULT_SOURCES: DataSource[] = [
   { code: 'members', title: '党员信息', module: 'member', fields: ['gender', 'ethnicity', 'birthDate', 'education', 'category', 'memberType', 'partyStatus', 'joinDate', 'fullDate', 'orgId', 'unitId', 'jobPost', 'degree'], permissions: [], enabled: true },
   { code: 'organisations', title: '党组织', module: 'org', fields: ['type', 'parentId', 'unitId', 'foundedOn', 'termEnd'], permissions: [], enabled: true },
   { code: 'development', title: '发展党员', module: 'development', fields: ['gender', 'orgId', 'stage', 'state', 'applyDate', 'activistDate', 'targetDate', 'admitDate', 'fullDate', 'category', 'education'], permissions: [], enabled: true },
   { code: 'study', title: '党校学习', module: 'pschool-student', fields: ['orgId', 'classId', 'status', 'onlineHours', 'offlineHours', 'hoursDone', 'completed'], permissions: [], enabled: true },
   { code: 'dues', title: '党费收缴', module: 'dues', fields: DUES_RELATION.fields.map((f) => f.name), permissions: [], enabled: true, relation: DUES_RELATION },
+  { code: 'member-change', title: '党员增减变化', module: 'member-change', fields: MEMBER_CHANGE_RELATION.fields.map((f) => f.name), permissions: [], enabled: true, relation: MEMBER_CHANGE_RELATION },
 ];
 
 const DATASOURCE_MODULE = 'stat-datasource';

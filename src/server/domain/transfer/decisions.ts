@@ -43,7 +43,7 @@ async function memberInScope(trx: Kysely<DB>, memberId: number, actor: Actor) {
 async function setStatus(runtime: Runtime, trx: Kysely<DB>, memberId: number, status: string, actor: Actor): Promise<void> {
   const members = runtime.records('member');
   const current = await members.get(memberId, actor, trx);
-  await members.update({ id: memberId, version: current.version, partyStatus: status }, actor, { trx });
+  await members.update({ id: memberId, version: current.version }, actor, { trx, set: { partyStatus: status } });
 }
 
 /** 停止党籍: only for a member six months or more out of touch on the decision date. */

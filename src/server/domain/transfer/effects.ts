@@ -26,11 +26,11 @@ function processActor(ctx: EffectContext, extra: (number | null)[] = []): Actor 
 
 const dateOr = (value: unknown, fallback: string) => (isDate(value) ? value : fallback);
 
-async function updateMember(ctx: EffectContext, memberId: number, values: Record<string, unknown>, extraOrgs: (number | null)[] = []): Promise<void> {
+async function updateMember(ctx: EffectContext, memberId: number, values: Record<string, unknown>, extraOrgs: (number | null)[] = [], set?: Record<string, unknown>): Promise<void> {
   const members = ctx.records('member');
   const member = await members.readRow(memberId, ctx.trx);
   if (!member) throw new HttpError(400, '该党员的档案不存在');
-  await members.update({ id: memberId, version: member.version, ...values }, processActor(ctx, extraOrgs), { trx: ctx.trx, source: ctx.source });
+  await members.update({ id: memberId, version: member.version, ...values }, processActor(ctx, extraOrgs), { trx: ctx.trx, source: ctx.source, set });
 }
 
 export function registerTransferEffects(school: () => string): void {
@@ -71,7 +71,7 @@ export function registerTransferEffects(school: () => string): void {
    * the leave date; a temporary letter keeps the member on the roster until its end date.
    */
   registerEffect('transfer.memberLeaves', async (ctx) => {
-    if (ctx.next.kind !== '临时组织关系') await updateMember(ctx, ctx.next.memberId as number, { partyStatus: STATUS_TRANSFERRED_OUT });
+    if (ctx.next.kind !== '临时组织关系') await updateMember(ctx, ctx.next.memberId as number, {}, [], { partyStatus: STATUS_TRANSFERRED_OUT });
     return { leaveDate: dateOr(ctx.values.leaveDate, ctx.today) };
   });
 
@@ -91,17 +91,17 @@ export function registerTransferEffects(school: () => string): void {
       memberType: r.memberType,
       joinDate: r.joinDate,
       fullDate: r.memberType === '1' ? r.fullDate : null,
-      partyStatus: STATUS_NORMAL,
       orgId: r.toOrgId,
     };
+    const set = { partyStatus: STATUS_NORMAL };
     // Only a member who left the school, or one the receiving side already sees (checked again: the status may have changed since the letter was registered).
     const existing = await memberToReadmit(ctx.trx, r.idCard as string, ctx.actor);
     let memberId: number;
     if (existing) {
-      await updateMember(ctx, existing.id, values, [existing.orgId]);
+      await updateMember(ctx, existing.id, values, [existing.orgId], set);
       memberId = existing.id;
     } else {
-      memberId = (await ctx.records('member').create(values, processActor(ctx), { trx: ctx.trx, source: ctx.source })).id;
+      memberId = (await ctx.records('member').create(values, processActor(ctx), { trx: ctx.trx, source: ctx.source, set })).id;
     }
     return { memberId, arriveDate: dateOr(ctx.values.arriveDate, ctx.today) };
   });

@@ -13,6 +13,7 @@ import type { DB } from '../../db/types.js';
 import { SIX_MONTHS } from '../../../shared/transfer/rules.js';
 import { finalStates } from './facts.js';
 import type { RuntimeModule } from '../../runtime/module.js';
+import { onRosterSql } from '../member/members.js';
 
 export interface LostContact {
   memberId: number;
@@ -91,7 +92,7 @@ export async function awayWithoutFloating(db: Kysely<DB>, orgIds: number[] | 'al
     FROM m_member m
     JOIN LATERAL (SELECT away, away_since, place FROM m_member_contact c WHERE c.member_id = m.id ORDER BY contact_date DESC, id DESC LIMIT 1) c ON c.away
     LEFT JOIN m_org o ON o.id = m.org_id
-    WHERE m.party_status = '1' AND ${scopeOf(orgIds, 'm.org_id')} AND c.away_since IS NOT NULL
+    WHERE ${onRosterSql('m')} AND ${scopeOf(orgIds, 'm.org_id')} AND c.away_since IS NOT NULL
       AND ${sixMonthsBefore(sql`c.away_since`, today)}
       AND NOT EXISTS (SELECT 1 FROM m_floating f WHERE f.member_id = m.id AND f.type = 'out' AND coalesce(f.state, 0) <> ALL(${finals}::int[]))
     ORDER BY c.away_since, m.name`.execute(db);
