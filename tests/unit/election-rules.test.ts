@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ballotLines, parseBallotLines } from '../../src/shared/ballot-sheet.js';
+import { byStrokes, compareByStrokes, knowsStrokes, strokesOf } from '../../src/shared/strokes.js';
 import { allocateDelegates, newTermOf, structureOf, structureWarnings, termDue, termYearsProblem } from '../../src/server/domain/elections/rules.js';
 
 describe('election rules', () => {
@@ -44,8 +45,25 @@ describe('election rules', () => {
   });
   it('[S1.F4c] ballot lines: serial numbers per line, 0 a blank ballot, numbers beyond the list void the ballot, text refused', () => {
     const ids = [11, 12, 13];
-    expect(parseBallotLines('1 3\n\n0\n2，3、1\n4', ids)).toEqual({ ballots: [{ marks: [11, 13] }, { marks: [] }, { marks: [12, 13, 11] }, { marks: [-4] }], errors: [] });
+    const b = (marks: number[], against: number[] = [], abstain: number[] = [], writeIns: string[] = []) => ({ marks, against, abstain, writeIns });
+    expect(parseBallotLines('1 3\n\n0\n2，3、1\n4', ids)).toEqual({ ballots: [b([11, 13]), b([]), b([12, 13, 11]), b([-4])], errors: [] });
     expect(parseBallotLines('1\n张三', ids).errors).toEqual([{ line: 2, text: '张三' }]);
     expect(ballotLines([{ marks: [13, 11] }, { marks: [] }], ids)).toBe('3 1\n0');
+    // [issue 40.1] -n 不赞成, ~n 弃权, +姓名 另选他人; the lines read back.
+    expect(parseBallotLines('1 -2 ~3\n-1 +王五', ids).ballots).toEqual([b([11], [12], [13]), b([], [11], [], ['王五'])]);
+    expect(ballotLines([b([11], [12], [13]), b([], [11], [], ['王五'])], ids)).toBe('1 -2 ~3\n-1 +王五');
+    expect(parseBallotLines('1 *2', ids).errors).toEqual([{ line: 1, text: '1 *2' }]);
+  });
+
+  it('[issue 40.1] 按姓氏笔画为序: surname strokes, then the given name; differs from pinyin', () => {
+    expect([strokesOf('王'), strokesOf('李'), strokesOf('张'), strokesOf('赵'), strokesOf('丁'), strokesOf('戴')]).toEqual([4, 7, 7, 9, 2, 17]);
+    const names = ['李华', '张三', '王明', '赵六', '丁一'];
+    // Pinyin: 丁 李 王 张 赵; strokes: 丁2 王4 张7(三3) 李7(华6) 赵9.
+    expect([...names].sort(new Intl.Collator('zh-CN').compare)).toEqual(['丁一', '李华', '王明', '张三', '赵六']);
+    expect(byStrokes(names, (n) => n)).toEqual(['丁一', '王明', '张三', '李华', '赵六']);
+    expect(compareByStrokes('陈红', '陈红')).toBe(0);
+    // An unknown character sorts after the known ones of its position.
+    expect(knowsStrokes('彧')).toBe(false);
+    expect(byStrokes(['彧明', '戴明'], (n) => n)).toEqual(['戴明', '彧明']);
   });
 });
