@@ -156,7 +156,11 @@ describe(`elections on ${TEST_DB}`, () => {
     const posts = await step(zbsj, 'firstMeeting', { firstMeetingDate: today, secretaryId: candidates[3] });
     expect(posts.status).toBe(400); // not elected
     await ok(zbsj, 'firstMeeting', { firstMeetingDate: today, secretaryId: candidates[0], deputyIds: [candidates[1]] });
-    const done = await ok(zbsj, 'report', { reportDate: today });
+    // [issue 40.2] The result goes to the level above for approval; the term starts on the approval.
+    const reported = await ok(zbsj, 'report', { reportDate: today });
+    expect(reported.state).toBe(9);
+    expect((await step(zbsj, 'approveResult', { resultApproveDate: today })).status).toBe(403);
+    const done = await ok(ejdw, 'approveResult', { resultApproveDate: today });
     expect(done.state).toBe(8);
     expect(done.termStart).toBe(today);
     expect(done.termEnd).toBe(addDays(addMonths(today, 36), -1));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ballotTotalsProblems, checkCandidates, handCountProblems, hasQuorum, leadingGrade, minimumCandidates, passesMajority, quorumMinimum, returnedWithinIssued, tallyElection, tallyGrades, validBallots, votesProblem } from '../../src/shared/ballot.js';
+import { type CandidateVotes, ballotTotalsProblems, checkCandidates, handCountProblems, hasQuorum, leadingGrade, minimumCandidates, passesMajority, quorumMinimum, returnedWithinIssued, tallyElection, tallyGrades, validBallots, votesProblem } from '../../src/shared/ballot.js';
 
 /** `n` ballots marking `marks`. */
 const many = (n: number, marks: number[]) => Array.from({ length: n }, () => ({ marks }));
@@ -116,14 +116,14 @@ describe('tallyElection', () => {
 
 describe('[issue 40.1] 赞成, 不赞成, 弃权 and 另选他人 on one ballot', () => {
   it('[issue 40.1] counts the three marks per candidate; unmarked is 弃权, so each row adds up to the valid ballots', () => {
-    const t = tallyElection({
+    const t = tallyElection<number>({
       seats: 2,
       entitled: 5,
       ballotsIssued: 5,
       candidates: [1, 2, 3],
       ballots: [{ marks: [1, 2], against: [3] }, { marks: [1], against: [2], abstain: [3] }, { marks: [1, 3] }, { marks: [2], against: [1] }, { marks: [] }],
     });
-    const row = (id: number) => t.votes.find((v) => v.candidateId === id)!;
+    const row = (id: number) => t.votes.find((v): v is CandidateVotes<number> => v.candidateId === id)!;
     expect([row(1).votes, row(1).against, row(1).abstain]).toEqual([3, 1, 1]);
     expect([row(2).votes, row(2).against, row(2).abstain]).toEqual([2, 1, 2]);
     expect([row(3).votes, row(3).against, row(3).abstain]).toEqual([1, 1, 3]);
