@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ballotLines, parseBallotLines } from '../../src/shared/ballot-sheet.js';
 import { byStrokes, compareByStrokes, knowsStrokes, strokesOf } from '../../src/shared/strokes.js';
-import { allocateDelegates, newTermOf, structureOf, structureWarnings, termDue, termYearsProblem } from '../../src/server/domain/elections/rules.js';
+import { allocateDelegates, seatsProblem, termBodyOf, newTermOf, structureOf, structureWarnings, termDue, termYearsProblem } from '../../src/server/domain/elections/rules.js';
 
 describe('election rules', () => {
   it('[S1.F4c] terms: 党委 five years, 党总支 and 支部 three (two where the school allows)', () => {
@@ -65,5 +65,22 @@ describe('election rules', () => {
     // An unknown character sorts after the known ones of its position.
     expect(knowsStrokes('彧')).toBe(false);
     expect(byStrokes(['彧明', '戴明'], (n) => n)).toEqual(['戴明', '彧明']);
+  });
+
+  it('[issue 40.2] committee size: 6 full members elect a secretary (and deputy) only, 7 a committee of 3 to 7; a 党委 its approved seats', () => {
+    const f = { body: '党支部委员会', seatsApproved: null, minMembers: 7, minSeats: 3, maxSeats: 7 };
+    expect(seatsProblem({ ...f, fullMembers: 6, seats: 2 })).toBeUndefined();
+    expect(seatsProblem({ ...f, fullMembers: 6, seats: 3 })).toMatch(/不设支部委员会/);
+    expect(seatsProblem({ ...f, fullMembers: 7, seats: 3 })).toBeUndefined();
+    expect(seatsProblem({ ...f, fullMembers: 7, seats: 2 })).toMatch(/3至7/);
+    expect(seatsProblem({ ...f, fullMembers: 30, seats: 7 })).toBeUndefined();
+    expect(seatsProblem({ ...f, fullMembers: 30, seats: 8 })).toMatch(/不超过7人/);
+    expect(seatsProblem({ ...f, body: '党的委员会', seatsApproved: 9, fullMembers: 600, seats: 9 })).toBeUndefined();
+    expect(seatsProblem({ ...f, body: '党的委员会', seatsApproved: 9, fullMembers: 600, seats: 11 })).toMatch(/批准的9名/);
+  });
+  it('[issue 40.3] terms per body: a 纪委 election makes a 纪委 term, a 党委 election the 党委 term', () => {
+    expect(termBodyOf('纪律检查委员会', '1')).toBe('纪委');
+    expect(termBodyOf('党的委员会', '1')).toBe('党委');
+    expect(termBodyOf('党支部委员会', '3')).toBe('支部');
   });
 });
