@@ -5,7 +5,8 @@
  * kept in the approval log).
  */
 import { chineseDate } from './calendar.js';
-import type { ElectionTally } from './ballot.js';
+import { returnedWithinIssued, type ElectionTally } from './ballot.js';
+import { byStrokes } from './strokes.js';
 
 export const ELECTION_DOCUMENTS = { ballot: '选票', tally: '计票单', announcement: '选举结果公告', report: '选举结果报告' } as const;
 export type ElectionDocument = keyof typeof ELECTION_DOCUMENTS;
@@ -47,6 +48,17 @@ export interface PrintableDocument {
   table?: { head: string[]; rows: (string | number)[][] };
   /** Paragraphs below (notes, signatures). */
   tail: string[];
+  /** Checks the counters must see broken (shown in red): returned ≤ issued, valid + void = returned. */
+  alerts?: string[];
+}
+
+/** The checks of one round's totals (条例: 收回的选票多于发出的选票，选举无效). */
+export function roundAlerts(r: Pick<ElectionRound, 'round' | 'ballotsIssued' | 'tally'>): string[] {
+  const t = r.tally;
+  const out: string[] = [];
+  if (!returnedWithinIssued(t.ballotsReturned, r.ballotsIssued)) out.push(`第${r.round}轮：收回选票${t.ballotsReturned}张多于发出选票${r.ballotsIssued}张，选举无效`);
+  if (t.ballotsValid + t.ballotsVoid !== t.ballotsReturned) out.push(`第${r.round}轮：有效票${t.ballotsValid}张与无效票${t.ballotsVoid}张之和不等于收回选票${t.ballotsReturned}张`);
+  return out;
 }
 
 const day = (d: string | null) => (d ? chineseDate(d) : '　　年　　月　　日');
@@ -56,7 +68,7 @@ export function electionDocument(doc: ElectionDocument, d: ElectionDocumentsData
   if (doc === 'ballot') {
     const last = d.rounds.at(-1);
     const further = last && last.tally.furtherRound.length ? last : undefined;
-    const candidates = further ? further.candidates.filter((c) => further.tally.furtherRound.includes(c.id)) : d.candidates;
+    const candidates = byStrokes(further ? further.candidates.filter((c) => further.tally.furtherRound.includes(c.id)) : d.candidates, (c) => c.name);
     const seats = further ? further.tally.seatsLeft : (d.seats ?? 0);
     return {
       title: `${d.orgName}${further ? '另行' : ''}选举${body}选票`,
@@ -66,15 +78,24 @@ export function electionDocument(doc: ElectionDocument, d: ElectionDocumentsData
     };
   }
   if (doc === 'tally') {
-    const rows = d.rounds.flatMap((r) => r.tally.votes.map((v) => [r.round, r.candidates.find((c) => c.id === v.candidateId)?.name ?? String(v.candidateId), v.votes, v.elected ? '当选' : r.tally.furtherRound.includes(v.candidateId) ? '另行选举' : '']));
+    // As the counters see it: per candidate 赞成, 不赞成, 弃权 and their total; names written in (另选他人) after.
+    const rows = d.rounds.flatMap((r) =>
+      r.tally.votes.map((v) => {
+        const result = v.elected ? '当选' : !v.writeIn && r.tally.furtherRound.includes(v.candidateId) ? '另行选举' : '';
+        if (v.writeIn) return [r.round, `${v.name}（另选他人）`, v.votes, '', '', v.votes, result];
+        const name = r.candidates.find((c) => c.id === v.candidateId)?.name ?? String(v.candidateId);
+        return [r.round, name, v.votes, v.against, v.abstain, v.votes + v.against + v.abstain, result];
+      }),
+    );
     return {
       title: `${d.name}计票单`,
       lines: d.rounds.map((r) => `第${r.round}轮：应选${r.seats}名；应到会有选举权${r.entitled}人；发出选票${r.ballotsIssued}张，收回${r.tally.ballotsReturned}张，有效${r.tally.ballotsValid}张，无效${r.tally.ballotsVoid}张；${r.tally.valid ? '选举有效' : '收回选票多于发出选票，选举无效'}。`),
-      table: { head: ['轮次', '候选人', '得票数', '结果'], rows },
+      table: { head: ['轮次', '候选人', '赞成', '不赞成', '弃权', '合计', '结果'], rows },
       tail: ['当选须获得赞成票超过应到会有选举权人数的一半（《中国共产党基层组织选举工作条例》）。', '监票人：　　　　　　计票人：　　　　　　总监票人：'],
+      alerts: d.rounds.flatMap(roundAlerts),
     };
   }
-  const electedNames = d.elected.map((e) => e.name).join('、');
+  const electedNames = byStrokes(d.elected, (e) => e.name).map((e) => e.name).join('、');
   const posts = d.elected.filter((e) => e.post !== '委员').map((e) => `${e.name}为${e.post}`).join('，');
   if (doc === 'announcement') {
     return {
@@ -104,7 +125,7 @@ export function electionDocument(doc: ElectionDocument, d: ElectionDocumentsData
 
 function lastVotes(d: ElectionDocumentsData, id: number): number | string {
   for (const r of [...d.rounds].reverse()) {
-    const v = r.tally.votes.find((x) => x.candidateId === id);
+    const v = r.tally.votes.find((x) => !x.writeIn && x.candidateId === id);
     if (v) return v.votes;
   }
   return '';

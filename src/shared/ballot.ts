@@ -3,11 +3,13 @@
  *
  * Two kinds of ballot are counted here:
  *
- * 1. Elections (两委换届选举, 党代表选举, the congress's committee): `tallyElection`. Each ballot carries the
- *    candidates it marks in favour (`marks`). Rules of 中国共产党基层组织选举工作条例 (2020):
+ * 1. Elections (两委换届选举, 党代表选举, the congress's committee): `tallyElection`. Each ballot marks each
+ *    listed candidate 赞成 (`marks`), 不赞成 (`against`) or 弃权 (`abstain`, or unmarked) and may write in other
+ *    names (`writeIns`, 另选他人). Rules of 中国共产党基层组织选举工作条例 (2020):
  *    - candidates exceed the seats by at least 20% (差额): `minimumCandidates(seats)` = ceil(seats × 1.2);
- *    - the election is valid only when the ballots returned do not exceed the ballots issued; a ballot
- *      that marks more candidates than there are seats is void (fewer or none is valid, it abstains);
+ *    - the election is valid only when the ballots returned do not exceed the ballots issued; a
+ *      ballot whose 赞成 plus write-ins exceed the seats is void (fewer or none is valid); a write-in alone never
+ *      voids it, and a name written in is elected like a candidate when it passes the majority;
  *    - a candidate is elected with votes in favour from MORE than half of the voters ENTITLED
  *      (应到会有选举权的人数, not those present): `passesMajority(votes, entitled)`;
  *    - more passing than seats: the most votes win; a tie at the last seat goes to a further round
@@ -63,12 +65,19 @@ export function hasQuorum(present: number, entitled: number): boolean {
 }
 
 export interface ElectionBallot<Id extends BallotId = BallotId> {
+  /** Candidates marked 赞成. */
   marks: readonly Id[];
+  /** Candidates marked 不赞成. */
+  against?: readonly Id[];
+  /** Candidates marked 弃权 (a listed candidate left unmarked abstains too). */
+  abstain?: readonly Id[];
+  /** Other names written in (另选他人): each a vote in favour of that name. */
+  writeIns?: readonly string[];
 }
 
 export interface ElectionTallyInput<Id extends BallotId = BallotId> {
   seats: number;
-  /** Voters entitled (the full members on the roll), the base of the majority. */
+  /** Voters entitled (the full members on the roll less those excused), the base of the majority. */
   entitled: number;
   ballotsIssued: number;
   ballots: readonly ElectionBallot<Id>[];
@@ -78,49 +87,93 @@ export interface ElectionTallyInput<Id extends BallotId = BallotId> {
 
 export interface CandidateVotes<Id extends BallotId = BallotId> {
   candidateId: Id;
+  /** 赞成. */
+  votes: number;
+  /** 不赞成. */
+  against: number;
+  /** 弃权 (marked so, or left unmarked on a valid ballot). */
+  abstain: number;
+  elected: boolean;
+  writeIn?: undefined;
+  name?: undefined;
+}
+
+/** A name written in (另选他人), elected like a candidate when it passes the majority. */
+export interface WriteInVotes {
+  writeIn: true;
+  name: string;
   votes: number;
   elected: boolean;
+  candidateId?: undefined;
 }
+
+export type TallyEntry<Id extends BallotId = BallotId> = CandidateVotes<Id> | WriteInVotes;
 
 export interface ElectionTally<Id extends BallotId = BallotId> {
   valid: boolean;
   ballotsReturned: number;
   ballotsValid: number;
   ballotsVoid: number;
-  /** By votes, most first; equal votes keep the candidate list's (or first-seen) order. */
-  votes: CandidateVotes<Id>[];
+  /** By votes in favour, most first; equal votes keep the candidate list's (or first-seen) order, write-ins after. */
+  votes: TallyEntry<Id>[];
   /** Candidates of the further round (另行选举), empty when every seat is filled or the election is invalid. */
   furtherRound: Id[];
   /** Seats the further round fills. */
   seatsLeft: number;
 }
 
-/** Whether a ballot counts: not more marks than seats, no mark twice, only listed candidates (when listed). */
-function ballotIsValid<Id extends BallotId>(marks: readonly Id[], seats: number, listed: Set<Id> | null): boolean {
-  if (marks.length > seats) return false;
-  if (new Set(marks).size !== marks.length) return false;
-  return listed === null || marks.every((m) => listed.has(m));
+/** Write-ins are counted by the name as written, spaces removed (“张 三” and “张三” are one name). */
+export const writeInName = (name: string): string => name.replace(/\s+/g, '');
+
+/**
+ * Whether a ballot counts (条例: 每张选票所选人数多于应选人数的为废票): 赞成 plus write-ins not more than the seats; no candidate marked
+ * twice or with two marks; only listed candidates (when listed); a write-in alone never voids it.
+ */
+function ballotIsValid<Id extends BallotId>(b: ElectionBallot<Id>, seats: number, listed: Set<Id> | null): boolean {
+  const writeIns = (b.writeIns ?? []).map(writeInName).filter(Boolean);
+  if (b.marks.length + writeIns.length > seats) return false;
+  const marked = [...b.marks, ...(b.against ?? []), ...(b.abstain ?? [])];
+  if (new Set(marked).size !== marked.length || new Set(writeIns).size !== writeIns.length) return false;
+  return listed === null || marked.every((m) => listed.has(m));
 }
 
 export function tallyElection<Id extends BallotId>(input: ElectionTallyInput<Id>): ElectionTally<Id> {
   const { seats, entitled, ballotsIssued, ballots } = input;
   if (!Number.isInteger(seats) || seats < 1) throw new RangeError('seats must be a positive integer');
   const listed = input.candidates ? new Set(input.candidates) : null;
-  const counts = new Map<Id, number>();
-  for (const c of input.candidates ?? []) counts.set(c, 0);
+  const counts = new Map<Id, CandidateVotes<Id>>();
+  const row = (c: Id) => {
+    let r = counts.get(c);
+    if (!r) counts.set(c, (r = { candidateId: c, votes: 0, against: 0, abstain: 0, elected: false }));
+    return r;
+  };
+  for (const c of input.candidates ?? []) row(c);
+  const written = new Map<string, WriteInVotes>();
   let ballotsValid = 0;
   for (const b of ballots) {
-    if (!ballotIsValid(b.marks, seats, listed)) continue;
+    if (!ballotIsValid(b, seats, listed)) continue;
     ballotsValid++;
-    for (const m of b.marks) counts.set(m, (counts.get(m) ?? 0) + 1);
+    for (const m of b.marks) row(m).votes++;
+    for (const m of b.against ?? []) row(m).against++;
+    for (const m of b.abstain ?? []) row(m).abstain++;
+    for (const raw of b.writeIns ?? []) {
+      const name = writeInName(raw);
+      if (!name) continue;
+      const w = written.get(name) ?? { writeIn: true as const, name, votes: 0, elected: false };
+      w.votes++;
+      written.set(name, w);
+    }
   }
+  // Unmarked on a valid ballot is 弃权: every valid ballot gives each listed candidate exactly one of the three.
+  if (listed) for (const r of counts.values()) r.abstain = ballotsValid - r.votes - r.against;
   const ballotsReturned = ballots.length;
   const valid = returnedWithinIssued(ballotsReturned, ballotsIssued);
   // A stable sort keeps the list order among equal votes.
-  const ranked = [...counts].map(([candidateId, votes]) => ({ candidateId, votes, elected: false })).sort((a, b) => b.votes - a.votes);
+  const ranked: TallyEntry<Id>[] = [...counts.values(), ...written.values()].sort((a, b) => b.votes - a.votes);
   const result: ElectionTally<Id> = { valid, ballotsReturned, ballotsValid, ballotsVoid: ballotsReturned - ballotsValid, votes: ranked, furtherRound: [], seatsLeft: 0 };
   if (!valid) return result;
 
+  const candidateIds = (rows: TallyEntry<Id>[]) => rows.filter((r): r is CandidateVotes<Id> => !r.writeIn).map((r) => r.candidateId);
   const passing = ranked.filter((r) => passesMajority(r.votes, entitled));
   if (passing.length > seats) {
     const lastVotes = passing[seats - 1]!.votes;
@@ -128,7 +181,7 @@ export function tallyElection<Id extends BallotId>(input: ElectionTallyInput<Id>
       // Tie at the last seat: those above it are elected, the tied go to a further round.
       for (const r of passing) if (r.votes > lastVotes) r.elected = true;
       const tied = passing.filter((r) => r.votes === lastVotes);
-      result.furtherRound = tied.map((r) => r.candidateId);
+      result.furtherRound = candidateIds(tied);
       result.seatsLeft = seats - passing.filter((r) => r.elected).length;
     } else {
       for (const r of passing.slice(0, seats)) r.elected = true;
@@ -138,13 +191,29 @@ export function tallyElection<Id extends BallotId>(input: ElectionTallyInput<Id>
   for (const r of passing) r.elected = true;
   const left = seats - passing.length;
   if (left > 0) {
-    const rest = ranked.filter((r) => !r.elected);
+    // The further round's candidates come from the list (a name written in is not a candidate there).
+    const rest = ranked.filter((r): r is CandidateVotes<Id> => !r.elected && !r.writeIn);
     const wanted = minimumCandidates(left);
     const cut = rest.length > wanted ? rest[wanted - 1]!.votes : -1;
     result.furtherRound = rest.filter((r, i) => i < wanted || r.votes === cut).map((r) => r.candidateId);
     result.seatsLeft = left;
   }
   return result;
+}
+
+/**
+ * The checks of a count entered by hand per candidate (计票单): the same as counted ballots — returned ≤
+ * issued, valid + void = returned, and per candidate 赞成 + 不赞成 + 弃权 = the valid ballots.
+ */
+export function handCountProblems(t: { issued: number; returned: number; valid: number; void: number }, rows: readonly { name: string; votes: number; against: number; abstain: number }[]): string[] {
+  const out: string[] = [];
+  if (!returnedWithinIssued(t.returned, t.issued)) out.push(`收回选票（${t.returned}张）不能多于发出选票（${t.issued}张）`);
+  if (t.valid + t.void !== t.returned) out.push(`有效票（${t.valid}张）与无效票（${t.void}张）之和应等于收回选票（${t.returned}张）`);
+  for (const r of rows) {
+    const sum = r.votes + r.against + r.abstain;
+    if (sum !== t.valid) out.push(`${r.name}的赞成、不赞成、弃权之和（${sum}）应等于有效票（${t.valid}张）`);
+  }
+  return out;
 }
 
 export interface GradeBallot<Grade extends string = string, Subject extends BallotId = BallotId> {

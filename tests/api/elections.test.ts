@@ -40,7 +40,8 @@ describe(`elections on ${TEST_DB}`, () => {
   };
 
   const membersOf = async (orgId: number, type: '1' | '2') =>
-    (await admin.post('/api/m/member/list?size=200', { orgId, memberType: type })).body.content as { id: number; name: string }[];
+    // [issue 40.2] only members whose 党籍 is 正常 hold the rights (a 转出 member is refused on the roll).
+    (await admin.post('/api/m/member/list?size=200', { orgId, memberType: type, partyStatus: '1' })).body.content as { id: number; name: string }[];
 
   it('[S1.F4c] the 20% rule at its boundary: 7→9, 5→6, 3→4', async () => {
     for (const [seats, minimum] of [[7, 9], [5, 6], [3, 4]]) {
@@ -57,7 +58,7 @@ describe(`elections on ${TEST_DB}`, () => {
     // 20 entitled: 10 votes is half (not elected), 11 is more than half.
     const half = (await zbsj.post('/api/elections/tally', { seats: 2, entitled: 20, ballotsIssued: 17, ballots: [...many(11, [1, 2]), ...many(6, [1, 3])] })).body;
     expect(half).toMatchObject({ valid: true, ballotsReturned: 17, ballotsValid: 17, ballotsVoid: 0 });
-    expect(half.votes).toEqual([{ candidateId: 1, votes: 17, elected: true }, { candidateId: 2, votes: 11, elected: true }, { candidateId: 3, votes: 6, elected: false }]);
+    expect(half.votes).toEqual([{ candidateId: 1, votes: 17, against: 0, abstain: 0, elected: true }, { candidateId: 2, votes: 11, against: 0, abstain: 0, elected: true }, { candidateId: 3, votes: 6, against: 0, abstain: 0, elected: false }]);
     const justHalf = (await zbsj.post('/api/elections/tally', { seats: 2, entitled: 20, ballotsIssued: 20, ballots: [...many(10, [1, 2]), ...many(10, [1, 3])] })).body;
     expect(justHalf.votes.filter((v: { elected: boolean }) => v.elected).map((v: { candidateId: number }) => v.candidateId)).toEqual([1]);
     expect(justHalf.furtherRound).toEqual([2, 3]);
@@ -156,7 +157,11 @@ describe(`elections on ${TEST_DB}`, () => {
     const posts = await step(zbsj, 'firstMeeting', { firstMeetingDate: today, secretaryId: candidates[3] });
     expect(posts.status).toBe(400); // not elected
     await ok(zbsj, 'firstMeeting', { firstMeetingDate: today, secretaryId: candidates[0], deputyIds: [candidates[1]] });
-    const done = await ok(zbsj, 'report', { reportDate: today });
+    // [issue 40.2] The result goes to the level above for approval; the term starts on the approval.
+    const reported = await ok(zbsj, 'report', { reportDate: today });
+    expect(reported.state).toBe(9);
+    expect((await step(zbsj, 'approveResult', { resultApproveDate: today })).status).toBe(403);
+    const done = await ok(ejdw, 'approveResult', { resultApproveDate: today });
     expect(done.state).toBe(8);
     expect(done.termStart).toBe(today);
     expect(done.termEnd).toBe(addDays(addMonths(today, 36), -1));

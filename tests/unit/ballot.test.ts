@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ballotTotalsProblems, checkCandidates, hasQuorum, leadingGrade, minimumCandidates, passesMajority, quorumMinimum, returnedWithinIssued, tallyElection, tallyGrades, validBallots, votesProblem } from '../../src/shared/ballot.js';
+import { type CandidateVotes, ballotTotalsProblems, checkCandidates, handCountProblems, hasQuorum, leadingGrade, minimumCandidates, passesMajority, quorumMinimum, returnedWithinIssued, tallyElection, tallyGrades, validBallots, votesProblem } from '../../src/shared/ballot.js';
 
 /** `n` ballots marking `marks`. */
 const many = (n: number, marks: number[]) => Array.from({ length: n }, () => ({ marks }));
@@ -40,10 +40,10 @@ describe('tallyElection', () => {
     const t = tallyElection({ seats: 3, entitled: 20, ballotsIssued: 17, candidates: [1, 2, 3, 4], ballots: [...many(10, [1, 2, 3]), ...many(7, [1, 2, 4])] });
     expect(t).toMatchObject({ valid: true, ballotsReturned: 17, ballotsValid: 17, ballotsVoid: 0 });
     expect(t.votes).toEqual([
-      { candidateId: 1, votes: 17, elected: true },
-      { candidateId: 2, votes: 17, elected: true },
-      { candidateId: 3, votes: 10, elected: false },
-      { candidateId: 4, votes: 7, elected: false },
+      { candidateId: 1, votes: 17, against: 0, abstain: 0, elected: true },
+      { candidateId: 2, votes: 17, against: 0, abstain: 0, elected: true },
+      { candidateId: 3, votes: 10, against: 0, abstain: 7, elected: false },
+      { candidateId: 4, votes: 7, against: 0, abstain: 10, elected: false },
     ]);
     // One seat left: a further round of at least ceil(1 × 1.2) = 2 candidates, by votes.
     expect(t.furtherRound).toEqual([3, 4]);
@@ -67,7 +67,7 @@ describe('tallyElection', () => {
     expect(over.valid).toBe(false);
     expect(elected(over)).toEqual([]);
     expect(over.furtherRound).toEqual([]);
-    expect(over.votes[0]).toEqual({ candidateId: 1, votes: 5, elected: false });
+    expect(over.votes[0]).toEqual({ candidateId: 1, votes: 5, against: 0, abstain: 0, elected: false });
     const equal = tallyElection({ seats: 1, entitled: 5, ballotsIssued: 5, candidates: [1, 2], ballots: many(5, [1]) });
     expect(equal.valid).toBe(true);
     expect(elected(equal)).toEqual([1]);
@@ -109,8 +109,58 @@ describe('tallyElection', () => {
 
   it('lists candidates without votes, and refuses zero seats', () => {
     const t = tallyElection({ seats: 1, entitled: 2, ballotsIssued: 2, candidates: ['a', 'b'], ballots: [{ marks: ['a'] }, { marks: ['a'] }] });
-    expect(t.votes).toEqual([{ candidateId: 'a', votes: 2, elected: true }, { candidateId: 'b', votes: 0, elected: false }]);
+    expect(t.votes).toEqual([{ candidateId: 'a', votes: 2, against: 0, abstain: 0, elected: true }, { candidateId: 'b', votes: 0, against: 0, abstain: 2, elected: false }]);
     expect(() => tallyElection({ seats: 0, entitled: 2, ballotsIssued: 2, ballots: [] })).toThrow(RangeError);
+  });
+});
+
+describe('[issue 40.1] 赞成, 不赞成, 弃权 and 另选他人 on one ballot', () => {
+  it('[issue 40.1] counts the three marks per candidate; unmarked is 弃权, so each row adds up to the valid ballots', () => {
+    const t = tallyElection<number>({
+      seats: 2,
+      entitled: 5,
+      ballotsIssued: 5,
+      candidates: [1, 2, 3],
+      ballots: [{ marks: [1, 2], against: [3] }, { marks: [1], against: [2], abstain: [3] }, { marks: [1, 3] }, { marks: [2], against: [1] }, { marks: [] }],
+    });
+    const row = (id: number) => t.votes.find((v): v is CandidateVotes<number> => v.candidateId === id)!;
+    expect([row(1).votes, row(1).against, row(1).abstain]).toEqual([3, 1, 1]);
+    expect([row(2).votes, row(2).against, row(2).abstain]).toEqual([2, 1, 2]);
+    expect([row(3).votes, row(3).against, row(3).abstain]).toEqual([1, 1, 3]);
+    for (const v of t.votes) if (!v.writeIn) expect(v.votes + v.against + v.abstain).toBe(t.ballotsValid);
+    expect(elected(t)).toEqual([1]);
+  });
+
+  it('[issue 40.1] seats and seats + 1: 赞成 plus write-ins up to the seats is valid, one more voids; a write-in alone never voids', () => {
+    const base = { seats: 2, entitled: 3, ballotsIssued: 3, candidates: [1, 2, 3] };
+    expect(tallyElection({ ...base, ballots: [{ marks: [1], writeIns: ['王五'] }] }).ballotsVoid).toBe(0);
+    expect(tallyElection({ ...base, ballots: [{ marks: [1, 2], writeIns: ['王五'] }] }).ballotsVoid).toBe(1);
+    expect(tallyElection({ ...base, ballots: [{ marks: [], writeIns: ['王五'] }] }).ballotsVoid).toBe(0);
+    // Not 赞成 marks: 不赞成 and 弃权 for every candidate never void.
+    expect(tallyElection({ ...base, ballots: [{ marks: [1, 2], against: [3] }] }).ballotsVoid).toBe(0);
+    // Two marks for one candidate void the ballot.
+    expect(tallyElection({ ...base, ballots: [{ marks: [1], against: [1] }] }).ballotsVoid).toBe(1);
+  });
+
+  it('[issue 40.1] a write-in is an entry of its own and is elected when it passes the majority (half and one more)', () => {
+    const ballots = (n: number) => [...Array.from({ length: n }, () => ({ marks: [1], writeIns: ['王 五'] })), ...Array.from({ length: 10 - n }, () => ({ marks: [1, 2] }))];
+    const half = tallyElection({ seats: 2, entitled: 10, ballotsIssued: 10, candidates: [1, 2, 3], ballots: ballots(5) });
+    expect(half.votes.find((v) => v.writeIn)).toEqual({ writeIn: true, name: '王五', votes: 5, elected: false });
+    const more = tallyElection({ seats: 2, entitled: 10, ballotsIssued: 10, candidates: [1, 2, 3], ballots: ballots(6) });
+    expect(more.votes.find((v) => v.writeIn)).toEqual({ writeIn: true, name: '王五', votes: 6, elected: true });
+    expect(more.seatsLeft).toBe(0);
+    // A further round is among candidates only.
+    expect(half.furtherRound).toEqual([2, 3]);
+  });
+
+  it('[issue 40.1] a count entered by hand goes through the same checks', () => {
+    expect(handCountProblems({ issued: 10, returned: 10, valid: 9, void: 1 }, [{ name: '张三', votes: 6, against: 2, abstain: 1 }])).toEqual([]);
+    expect(handCountProblems({ issued: 10, returned: 11, valid: 10, void: 0 }, [{ name: '张三', votes: 6, against: 2, abstain: 1 }])).toEqual([
+      '收回选票（11张）不能多于发出选票（10张）',
+      '有效票（10张）与无效票（0张）之和应等于收回选票（11张）',
+      '张三的赞成、不赞成、弃权之和（9）应等于有效票（10张）',
+    ]);
+    expect(handCountProblems({ issued: 10, returned: 10, valid: 8, void: 1 }, [])).toEqual(['有效票（8张）与无效票（1张）之和应等于收回选票（10张）']);
   });
 });
 

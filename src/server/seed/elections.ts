@@ -46,6 +46,8 @@ export async function seedElections(database: Database, options: { school: strin
     const base = { school: options.school, org_id: o.id, version: 1 };
     terms.push({ ...base, term_no: 1, name: `${o.name}第1届（${prevStart}至${addDays(start, -1)}）`, term_start: prevStart, term_end: addDays(start, -1), current: false });
     terms.push({ ...base, term_no: 2, name: `${o.name}第2届（${start}至${end}）`, term_start: start, term_end: end, current: true });
+    // A 党委's 纪委 has its own term (elected at the same congress, so the same dates here).
+    if (o.type === '1') terms.push({ ...base, body: '纪委', term_no: 2, name: `${o.name}纪律检查委员会第2届（${start}至${end}）`, term_start: start, term_end: end, current: true });
   }
   for (let i = 0; i < terms.length; i += CHUNK) await db.insertInto('m_org_term' as never).values(terms.slice(i, i + CHUNK) as never).execute();
   if (orgs.length) {
@@ -175,25 +177,31 @@ async function finishedBranchElection(db: Kysely<DB>, school: string, orgs: OrgR
   // The assembly two months ago; every voter there but one; one ballot void (more marks than seats).
   const assemblyDate = addDays(today, -60);
   const present = voterIds.length - 1;
-  const ballots = Array.from({ length: present }, (_, i) => ({ marks: i === 0 ? candidates : i % 6 === 1 ? candidates.slice(1, seats + 1) : candidates.slice(0, seats) }));
+  // Some ballots mark the last candidate 不赞成 (the tally sheet shows 赞成, 不赞成, 弃权 per candidate).
+  const ballots = Array.from({ length: present }, (_, i) => ({
+    marks: i === 0 ? candidates : i % 6 === 1 ? candidates.slice(1, seats + 1) : candidates.slice(0, seats),
+    against: i % 4 === 2 ? candidates.slice(seats) : [],
+  }));
   const ballotText = ballotLines(ballots, candidates);
   const base = { name: `${branch.name}换届选举（${assemblyDate.slice(0, 4)}年）`, orgId: branch.id, seats, candidateIds: candidates, voterIds, round: 0 };
   const counted = await countRound(db, base, present, ballotText);
   if ('problem' in counted) return null;
   const elected = counted.values.electedIds as number[];
   const secretaryId = elected[0] ?? null;
-  const term = newTermOf(assemblyDate, defaultTermYears(branch.type));
+  // The term starts on the level above's approval of the result.
+  const approvedOn = addDays(assemblyDate, 10);
+  const term = newTermOf(approvedOn, defaultTermYears(branch.type));
   const name = new Map(voters.map((m) => [m.id, m.name]));
   const committee = elected.map((id) => `${name.get(id)}（${id === secretaryId ? '书记' : '委员'}）`).join('、');
   const [row] = (
     await sql<{ id: number }>`INSERT INTO m_election (school, version, name, org_id, body, method, state, current_term_end, request_date, request_doc, approve_date, approve_doc,
         seats, term_years, nomination_round, candidate_ids, candidates_approve_date, voter_ids, assembly_date, present, round, ballots_issued, ballots_returned, ballots_valid,
-        ballots_void, vote_summary, elected_ids, further_round_ids, seats_left, first_meeting_date, secretary_id, deputy_ids, report_date, report_doc, term_start, term_end)
+        ballots_void, vote_summary, elected_ids, further_round_ids, seats_left, first_meeting_date, secretary_id, deputy_ids, report_date, report_doc, result_approve_date, result_approve_doc, term_start, term_end)
       VALUES (${school}, 12, ${base.name}, ${branch.id}, ${bodyOf(branch.type)}, '党员大会', 8, ${addDays(assemblyDate, 3)}, ${addDays(assemblyDate, -120)}, '党支〔演示〕1号',
         ${addDays(assemblyDate, -110)}, '党委〔演示〕1号', ${seats}, ${defaultTermYears(branch.type)}, '三下三上', ${JSON.stringify(candidates)}::jsonb, ${addDays(assemblyDate, -20)},
         ${JSON.stringify(voterIds)}::jsonb, ${assemblyDate}, ${present}, 1, ${present}, ${counted.values.ballotsReturned as number}, ${counted.values.ballotsValid as number},
         ${counted.values.ballotsVoid as number}, ${counted.values.voteSummary as string}, ${JSON.stringify(elected)}::jsonb, ${JSON.stringify(counted.values.furtherRoundIds)}::jsonb,
-        ${counted.values.seatsLeft as number}, ${assemblyDate}, ${secretaryId}, '[]'::jsonb, ${addDays(assemblyDate, 2)}, '党支〔演示〕2号', ${term.termStart}, ${term.termEnd})
+        ${counted.values.seatsLeft as number}, ${assemblyDate}, ${secretaryId}, '[]'::jsonb, ${addDays(assemblyDate, 2)}, '党支〔演示〕2号', ${approvedOn}, '党委〔演示〕3号', ${term.termStart}, ${term.termEnd})
       RETURNING id`.execute(db)
   ).rows;
   const id = row!.id;
@@ -209,12 +217,13 @@ async function finishedBranchElection(db: Kysely<DB>, school: string, orgs: OrgR
     { transition: 'count', title: '投票计票', from: 5, to: 5, level: 'own', actingOrgId: own, values: { ballotsIssued: present, ballots: ballotText }, warnings: [counted.summary], at: assemblyDate },
     { transition: 'confirm', title: '确认选举结果', from: 5, to: 6, level: 'own', actingOrgId: own, at: assemblyDate },
     { transition: 'firstMeeting', title: '委员会第一次全体会议', from: 6, to: 7, level: 'own', actingOrgId: own, values: { firstMeetingDate: assemblyDate, secretaryId }, at: assemblyDate },
-    { transition: 'report', title: '选举结果报上级党组织', from: 7, to: 8, level: 'own', actingOrgId: own, values: { reportDate: addDays(assemblyDate, 2) }, at: addDays(assemblyDate, 2) },
+    { transition: 'report', title: '选举结果报上级党组织', from: 7, to: 9, level: 'own', actingOrgId: own, values: { reportDate: addDays(assemblyDate, 2) }, at: addDays(assemblyDate, 2) },
+    { transition: 'approveResult', title: '上级党组织批准选举结果', from: 9, to: 8, level: 'above', actingOrgId: above.id, values: { resultApproveDate: approvedOn }, at: approvedOn },
   ]);
   // The new term: the branch's third, current; the demo term before it becomes history.
-  await sql`UPDATE m_org_term SET current = false WHERE org_id = ${branch.id}`.execute(db);
-  await sql`INSERT INTO m_org_term (school, version, org_id, term_no, name, term_start, term_end, current, secretary, committee, election_id)
-    VALUES (${school}, 1, ${branch.id}, 3, ${`${branch.name}第3届（${term.termStart}至${term.termEnd}）`}, ${term.termStart}, ${term.termEnd}, true, ${secretaryId ? name.get(secretaryId)! : null}, ${committee}, ${id})`.execute(db);
+  await sql`UPDATE m_org_term SET current = false WHERE org_id = ${branch.id} AND body IS DISTINCT FROM '纪委'`.execute(db);
+  await sql`INSERT INTO m_org_term (school, version, org_id, body, term_no, name, term_start, term_end, current, secretary, committee, election_id)
+    VALUES (${school}, 1, ${branch.id}, '支部', 3, ${`${branch.name}第3届（${term.termStart}至${term.termEnd}）`}, ${term.termStart}, ${term.termEnd}, true, ${secretaryId ? name.get(secretaryId)! : null}, ${committee}, ${id})`.execute(db);
   await sql`UPDATE m_org SET term_start = ${term.termStart}, term_end = ${term.termEnd}, secretary = ${secretaryId ? name.get(secretaryId)! : null}, committee = ${committee} WHERE id = ${branch.id}`.execute(db);
   return id;
 }

@@ -16,6 +16,8 @@ import { HttpError } from '../../errors.js';
 import { registerEffect, registerGuard, registerHook, type GuardResult } from '../../runtime/index.js';
 import { FULL_MEMBER, idList, membersOf, orgOf } from './facts.js';
 import { COMMITTEE_TYPE, probationaryRefusal } from './rules.js';
+import { membersWithoutElectionRights } from '../member/rights.js';
+import { localToday } from '../../../shared/module-schema/computed.js';
 
 export const DELEGATE_BODY = '党代会代表';
 /** 人员类别 (DJ_DY_RYLBXX) counted as front-line by default: in-service staff and students. */
@@ -71,6 +73,10 @@ registerHook('delegate.fromMember', async (ctx) => {
   if (!m) return;
   const errors: { field: string; message: string }[] = [];
   if (m.memberType !== FULL_MEMBER) errors.push({ field: 'memberId', message: probationaryRefusal(m.name, '被选举权').replace('候选人', '代表人选') });
+  else {
+    const lost = (await membersWithoutElectionRights(ctx, [m.id], localToday())).get(m.id);
+    if (lost) errors.push({ field: 'memberId', message: `“${m.name}”${lost}，没有被选举权，不能列为代表人选` });
+  }
   if (!m.inside) errors.push({ field: 'memberId', message: `“${m.name}”不是该选举单位的党员` });
   const congress = (await sql<{ org_id: number }>`SELECT org_id FROM m_congress WHERE id = ${r.congressId as number}`.execute(ctx.trx)).rows[0];
   if (congress && unit !== null) {

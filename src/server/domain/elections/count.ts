@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { tallyElection, type ElectionTally } from '../../../shared/ballot.js';
 import { parseBallotLines } from '../../../shared/ballot-sheet.js';
 import type { DB } from '../../db/types.js';
-import { idList, membersOf } from './facts.js';
+import { entitledOf, idList, membersNamed, membersOf } from './facts.js';
 
 export interface RoundSetup {
   round: number;
@@ -35,16 +35,28 @@ export type RoundOutcome = { problem: string } | RoundResult;
 export async function countRound(db: Kysely<DB>, record: Record<string, unknown>, ballotsIssued: number, ballotsText: string): Promise<RoundOutcome> {
   const setup = roundOf(record);
   if (setup.seats < 1 || !setup.candidates.length) return { problem: '应选名额已全部选出，无需再投票' };
-  const entitled = idList(record.voterIds).length;
+  const entitled = entitledOf(record);
   const { ballots, errors } = parseBallotLines(ballotsText, setup.candidates);
-  if (errors.length) return { problem: `第${errors[0]!.line}行“${errors[0]!.text}”不是候选人序号，请按选票上的序号录入（空白票填0）` };
+  if (errors.length) return { problem: `第${errors[0]!.line}行“${errors[0]!.text}”无法识别：按选票上的序号录入（赞成填序号，不赞成填-序号，弃权可不填或填~序号，另选他人填+姓名，空白票填0）` };
   const tally = tallyElection({ seats: setup.seats, entitled, ballotsIssued, ballots, candidates: setup.candidates });
   const names = await membersOf(db, setup.candidates, null);
   const name = (id: number) => names.get(id)?.name ?? String(id);
-  const elected = [...setup.elected, ...tally.votes.filter((v) => v.elected).map((v) => v.candidateId)];
+  // A name written in that passes is elected like a candidate: it must name one member of the organisation.
+  const writtenIn = tally.valid ? tally.votes.filter((v) => v.writeIn && v.elected).map((v) => v.name as string) : [];
+  const found = await membersNamed(db, writtenIn, typeof record.orgId === 'number' ? record.orgId : null);
+  for (const n of writtenIn) {
+    const ids = found.get(n) ?? [];
+    if (ids.length !== 1) return { problem: `另选他人“${n}”得票过半数，但本组织${ids.length ? '有重名的党员，请核对' : '没有这名党员'}` };
+  }
+  const elected = [
+    ...setup.elected,
+    ...tally.votes.filter((v) => v.elected).map((v) => (v.writeIn ? found.get(v.name)![0]! : v.candidateId)),
+  ];
+  const counted = (v: (typeof tally.votes)[number]) =>
+    v.writeIn ? `${v.name}（另选他人）赞成${v.votes}票` : `${name(v.candidateId)}赞成${v.votes}票、不赞成${v.against}票、弃权${v.abstain}票`;
   const lines = [
     `第${setup.round}轮投票（应选${setup.seats}名，应到会有选举权${entitled}人）：发出选票${ballotsIssued}张，收回${tally.ballotsReturned}张，有效${tally.ballotsValid}张，无效${tally.ballotsVoid}张。`,
-    tally.votes.map((v) => `${name(v.candidateId)}${v.votes}票${v.elected ? '（当选）' : ''}`).join('；') + '。',
+    tally.votes.map((v) => `${counted(v)}${v.elected ? '（当选）' : ''}`).join('；') + '。',
   ];
   let further = tally.furtherRound;
   let seatsLeft = tally.seatsLeft;

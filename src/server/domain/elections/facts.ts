@@ -37,3 +37,23 @@ export async function orgOf(db: Kysely<DB>, id: number | null | undefined): Prom
 }
 
 export const idList = (v: unknown): number[] => (Array.isArray(v) ? v.filter((x): x is number => Number.isSafeInteger(x)) : []);
+
+/**
+ * Those entitled to vote (应到会有选举权的人数): the roll less those excused by the assembly (因故不能到会,
+ * `excusedIds`; 条例: 经党员大会同意，可以不计算在应到会人数之内). The base of the quorum and the majority.
+ */
+export const entitledOf = (record: Record<string, unknown>): number => {
+  const excused = new Set(idList(record.excusedIds));
+  return idList(record.voterIds).filter((id) => !excused.has(id)).length;
+};
+
+/** Members of `orgId`'s subtree by name (a name written in on a ballot): name → ids. */
+export async function membersNamed(db: Kysely<DB>, names: string[], orgId: number | null): Promise<Map<string, number[]>> {
+  if (!names.length || orgId === null) return new Map();
+  const rows = await sql<{ id: number; name: string }>`
+    WITH RECURSIVE sub AS (SELECT id FROM m_org WHERE id = ${orgId} UNION ALL SELECT o.id FROM m_org o JOIN sub ON o.parent_id = sub.id)
+    SELECT m.id, m.name FROM m_member m WHERE m.name = ANY(${names}::text[]) AND m.org_id IN (SELECT id FROM sub) ORDER BY m.id`.execute(db);
+  const out = new Map<string, number[]>();
+  for (const r of rows.rows) out.set(r.name, [...(out.get(r.name) ?? []), r.id]);
+  return out;
+}

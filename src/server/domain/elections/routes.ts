@@ -42,12 +42,16 @@ export async function electionRoutes(app: FastifyInstance): Promise<void> {
     const entitled = count(body.entitled, '应到会有选举权人数', 1, 1_000_000);
     const ballotsIssued = count(body.ballotsIssued, '发出选票数', 0, 1_000_000);
     if (!Array.isArray(body.ballots) || body.ballots.length > MAX_BALLOTS) throw new HttpError(400, `选票应为数组，至多${MAX_BALLOTS}张`);
+    const ids = (v: unknown) => v === undefined || (Array.isArray(v) && v.length <= 1000 && v.every((m) => Number.isSafeInteger(m) || (typeof m === 'string' && m.length <= 50)));
     const ballots = body.ballots.map((b: unknown, i: number) => {
-      const marks = (b as { marks?: unknown } | null)?.marks;
-      if (!Array.isArray(marks) || marks.length > 1000 || !marks.every((m) => Number.isSafeInteger(m) || (typeof m === 'string' && m.length <= 50))) {
-        throw new HttpError(400, `第${i + 1}张选票格式不正确：marks 应为候选人编号数组`);
+      const o = (b ?? {}) as { marks?: unknown; against?: unknown; abstain?: unknown; writeIns?: unknown };
+      if (!Array.isArray(o.marks) || !ids(o.marks) || !ids(o.against) || !ids(o.abstain)) {
+        throw new HttpError(400, `第${i + 1}张选票格式不正确：marks（赞成）、against（不赞成）、abstain（弃权）应为候选人编号数组`);
       }
-      return { marks: marks as (number | string)[] };
+      if (o.writeIns !== undefined && !(Array.isArray(o.writeIns) && o.writeIns.length <= 1000 && o.writeIns.every((w) => typeof w === 'string' && w.length <= 50))) {
+        throw new HttpError(400, `第${i + 1}张选票格式不正确：writeIns（另选他人）应为姓名数组`);
+      }
+      return { marks: o.marks as (number | string)[], against: o.against as (number | string)[] | undefined, abstain: o.abstain as (number | string)[] | undefined, writeIns: o.writeIns as string[] | undefined };
     });
     const candidates = Array.isArray(body.candidates) ? (body.candidates as (number | string)[]) : undefined;
     const t = tallyElection({ seats, entitled, ballotsIssued, ballots, candidates });

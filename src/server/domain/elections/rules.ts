@@ -8,14 +8,58 @@ import { addDays, addMonths } from '../../../shared/calendar.js';
 export const COMMITTEE_TYPE = '1';
 
 /**
- * 条例: 党的基层委员会每届任期五年，总支部委员会、支部委员会每届任期三年. Some schools let certain branches
- * (student branches) serve two years: x-workflow.params.minBranchTermYears.
+ * 条例: 党的基层委员会每届任期五年，总支部委员会、支部委员会每届任期三年 — within 党章第三十条's range (基层委员会
+ * 三年至五年, 总支部、支部委员会两年或三年), so a school may set them (x-workflow.params committeeTermYears,
+ * branchTermYears, and minBranchTermYears to let certain branches, e.g. students', serve two years).
  */
-export function termYearsProblem(orgType: string | null, years: number, minBranchYears: number): string | undefined {
-  if (orgType === COMMITTEE_TYPE) return years === 5 ? undefined : '党的基层委员会每届任期五年（《中国共产党基层组织选举工作条例》）';
-  const min = Math.min(3, Math.max(2, minBranchYears));
-  if (years >= min && years <= 3) return undefined;
-  return min === 3 ? '党总支、党支部委员会每届任期三年（《中国共产党基层组织选举工作条例》）' : `党总支、党支部委员会每届任期${min}至3年（《中国共产党基层组织选举工作条例》及本校规定）`;
+export function termYearsProblem(orgType: string | null, years: number, minBranchYears: number, committeeYears = 5, branchYears = 3): string | undefined {
+  if (orgType === COMMITTEE_TYPE) {
+    const want = Math.min(5, Math.max(3, committeeYears));
+    return years === want ? undefined : `党的基层委员会每届任期${want === 5 ? '五' : want === 4 ? '四' : '三'}年（《中国共产党基层组织选举工作条例》，《中国共产党章程》第三十条）`;
+  }
+  const max = Math.min(3, Math.max(2, branchYears));
+  const min = Math.min(max, Math.max(2, minBranchYears));
+  if (years >= min && years <= max) return undefined;
+  return min === max ? `党总支、党支部委员会每届任期${max === 3 ? '三' : '两'}年（《中国共产党基层组织选举工作条例》）` : `党总支、党支部委员会每届任期${min}至${max}年（《中国共产党基层组织选举工作条例》及本校规定）`;
+}
+
+/** The body of a 纪委 term (org-term.body): its own term beside the 党委's. */
+export const DISCIPLINE_BODY = '纪委';
+
+/** The term body (org-term.body: 党委, 纪委, 总支, 支部) an election's body makes. */
+export function termBodyOf(electionBody: string, orgType: string | null): string {
+  if (electionBody === '纪律检查委员会') return DISCIPLINE_BODY;
+  if (electionBody === '党的委员会') return '党委';
+  if (electionBody === '党总支委员会') return '总支';
+  if (electionBody === '党支部委员会') return '支部';
+  return orgType === COMMITTEE_TYPE ? '党委' : orgType === '2' ? '总支' : '支部';
+}
+
+export interface SeatsFacts {
+  body: string;
+  seats: number;
+  /** Full members of the branch with their rights. */
+  fullMembers: number;
+  seatsApproved: number | null;
+  minMembers: number;
+  minSeats: number;
+  maxSeats: number;
+}
+
+/**
+ * Committee size: a 支部 with fewer than `minMembers` (7) full members sets no committee and elects a
+ * secretary (and, when needed, a deputy): 1 or 2 seats; with 7 or more its committee has `minSeats` (3) to
+ * `maxSeats` (7) (支部委员会由3至5人组成，一般不超过7人); a 党委, 总支 or 纪委 the seats approved by the level above.
+ */
+export function seatsProblem(f: SeatsFacts): string | undefined {
+  if (f.body === '党代会代表') return undefined;
+  if (f.body !== '党支部委员会') {
+    return f.seatsApproved !== null && f.seats !== f.seatsApproved ? `应选委员名额应为上级党组织批准的${f.seatsApproved}名` : undefined;
+  }
+  if (f.fullMembers < f.minMembers) {
+    return f.seats <= 2 ? undefined : `正式党员不足${f.minMembers}人（现${f.fullMembers}人）的党支部不设支部委员会，只选举书记1名，必要时副书记1名：应选名额为1或2`;
+  }
+  return f.seats >= f.minSeats && f.seats <= f.maxSeats ? undefined : `有正式党员${f.minMembers}人以上的党支部设支部委员会，由${f.minSeats}至5人组成，一般不超过${f.maxSeats}人：应选名额应为${f.minSeats}至${f.maxSeats}`;
 }
 
 /** The default term of an organisation type. */

@@ -4,13 +4,14 @@
  */
 import { paramRule } from '../../runtime/params/refusal.js';
 import { sql } from 'kysely';
-import { checkCandidates, hasQuorum, quorumMinimum } from '../../../shared/ballot.js';
+import { checkCandidates, hasQuorum, passesMajority, quorumMinimum } from '../../../shared/ballot.js';
 import { HttpError } from '../../errors.js';
 import { registerGuard, registerEffect, registerHook, type GuardResult } from '../../runtime/index.js';
 import { countRound } from './count.js';
-import { idList, membersOf, orgOf } from './facts.js';
+import { entitledOf, FULL_MEMBER, idList, membersOf, orgOf } from './facts.js';
 import { rollProblems } from './roll.js';
-import { bodyOf, defaultTermYears, newTermOf, termYearsProblem } from './rules.js';
+import { bodyOf, defaultTermYears, newTermOf, DISCIPLINE_BODY, seatsProblem, termBodyOf, termYearsProblem } from './rules.js';
+import { membersWithoutElectionRights } from '../member/rights.js';
 
 const refuse = (field: string, message: string): GuardResult => ({ problems: [{ field, message }] });
 
@@ -40,8 +41,8 @@ registerGuard('election.termYears', async (ctx) => {
   const org = await orgOf(ctx.trx, ctx.next.orgId as number);
   const years = Number(ctx.next.termYears);
   if (ctx.preview && !years) return;
-  const min = typeof ctx.params.minBranchTermYears === 'number' ? ctx.params.minBranchTermYears : 3;
-  const problem = termYearsProblem(org?.type ?? null, years, min);
+  const num = (name: string, fallback: number) => (typeof ctx.params[name] === 'number' ? (ctx.params[name] as number) : fallback);
+  const problem = termYearsProblem(org?.type ?? null, years, num('minBranchTermYears', 3), num('committeeTermYears', 5), num('branchTermYears', 3));
   return problem ? refuse('termYears', paramRule(ctx.module, 'minBranchTermYears', problem)) : undefined;
 });
 
@@ -61,10 +62,10 @@ registerGuard('election.candidates', (ctx) => {
 
 // 条例: 有选举权的到会人数超过应到会人数的五分之四，会议有效.
 registerGuard('election.quorum', (ctx) => {
-  const entitled = idList(ctx.next.voterIds).length;
+  const entitled = entitledOf(ctx.next);
   const present = Number(ctx.next.present);
   if (ctx.preview && !entitled) return;
-  if (present > entitled) return refuse('present', `实到人数（${present}）不能多于有选举权的党员数（${entitled}）`);
+  if (present > entitled) return refuse('present', `实到人数（${present}）不能多于应到会有选举权的党员数（${entitled}，名册人数减去因故不能到会的人数）`);
   if (!hasQuorum(present, entitled)) {
     return refuse('present', `有选举权的到会人数须超过应到会人数的五分之四，会议方为有效：应到${entitled}人，至少须到${quorumMinimum(entitled)}人，实到${present}人（《中国共产党基层组织选举工作条例》）`);
   }
@@ -81,6 +82,61 @@ registerGuard('election.count', async (ctx) => {
 registerEffect('election.count', async (ctx) => {
   const outcome = await countRound(ctx.trx, ctx.record, Number(ctx.values.ballotsIssued), String(ctx.values.ballots ?? ''));
   return 'problem' in outcome ? undefined : outcome.values;
+});
+
+/**
+ * Committee size (plan): 党支部工作条例 / 条例 — 有正式党员7人以上的党支部设支部委员会，由3至5人组成，一般不超过7人;
+ * 正式党员不足7人的，不设支部委员会，选举书记1人（必要时副书记1人）; a 党委 or 党总支 elects the seats the level
+ * above approved. The numbers are x-workflow.params (branchCommitteeMinMembers, branchCommitteeMinSeats,
+ * branchCommitteeMaxSeats).
+ */
+registerGuard('election.seats', async (ctx) => {
+  const seats = Number(ctx.next.seats);
+  if (ctx.preview && !seats) return;
+  const org = await orgOf(ctx.trx, ctx.next.orgId as number);
+  const rows = await sql<{ id: number }>`SELECT id FROM m_member WHERE org_id = ${org?.id ?? -1} AND member_type = ${FULL_MEMBER}`.execute(ctx.trx);
+  const lost = await membersWithoutElectionRights(ctx, rows.rows.map((r) => r.id), ctx.today);
+  const num = (name: string, fallback: number) => (typeof ctx.params[name] === 'number' ? (ctx.params[name] as number) : fallback);
+  const problem = seatsProblem({
+    body: String(ctx.next.body ?? ''),
+    seats,
+    fullMembers: rows.rows.length - lost.size,
+    seatsApproved: typeof ctx.next.seatsApproved === 'number' ? ctx.next.seatsApproved : null,
+    minMembers: num('branchCommitteeMinMembers', 7),
+    minSeats: num('branchCommitteeMinSeats', 3),
+    maxSeats: num('branchCommitteeMaxSeats', 7),
+  });
+  return problem ? refuse('seats', problem) : undefined;
+});
+
+/** Whether the reduction passes: fewer elected than seats, some elected, and more than half of those present agree. */
+function reduction(ctx: { next: Record<string, unknown>; values: Record<string, unknown> }): { problem: string } | { seats: number; note: string } {
+  const seats = Number(ctx.next.seats) || 0;
+  const elected = idList(ctx.next.electedIds).length;
+  const present = Number(ctx.next.present) || 0;
+  const agreed = Number(ctx.values.agreed);
+  if (!ctx.next.round) return { problem: '尚未投票计票' };
+  if (elected >= seats) return { problem: '应选名额已全部选出，无需减少名额' };
+  if (elected === 0) return { problem: '尚无当选人，不能以减少名额代替另行选举' };
+  if (!Number.isInteger(agreed) || agreed < 0 || agreed > present) return { problem: `同意人数应为0至${present}（实到人数）之间的整数` };
+  // 条例: 如果接近应选名额，经半数以上选举人同意，也可以减少名额，不再进行选举 — more than half of those present.
+  if (!passesMajority(agreed, present)) return { problem: `减少名额须经到会有选举权的党员过半数同意：实到${present}人，须至少${Math.floor(present / 2) + 1}人同意，现${agreed}人同意` };
+  return { seats: elected, note: `应选${seats}名，当选${elected}名；经到会${present}人中${agreed}人同意，减少名额${seats - elected}名，不再另行选举` };
+}
+
+registerGuard('election.reduceSeats', (ctx) => {
+  if (ctx.preview) {
+    const seats = Number(ctx.next.seats) || 0;
+    return ctx.next.round && idList(ctx.next.electedIds).length < seats ? undefined : { problems: [{ message: '当选人数少于应选名额时方可减少名额' }] };
+  }
+  const r = reduction(ctx);
+  return 'problem' in r ? refuse('agreed', r.problem) : { warnings: [r.note] };
+});
+
+registerEffect('election.reduceSeats', (ctx) => {
+  const r = reduction(ctx);
+  if ('problem' in r) return;
+  return { seats: r.seats, seatsLeft: 0, furtherRoundIds: [], seatsReduced: r.note };
 });
 
 // 条例: 获得赞成票超过应到会有选举权人数一半的被选举人数少于应选名额时，不足的名额另行选举.
@@ -105,11 +161,15 @@ registerGuard('election.posts', async (ctx) => {
   if (typeof secretary === 'number' && deputies.includes(secretary)) return refuse('deputyIds', '书记不能同时为副书记');
 });
 
-/** The report step writes the new term: a current term record of the organisation (which mirrors itself onto it). */
+/**
+ * The level above's approval writes the new term (the term starts on the approval's day): a current term
+ * record of the body elected (党委, 纪委, 总支, 支部) of the organisation; a 纪委's term never touches the
+ * 党委's (terms.ts mirrors only the organisation's own committee onto it).
+ */
 registerEffect('election.newTerm', async (ctx) => {
   const r = ctx.next;
   const years = Number(r.termYears) || 3;
-  const start = (r.assemblyDate as string) ?? ctx.today;
+  const start = (r.resultApproveDate as string) ?? (r.assemblyDate as string) ?? ctx.today;
   const term = newTermOf(start, years);
   const elected = idList(r.electedIds);
   const names = await membersOf(ctx.trx, elected, null);
@@ -118,12 +178,15 @@ registerEffect('election.newTerm', async (ctx) => {
   const post = (id: number) => (id === r.secretaryId ? '书记' : deputies.includes(id) ? '副书记' : '委员');
   const rank = (id: number) => (id === r.secretaryId ? 0 : deputies.includes(id) ? 1 : 2);
   const committee = [...elected].sort((a, b) => rank(a) - rank(b)).map((id) => `${name(id)}（${post(id)}）`).join('、');
+  const org = await orgOf(ctx.trx, r.orgId as number);
+  const body = termBodyOf(String(r.body ?? ''), org?.type ?? null);
   const terms = ctx.records('org-term');
-  const last = await sql<{ n: number | null }>`SELECT max(term_no)::int AS n FROM m_org_term WHERE org_id = ${r.orgId as number}`.execute(ctx.trx);
+  const last = await sql<{ n: number | null }>`SELECT max(term_no)::int AS n FROM m_org_term WHERE org_id = ${r.orgId as number} AND (body = ${body} OR (body IS NULL AND ${body} <> ${DISCIPLINE_BODY}))`.execute(ctx.trx);
   const lastNo = last.rows[0]?.n ?? 0;
   await terms.create(
     {
       orgId: r.orgId,
+      body,
       termNo: lastNo + 1,
       ...term,
       current: true,

@@ -43,14 +43,21 @@ export async function isOwnRecord(m: RuntimeModule, record: Record<string, unkno
 
 /**
  * The accounts a record is about, in one query: its `selfField` user, and the accounts whose member
- * (users.member_id) a member reference or identity number of the record names. They take no step at a
- * level on it, and its to-dos skip them.
+ * (users.member_id) a member reference or identity number of the record names — the applicant or the linked
+ * member, given when the record is written; a member reference that a step fills in (an election's elected
+ * secretary) names a role, not the record's subject. They take no step at a level on it, and its to-dos skip them.
  */
 export async function ownersOf(m: RuntimeModule, record: Record<string, unknown>, db: Kysely<DB>): Promise<Set<number>> {
   const wf = m.workflow!;
   const owners = new Set<number>();
   if (wf.selfField && typeof record[wf.selfField.name] === 'number') owners.add(record[wf.selfField.name] as number);
-  const memberIds = [...m.fields.values()].filter((f) => f.column && f.ref === 'member').map((f) => record[f.name]).filter((v): v is number => typeof v === 'number');
+  // A member a step writes (the secretary an election chose, a receiving contact) is someone the process
+  // named, not whom the record is about: an organisation's record naming the actor is not their own record.
+  const stepWritten = new Set([...wf.transitions.values()].flatMap((t) => t.fields));
+  const memberIds = [...m.fields.values()]
+    .filter((f) => f.column && f.ref === 'member' && !stepWritten.has(f.name))
+    .map((f) => record[f.name])
+    .filter((v): v is number => typeof v === 'number');
   const cards = [...m.fields.values()].filter((f) => f.column && f.schema.format === 'id-card').map((f) => record[f.name]).filter((v): v is string => typeof v === 'string').map((v) => v.toUpperCase());
   if (!memberIds.length && !cards.length) return owners;
   const rows = await sql<{ id: number }>`

@@ -43,6 +43,11 @@ export default function ElectionPrintPage() {
         {d.lines.map((line) => (
           <p key={line}>{line}</p>
         ))}
+        {d.alerts?.map((line) => (
+          <p key={line} className="election-print-alert" data-testid="tally-alert">
+            {line}
+          </p>
+        ))}
         {d.table && (
           <table className="election-print-table">
             <thead>
