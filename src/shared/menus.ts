@@ -65,7 +65,7 @@ export interface MenuRoutes {
 
 /** Hand-written pages a `core:<page>` component may name. */
 export const CORE_PAGES = [
-  'users', 'roles', 'menus', 'dicts', 'sysconfig', 'rule-params', 'online', 'sms-outbox',
+  'dashboard', 'users', 'roles', 'menus', 'dicts', 'sysconfig', 'rule-params', 'online', 'sms-outbox',
   'msginfo', 'member-roster', 'member-analysis', 'org-trail',
   'dues', 'dues-batch', 'dues-onsite', 'dues-report', 'dues-my',
   'pschool-class', 'pschool-questionnaire', 'pschool-exam-manage', 'pschool-seating',

@@ -99,7 +99,10 @@ describe(`menus on ${TEST_DB}`, () => {
   it('[S7.M1c] GET api/menus/headMenu: the visible top tabs with the page each one opens', async () => {
     const member = await get('/api/menus/headMenu', tokens.memberonly);
     expect(member.statusCode).toBe(200);
-    expect(member.json()).toEqual([{ id: 'party-member', title: '党员管理', path: '/party-member', icon: 'TeamOutlined', firstVisibleLeaf: '/party-member/info' }]);
+    expect(member.json()).toEqual([
+      { id: 'home', title: '首页', path: '/home', icon: 'HomeOutlined', firstVisibleLeaf: '/dashboard' }, // issue 43.5: every role's first entry
+      { id: 'party-member', title: '党员管理', path: '/party-member', icon: 'TeamOutlined', firstVisibleLeaf: '/party-member/info' },
+    ]);
     const all = (await get('/api/menus/headMenu', admin)).json() as { id: string; firstVisibleLeaf: string }[];
     expect(all.map((e) => e.id)).toEqual(FILE_TREE.map((n) => n.id));
     expect(all.find((e) => e.id === 'party-school')!.firstVisibleLeaf).toBe('/party-school/admin/batch');

@@ -7,6 +7,7 @@ import { bearer, login } from '../support/auth.js';
 import { TEST_DB, createDemoTestApp, type TestApp } from '../support/test-app.js';
 import { processCases } from '../support/process-cases.js';
 import { scanResponses } from '../support/response-scanner.js';
+import { MODULE_BUTTONS, PAGE_BUTTONS } from '../../src/shared/page-actions.js';
 
 /**
  * Issue 12: every /api route × anonymous, 党员 (dy), 支部书记 (zbsj), 党委组织部 (dwzzb) and the administrator,
@@ -89,6 +90,40 @@ describe.skipIf(TEST_DB !== 'pglite')('the route × role matrix', () => {
     expect(reviewed.callers).toBe(CALLERS.join(' '));
     expect(actual).toEqual(reviewed.routes);
   }, 300_000);
+
+  it('[issue 43.1] a button is shown only with the permission its call requires: for each module page, hand-written page and caller', async () => {
+    const { routes: matrix } = reviewedMatrix({});
+    const cell = (route: string, caller: Caller) => matrix[route]?.split(' ')[CALLERS.indexOf(caller)];
+    const held = async (caller: Caller) => new Set((await t.app.inject({ url: '/auth/info', headers: bearer(tokens[caller]!) })).json().roles as string[]);
+    // A condition no record meets, so an allowed export writes an empty file.
+    const nothing = (field: string) => ({ and: [{ field, op: 'isNull' }, { field, op: 'notNull' }] });
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const caller of SCOPED_CALLERS) {
+      const permissions = await held(caller);
+      for (const m of t.app.runtime.registry.list()) {
+        for (const b of MODULE_BUTTONS) {
+          const answer = cell(b.call.replace(':module', m.id), caller);
+          if (!answer) continue; // the module has no such route, and the renderer offers no such button
+          checked++;
+          if (permissions.has(m.permissions[b.action]) !== (answer === 'A')) wrong.push(`${caller} ${m.id} ${b.label}: ${m.permissions[b.action]} shown=${permissions.has(m.permissions[b.action])}, ${b.call} ${answer}`);
+        }
+      }
+      for (const b of Object.values(PAGE_BUTTONS)) {
+        checked++;
+        if (permissions.has(b.permission) !== (cell(b.call, caller) === 'A')) wrong.push(`${caller} ${b.page} ${b.label}: ${b.permission}, ${b.call} ${cell(b.call, caller)}`);
+      }
+      // 综合查询's 导出结果 follows the module's export permission, which the export checks past the route's guard.
+      const modules = (await t.app.inject({ url: '/api/query/modules', headers: bearer(tokens[caller]!) })).json() as { id: string; export: boolean; fields: { name: string; stored: boolean }[] }[] | { status: number };
+      for (const q of Array.isArray(modules) ? modules : []) {
+        const res = await t.app.inject({ method: 'POST', url: '/api/query/export', payload: { module: q.id, where: nothing(q.fields.find((f) => f.stored)!.name) }, headers: bearer(tokens[caller]!) });
+        checked++;
+        if (q.export !== (res.statusCode !== 403)) wrong.push(`${caller} 综合查询 ${q.id} 导出结果: shown=${q.export}, answered ${res.statusCode}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(300);
+    expect(wrong).toEqual([]);
+  }, 120_000);
 
   /**
    * What each caller sees of each module's records, against the administrator (scope all):

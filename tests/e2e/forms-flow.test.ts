@@ -60,10 +60,24 @@ describe('[issue 29] a fill-in form from design to export in Chromium', () => {
     const preview = collector.locator('.forms-preview');
     await preview.getByText('每次活动填一行').waitFor();
     await preview.getByRole('button', { name: /添加一行/ }).waitFor();
+    // [issue 43.2] A 字典选项 field: saved without a dictionary, the reason is on the field, in Chinese; the
+    // dictionary is then picked by its Chinese name.
+    await designer.getByRole('button', { name: /添加字段/ }).click();
+    const gender = designer.locator('.forms-field').nth(2);
+    await gender.getByLabel('字段名称').fill('性别');
+    await pickOption(collector, gender.locator('.ant-select').first(), '字典选项');
+    await designer.getByRole('button', { name: '保存表单' }).click();
+    await gender.locator('.forms-field-problem', { hasText: '请选择字典' }).waitFor();
+    expect(await collector.locator('.forms-page .ant-table-row', { hasText: TITLE }).count()).toBe(0);
+    await pickOption(collector, gender.locator('.ant-select').nth(1), '性别', '性别');
+    await expect.poll(() => gender.locator('.forms-field-problem').count()).toBe(0);
+    await preview.locator('label', { hasText: '性别' }).first().waitFor();
     await designer.getByRole('button', { name: '保存表单' }).click();
     const row = collector.locator('.forms-page .ant-table-row', { hasText: TITLE });
     await row.waitFor();
     formId = (await api<{ id: string; title: string }[]>('GET', '/api/forms', undefined, admin)).body.find((f) => f.title === TITLE)!.id;
+    const stored = (await api<{ schema: { properties: Record<string, { 'x-dict'?: string }> } }>('GET', `/api/m/${formId}/schema`, undefined, admin)).body.schema;
+    expect(stored.properties.f3['x-dict']).toBe('DJ_COMM_XB');
 
     await row.getByRole('button', { name: '发布' }).click();
     const dialog = collector.locator('.ant-modal', { hasText: `发布：${TITLE}` });
@@ -136,6 +150,13 @@ describe('[issue 29] a fill-in form from design to export in Chromium', () => {
     // Opened again from the to-do's link (the page drops the query once it opened the filling).
     await phone!.goto(webUrl(`${PAGE}?form=${formId}&org=${branch.zbsj.id}`));
     await phone!.locator('.forms-fill').getByText('退回意见：活动明细请补充参加人数').waitFor();
+    // [issue 43.8] In the branch's words: 已退回 with the comment, a message and a to-do for the branch; 已采纳 and 在线填报 for the other.
+    await phone!.locator('.forms-fill .ant-tag', { hasText: '已退回' }).waitFor();
+    await orgRow('zbsj').locator('.ant-tag', { hasText: '已退回' }).waitFor();
+    await orgRow('jszb').locator('.ant-tag', { hasText: '已采纳' }).waitFor();
+    await orgRow('jszb').getByText('在线填报').waitFor();
+    const todos = (await api<{ content: { title: string }[] }>('GET', `/api/msgTodo/getTodo?page=0&size=50&status=0&blurry=${encodeURIComponent(TITLE)}`, undefined, tokens.zbsj)).body.content;
+    expect(todos.map((t) => t.title)).toContain(`修改后重新提交：${TITLE}`);
 
     const [download] = await Promise.all([collector.waitForEvent('download'), progress.getByRole('button', { name: /导\s*出/ }).click()]);
     const book = new ExcelJS.Workbook();
@@ -143,8 +164,8 @@ describe('[issue 29] a fill-in form from design to export in Chromium', () => {
     expect(book.worksheets.map((s) => s.name)).toEqual(['填报结果', '活动明细']);
     const rows = (name: string) => book.getWorksheet(name)!.getSheetValues().slice(2).map((r) => (r as unknown[]).slice(1));
     expect(rows('填报结果')).toEqual(expect.arrayContaining([
-      expect.arrayContaining([branch.zbsj.name, '已暂存', '张三']),
-      expect.arrayContaining([branch.jszb.name, '导入完成', '李四']),
+      expect.arrayContaining([branch.zbsj.name, '已退回', '张三']),
+      expect.arrayContaining([branch.jszb.name, '已采纳', '李四']),
     ]));
     expect(rows('活动明细')).toEqual(expect.arrayContaining([
       [branch.zbsj.name, 1, '主题党日'],

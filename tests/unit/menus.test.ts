@@ -95,7 +95,7 @@ describe('menu tree (schemas/menus.json)', () => {
   it('the repository menu is valid: meta-schema, unique ids and paths, known components', () => {
     expect(checkMenus()).toEqual([]);
     expect(loadMenus().map((m) => m.title)).toEqual([
-      '党员管理', '组织管理', '干部管理', '发展党员', '党校管理', '党费管理',
+      '首页', '党员管理', '组织管理', '干部管理', '发展党员', '党校管理', '党费管理',
       '组织关系转接', '组织生活', '消息中心', '统计报表', '综合服务', '系统管理',
     ]);
   });
@@ -165,6 +165,7 @@ describe('menu tree (schemas/menus.json)', () => {
 
   it('schemas:check catches a broken menu', () => {
     const doc = repoDoc();
+    doc.menus = doc.menus.filter((m) => m.id !== 'home'); // the paths below count from 党员管理
     const [members, org] = doc.menus;
     const info = members.children![0];
     info.children![0].children = [{ id: 'x', type: 'button', title: 'x', permission: 'x:y' }]; // button with children
@@ -283,7 +284,7 @@ describe('menu conversion (src/shared/menus.ts)', () => {
     // The repository menu: every tab opens a real page.
     const repo = menuToRoutes(filterMenuTree(loadMenus(), 'all')).firstLevel;
     expect(repo.map((r) => firstVisibleLeaf(r))).toEqual([
-      '/party-member/info', '/party-org/org', '/cadre/info', '/development/process', '/party-school/admin/batch', '/party-dues/dues',
+      '/dashboard', '/party-member/info', '/party-org/org', '/cadre/info', '/development/process', '/party-school/admin/batch', '/party-dues/dues',
       '/transfer/in', '/org-life/democratic', '/message-center/remind', '/statistics/data/snapshot', '/service/info/regulation', '/system/users',
     ]);
   });
@@ -305,5 +306,17 @@ describe('menu conversion (src/shared/menus.ts)', () => {
     expect(collectPermissions(tree)).toEqual(['bank:list', 'exam:list', 'member:add', 'member:delete', 'member:list', 'points:list', 'talk:list']);
     expect(flattenMenus(tree).slice(0, 4).map((n) => n.id)).toEqual(['members', 'member-info', 'member-add', 'member-delete']);
     expect(flattenMenus(tree)).toHaveLength(12);
+  });
+});
+
+describe('[issue 43.5] 首页 first', () => {
+  it('首页 (/dashboard) is the first visible menu entry of every demo role, so the guard lands every role there after login', { timeout: 60_000 }, async () => {
+    const { DEMO_ROLES } = await import('../../src/server/seed/demo.js');
+    const tree = loadMenus();
+    for (const role of DEMO_ROLES) {
+      const routes = menuToRoutes(filterMenuTree(tree, new Set(role.permissions(tree)))).firstLevel;
+      expect(firstVisibleLeaf(routes[0]), role.code).toBe('/dashboard');
+    }
+    expect(firstVisibleLeaf(menuToRoutes(filterMenuTree(tree, new Set())).firstLevel[0])).toBe('/dashboard'); // a role with no permission too
   });
 });

@@ -168,3 +168,34 @@ describe('other field validators', () => {
     expect(checkUsername('a b')).toBe('用户名只能包含字母、数字、下划线、点和短横线');
   });
 });
+
+describe('[issue 43.3] the interpreting validator of stored forms (no code compiled in the browser)', () => {
+  it('finds the same errors as the server\'s ajv for a designed form with every kind of field', async () => {
+    const { interpretSchema } = await import('../../src/shared/module-schema/interpret.js');
+    const { createRecordAjv } = await import('../../src/shared/module-schema/formats.js');
+    const { designedSchema } = await import('../../src/web/pages/forms/designer.js');
+    const schema = designedSchema('支部活动情况', [
+      { name: 'f1', title: '填报人', kind: 'text', required: true, maxLength: 4 },
+      { name: 'f2', title: '人数', kind: 'number', min: 1, max: 100, required: true },
+      { name: 'f3', title: '日期', kind: 'date' },
+      { name: 'f4', title: '性别', kind: 'dict', dict: 'DJ_COMM_XB' },
+      { name: 'f5', title: '明细', kind: 'rows', columns: [{ name: 'c1', title: '主题', type: 'string', required: true }, { name: 'c2', title: '人数', type: 'number' }] },
+      { name: 'f6', title: '支部', kind: 'org' },
+    ]);
+    const validate = createRecordAjv().compile(schema);
+    const keys = (errors: { keyword: string; instancePath: string; params: Record<string, unknown> }[]) =>
+      errors.map((e) => `${e.instancePath} ${e.keyword} ${String(e.params.missingProperty ?? e.params.limit ?? e.params.format ?? e.params.additionalProperty ?? '')}`).sort();
+    const cases: Record<string, unknown>[] = [
+      {},
+      { f1: '张三', f2: 5, f3: '2026-02-29', f5: [{ c2: 3 }, { c1: '党课', c2: 'x' }], f6: 1.5 },
+      { f1: '一二三四五', f2: 0, f3: '2028-02-29', f4: '1', f5: [{ c1: '主题党日', c3: 1 }], extra: 1 },
+      { f1: '李四', f2: 101, f3: '2026-13-01', f5: 'none' },
+      { f1: '王五', f2: 10, f3: '2026-12-01', f4: '2', f5: [], f6: 3 },
+    ];
+    for (const values of cases) {
+      validate(values);
+      expect(keys(interpretSchema(schema as never, values)), JSON.stringify(values)).toEqual(keys((validate.errors ?? []) as never));
+    }
+    expect(interpretSchema(schema as never, cases[4])).toEqual([]);
+  });
+});

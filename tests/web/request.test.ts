@@ -144,6 +144,24 @@ describe('the request layer (spec §7 common behaviour, §8 errors)', () => {
     expect(notified.at(-1)?.title).toBe('没有访问权限');
   });
 
+  it('[issue 43.1] a refused action (a save, an export, a download) stays on the page with a message; a refused read of the page goes to /401', async () => {
+    const onForbidden = vi.fn();
+    setRequestHooks({ onExpired: vi.fn(), onForbidden });
+    const r = createRequest(false);
+    r.defaults.adapter = recorder(403, { status: 403, message: '没有访问权限' }).adapter;
+    await expect(r.post('/api/query/export', { module: 'member' })).rejects.toThrow();
+    await expect(r.put('/api/m/member', {})).rejects.toThrow();
+    await expect(r.get('/api/m/member/export', { responseType: 'blob' })).rejects.toThrow();
+    expect(onForbidden).not.toHaveBeenCalled();
+    expect(notified.slice(-3).map((n) => n.title)).toEqual(['没有权限执行该操作', '没有权限执行该操作', '没有权限执行该操作']);
+    r.defaults.adapter = recorder(403, { status: 403, message: '只能处理本支部的记录' }).adapter;
+    await expect(r.post('/api/m/member/1/transitions/x', {})).rejects.toThrow();
+    expect(notified.at(-1)?.title).toBe('只能处理本支部的记录'); // a guard's own reason is kept
+    await expect(r.post('/api/m/member/list', {})).rejects.toThrow();
+    await expect(r.get('/api/users')).rejects.toThrow();
+    expect(onForbidden).toHaveBeenCalledTimes(2);
+  });
+
   it('[S7.C4a] downloads read the file name from content-disposition; [S7.F5] name plus optional extension', () => {
     expect(filenameFromDisposition(`attachment; filename="_____.xlsx"; filename*=UTF-8''${encodeURIComponent('模板.xlsx')}`)).toBe('模板.xlsx');
     expect(filenameFromDisposition('attachment; filename=模板.xlsx')).toBe('模板.xlsx');

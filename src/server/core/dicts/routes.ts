@@ -151,6 +151,10 @@ export async function dictRoutes(app: FastifyInstance): Promise<void> {
     id: r.id, code: r.code, name: r.name, description: r.description, entryCount: r.entries, createTime: r.created_at.toISOString(), updateTime: r.updated_at.toISOString(),
   });
 
+  // Every dictionary's code and Chinese name, for pickers (the form designer's 字典选项): metadata, no entries.
+  app.get('/api/dict/names', { config: LOGIN }, async () =>
+    db.selectFrom('dicts').select(['code', 'name']).orderBy('name').orderBy('code').execute());
+
   app.get('/api/dict', { config: perm('dict:list') }, async (req) => {
     const paging = parsePaging(req.query, { id: 'd.id', code: 'd.code', name: 'd.name', createTime: 'd.created_at' }, [['d.code', 'asc']]);
     const blurry = String((req.query as { blurry?: unknown }).blurry ?? '').trim();

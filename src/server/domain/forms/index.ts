@@ -99,8 +99,8 @@ export async function formsArea(app: FastifyInstance): Promise<void> {
   });
   app.get('/api/forms/:id/export', { config: perm(MANAGE) }, async (req, reply) => {
     const form = await forms.form(id(req));
-    const progress = (await forms.progress(form.module, currentUser(req))) as { orgName: string | null; orgId: number; state: number; recordId: number | null }[];
-    const fills = progress.map((p) => ({ orgName: p.orgName ?? String(p.orgId), state: p.state, recordId: p.recordId }));
+    const progress = (await forms.progress(form.module, currentUser(req))) as { orgName: string | null; orgId: number; state: number; stateLabel: string; recordId: number | null }[];
+    const fills = progress.map((p) => ({ orgName: p.orgName ?? String(p.orgId), state: p.state, stateLabel: p.stateLabel, recordId: p.recordId }));
     // Over 10,000 rows a job: its message leads to 填报管理, which shows the job and its file.
     return exportAnswers(app, reply, form.title, app.runtime.records(form.module), fills, currentUser(req).id, await menuPageLink(app.runtime.ctx, 'core:forms'));
   });

@@ -5,7 +5,8 @@
  * organisation with the states of spec §4.
  */
 import { sql, type Kysely } from 'kysely';
-import { CollectStatus, CollectStatusLabel, JoinType, ShareState, ShareType } from '../../../shared/constants.js';
+import { CollectStatus, JoinType, ShareState, ShareType } from '../../../shared/constants.js';
+import { fillStateLabel } from '../../../shared/form-fill.js';
 import { isDate } from '../../../shared/calendar.js';
 import type { ModuleSchema } from '../../../shared/module-schema/types.js';
 import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user.js';
@@ -297,7 +298,7 @@ export class FormService {
       WHERE f.form_id = ${form.id} ${scope}
       ORDER BY f.org_id`.execute(this.db);
     return rows.map((r) => ({
-      orgId: r.org_id, orgName: r.org_name, state: r.state, stateLabel: CollectStatusLabel[r.state as State], joinType: r.join_type,
+      orgId: r.org_id, orgName: r.org_name, state: r.state, stateLabel: fillStateLabel(r.state, r.comment), joinType: r.join_type,
       recordId: r.record_id, schemaVersion: r.schema_version, comment: r.comment, updatedAt: r.updated_at,
     }));
   }
@@ -325,7 +326,7 @@ export class FormService {
     const fill = await this.fillOf(form, orgId, actor);
     const record = fill.record_id ? await this.runtime.records(id).get(fill.record_id, actor) : null;
     return {
-      formId: id, orgId, state: fill.state, stateLabel: CollectStatusLabel[fill.state as State], joinType: fill.join_type, comment: fill.comment,
+      formId: id, orgId, state: fill.state, stateLabel: fillStateLabel(fill.state, fill.comment), joinType: fill.join_type, comment: fill.comment,
       schemaVersion: fill.schema_version, deadline: form.deadline, shareState: form.share_state,
       values: fill.draft ?? record ?? {}, record,
     };
@@ -400,7 +401,10 @@ export class FormService {
     const fill = await this.fillOf(form, input.orgId as number, actor);
     assertStep(step, fill.state);
     await this.move(this.db, form, fill.org_id, step, { comment: comment || null, updated_by: actor.id });
-    if (step === 'return') await this.lateChanged(id);
+    if (step === 'return') {
+      await this.lateChanged(id);
+      await this.tellReturned(form, fill.org_id, comment, user);
+    }
     return { orgId: fill.org_id, state: FILL_STEPS[step].to };
   }
 
@@ -426,6 +430,35 @@ export class FormService {
     await this.lateChanged(id);
   }
 
+  /** The accounts of these organisations who may fill forms, by organisation. */
+  private async fillersOf(orgIds: number[]): Promise<Map<number, Set<number>>> {
+    const byOrg = new Map<number, Set<number>>();
+    if (!orgIds.length) return byOrg;
+    const rows = await this.db
+      .selectFrom('users')
+      .innerJoin('user_roles', 'user_roles.user_id', 'users.id')
+      .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+      .select(['users.id', 'users.org_id', 'roles.permissions'])
+      .where('users.org_id', 'in', orgIds)
+      .execute();
+    for (const r of rows) {
+      if (!(r.permissions as string[]).some((p) => p === FORM_PERMISSIONS.fill || p === 'admin')) continue;
+      const set = byOrg.get(r.org_id as number) ?? new Set<number>();
+      set.add(r.id);
+      byOrg.set(r.org_id as number, set);
+    }
+    return byOrg;
+  }
+
+  /** A returned filling: the branch's fillers get a message with the comment and a to-do to fill it again (issue 43.8). */
+  private async tellReturned(form: FormRow, orgId: number, comment: string, user: SessionUser): Promise<void> {
+    const ids = [...((await this.fillersOf([orgId])).get(orgId) ?? [])];
+    if (!ids.length) return;
+    const link = await fillLink(this.db, form.module, orgId);
+    await this.messages().sendMessage({ toUserIds: ids, type: 'remind', title: `填报被退回：${form.title}`, content: `退回意见：${comment}`, link });
+    await this.messages().addTodo({ toUserIds: ids, title: `修改后重新提交：${form.title}`, content: `退回意见：${comment}`, link, module: form.module, refId: orgId, createdBy: user.id });
+  }
+
   /** To-dos for the organisations that have not submitted yet, to the accounts of those organisations who may fill. */
   async remind(id: string, user: SessionUser): Promise<{ organisations: number; users: number }> {
     const form = await this.form(id);
@@ -435,20 +468,7 @@ export class FormService {
     const late = await this.db.selectFrom('form_fills').select('org_id').where('form_id', '=', form.id).where('state', '<', COLLECT_END).execute();
     const orgIds = late.map((r) => r.org_id);
     if (orgIds.length === 0) return { organisations: 0, users: 0 };
-    const rows = await this.db
-      .selectFrom('users')
-      .innerJoin('user_roles', 'user_roles.user_id', 'users.id')
-      .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-      .select(['users.id', 'users.org_id', 'roles.permissions'])
-      .where('users.org_id', 'in', orgIds)
-      .execute();
-    const byOrg = new Map<number, Set<number>>();
-    for (const r of rows) {
-      if (!(r.permissions as string[]).some((p) => p === FORM_PERMISSIONS.fill || p === 'admin')) continue;
-      const set = byOrg.get(r.org_id as number) ?? new Set<number>();
-      set.add(r.id);
-      byOrg.set(r.org_id as number, set);
-    }
+    const byOrg = await this.fillersOf(orgIds);
     let users = 0;
     for (const [orgId, ids] of byOrg) {
       users += ids.size;
@@ -485,6 +505,6 @@ function draftOf(schema: ModuleSchema, values: Record<string, unknown>): string 
 
 function assertStep(step: FillStep, state: number): void {
   if (!(FILL_STEPS[step].from as readonly number[]).includes(state)) {
-    throw new HttpError(409, `当前状态为“${CollectStatusLabel[state as State] ?? state}”，不能${FILL_STEPS[step].title}`);
+    throw new HttpError(409, `当前状态为“${fillStateLabel(state)}”，不能${FILL_STEPS[step].title}`);
   }
 }

@@ -7,7 +7,7 @@
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sql } from 'kysely';
-import { CollectStatusLabel, ExportType } from '../../../shared/constants.js';
+import { ExportType } from '../../../shared/constants.js';
 import { isRowTable } from '../../../shared/module-schema/fields.js';
 import type { RowFieldSchema } from '../../../shared/module-schema/types.js';
 import { cellRaw, rawText } from '../../core/xlsx-read.js';
@@ -25,6 +25,8 @@ const ORG_HEADER = '填报组织';
 export interface ExportedFill {
   orgName: string;
   state: number;
+  /** The state as the branch reads it (shared/form-fill.ts). */
+  stateLabel: string;
   recordId: number | null;
 }
 
@@ -75,7 +77,7 @@ export async function exportAnswers(app: FastifyInstance, reply: FastifyReply, t
     });
     await batches(async (fill) => {
       const values = fill.recordId !== null ? answered.get(fill.recordId) : undefined;
-      await addRow(main, [fill.orgName, CollectStatusLabel[fill.state as 0] ?? String(fill.state), ...scalars.map((f) => (values?.[f.name] ?? null) as ExcelJS.CellValue)]);
+      await addRow(main, [fill.orgName, fill.stateLabel, ...scalars.map((f) => (values?.[f.name] ?? null) as ExcelJS.CellValue)]);
     }, false);
     main.commit();
     answered.clear();

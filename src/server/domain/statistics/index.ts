@@ -55,6 +55,8 @@ export async function statisticsArea(app: FastifyInstance): Promise<void> {
         title: m.title,
         listFields: m.listFields,
         detail: hasAnyPermission(u, [m.permissions.view]),
+        // 导出结果 is shown only to who may export the module (issue 43.1: the export below answers 403 otherwise).
+        export: hasAnyPermission(u, [m.permissions.export]),
         // Computed fields (age) are columns only: conditions and sorting need a stored one.
         fields: [...m.fields.values()].map((f) => ({
           name: f.name, title: f.title, kind: f.kind, stored: !!f.column, dict: f.dict ?? null, ref: f.ref && runtime.module(f.ref) ? f.ref : null, format: f.schema.format ?? null, enum: f.schema.enum ?? null,

@@ -486,14 +486,36 @@ export class WorkflowEngine {
     else await todos.complete({ module: m.id, refIds: [`${id}:${t.id}`] });
     const wanted = t.todos ?? (moved ? wf.waitingSteps().map((w) => ({ step: w.key, title: undefined })) : []);
     const name = m.nameField ? String(record[m.nameField.name] ?? '') : String(id);
-    const add: NewTodo[] = [];
+    // One to-do per record and actor (issue 43.4): the steps a person may take on it are one to-do, named with
+    // the record's organisation (five branches' reports of one title are five to-dos that say whose).
+    const stepsOf = new Map<number, { step: Step; title?: string }[]>();
     for (const want of wanted) {
       const next = wf.stepFor(want.step, to) ?? wf.transitions.get(want.step);
       if (!next || !isWaitingStep(next) || !wf.isOpen(next, record)) continue;
-      const toUserIds = await this.actorsOf(m, next.key, record, directory, todos.trx);
-      if (!toUserIds.length) continue;
-      const title = (want.title ?? '{step}：{name}').replaceAll('{name}', name).replaceAll('{module}', m.title).replaceAll('{step}', next.title);
-      add.push({ toUserIds, title, content: `${m.title}：${name}，当前状态“${wf.stateTitle(to)}”，待办理“${next.title}”。`, link: link?.replaceAll('{id}', String(id)) ?? null, module: m.id, refId: `${id}:${next.id}`, createdBy: actor.id });
+      for (const user of await this.actorsOf(m, next.key, record, directory, todos.trx)) {
+        const list = stepsOf.get(user) ?? [];
+        if (!list.some((x) => x.step.id === next.id)) list.push({ step: next, title: want.title });
+        stepsOf.set(user, list);
+      }
+    }
+    if (!stepsOf.size) return;
+    const { orgId } = levelRecord(m, record);
+    const orgName = orgId ? (await this.ctx.refNames('org', [orgId], todos.trx)).get(orgId) : undefined;
+    const whose = orgName && orgName !== name ? `（${orgName}）` : '';
+    const groups = new Map<string, { steps: { step: Step; title?: string }[]; users: number[] }>();
+    for (const [user, steps] of stepsOf) {
+      const key = steps.map((x) => x.step.id).join('+');
+      const group = groups.get(key) ?? { steps, users: [] };
+      group.users.push(user);
+      groups.set(key, group);
+    }
+    const add: NewTodo[] = [];
+    for (const [key, { steps, users }] of groups) {
+      const titles = steps.map((x) => x.step.title).join('、');
+      const pattern = steps.length === 1 ? (steps[0].title ?? '{step}：{name}') : '{step}：{name}';
+      const title = `${pattern.replaceAll('{name}', name).replaceAll('{module}', m.title).replaceAll('{step}', titles)}${whose}`;
+      // The ref id keeps the `<record id>:` prefix the completion of a moved record looks for.
+      add.push({ toUserIds: users, title, content: `${m.title}：${name}${whose}，当前状态“${wf.stateTitle(to)}”，待办理“${titles}”。`, link: link?.replaceAll('{id}', String(id)) ?? null, module: m.id, refId: `${id}:${key}`, createdBy: actor.id });
     }
     await todos.add(add);
   }

@@ -18,7 +18,7 @@ declare module 'axios' {
 export interface RequestHooks {
   /** Called once per burst of 401 answers, after the user confirms 重新登录. */
   onExpired: () => void;
-  /** Called on a 403 answer: the app navigates to /401. */
+  /** Called on a 403 answer to a page's read: the app navigates to /401. */
   onForbidden: () => void;
 }
 
@@ -57,6 +57,26 @@ export function errorText(error: AxiosError<{ message?: string }>): string {
     return text || '接口调用失败';
   }
   return error.response.data?.message || error.message || '接口调用失败';
+}
+
+/** What a refused action says: the server's 没有访问权限 reads as "you may not see this page" beside a button. */
+export const REFUSED = '没有权限执行该操作';
+
+/** The server's own reason when it gives one (a guard's 403), else {@link REFUSED}. */
+function refusalText(error: AxiosError<{ message?: string }>): string {
+  const text = error.response?.data?.message;
+  return !text || text === '没有访问权限' ? REFUSED : text;
+}
+
+/**
+ * A 403 to a read of the page itself (spec §8: go to /401): a GET, or a module list's POST `…/list`. An action
+ * (a save, a step, an export, a file download) or a read of a part of the page (`inPlace`) is refused where it
+ * was asked for instead, and the page keeps what the user entered.
+ */
+function isPageRead(config: AxiosRequestConfig | undefined): boolean {
+  if (!config || config.inPlace || config.responseType === 'blob') return false;
+  const method = (config.method ?? 'get').toLowerCase();
+  return method === 'get' || (method === 'post' && /\/list$/.test((config.url ?? '').split('?')[0]));
 }
 
 let expiredPromptOpen = false;
@@ -125,8 +145,11 @@ export function createRequest(production: boolean): AxiosInstance {
       const status = error.response?.status;
       if (status === 401) {
         showExpiredPrompt();
-      } else if (status === 403 && !error.config?.inPlace) {
+      } else if (status === 403 && isPageRead(error.config)) {
         hooks.onForbidden();
+      } else if (status === 403) {
+        // A refused action (a save, an export, a download) stays on the page: what the user built is kept (issue 43.1).
+        if (!error.config?.skipErrorNotify) showFeedback((f) => f.notification.error({ title: error.config?.inPlace ? errorText(error) : refusalText(error), duration: NOTIFY_DURATION / 1000 }));
       } else if (!error.config?.skipErrorNotify) {
         showFeedback((f) => f.notification.error({ title: errorText(error), duration: NOTIFY_DURATION / 1000 }));
       }

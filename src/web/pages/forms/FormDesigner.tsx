@@ -4,14 +4,15 @@
  * runtime's own form (RecordForm) as the filler will see it. Saving stores a version (POST/PUT /api/forms).
  */
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Checkbox, Col, Divider, Input, InputNumber, Row, Select, Space } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Checkbox, Col, Divider, Input, InputNumber, Row, Select, Space, Typography } from 'antd';
 import type { AxiosError } from 'axios';
 import { useMemo, useState } from 'react';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { errorText } from '../../core/request/request';
 import { RecordForm } from '../../renderer/form/RecordForm';
 import { formsApi } from './api';
-import { FIELD_KINDS, designedSchema, nextName, type DesignColumn, type DesignField } from './designer';
+import { FIELD_KINDS, designProblems, designedSchema, nextName, type DesignColumn, type DesignField } from './designer';
 
 const COMPUTED_FNS = [
   { value: 'age', label: '年龄（出生日期）' },
@@ -37,10 +38,19 @@ function ColumnsEditor({ columns, onChange }: { columns: DesignColumn[]; onChang
   );
 }
 
-function FieldEditor({ field, others, onChange, onRemove }: { field: DesignField; others: DesignField[]; onChange: (f: DesignField) => void; onRemove: () => void }) {
+/** The dictionaries by their Chinese names, searchable; the code is what the schema stores. */
+function DictPicker({ value, onChange, invalid }: { value?: string; onChange: (code: string) => void; invalid: boolean }) {
+  const dicts = useQuery({ queryKey: ['dict-names'], queryFn: formsApi.dictionaries, staleTime: 5 * 60_000 });
+  return (
+    <Select aria-label="字典" placeholder="选择字典" showSearch optionFilterProp="label" value={value || undefined} status={invalid ? 'error' : undefined} loading={dicts.isLoading}
+      style={{ width: 200 }} onChange={onChange} options={(dicts.data ?? []).map((d) => ({ value: d.code, label: d.name }))} />
+  );
+}
+
+function FieldEditor({ field, others, problems, onChange, onRemove }: { field: DesignField; others: DesignField[]; problems?: string[]; onChange: (f: DesignField) => void; onRemove: () => void }) {
   const set = (patch: Partial<DesignField>) => onChange({ ...field, ...patch });
   return (
-    <Card size="small" className="forms-field" title={<Input aria-label="字段名称" value={field.title} onChange={(e) => set({ title: e.target.value })} variant="borderless" />}
+    <Card size="small" className="forms-field" title={<Input aria-label="字段名称" placeholder="字段名称" value={field.title} onChange={(e) => set({ title: e.target.value })} variant="borderless" status={problems?.includes('请填写字段名称') ? 'error' : undefined} />}
       extra={<Button type="text" danger icon={<DeleteOutlined />} aria-label={`删除字段${field.title}`} onClick={onRemove} />}>
       <Space wrap>
         <Select aria-label="字段类型" value={field.kind} options={FIELD_KINDS} style={{ width: 140 }} onChange={(kind) => set({ kind, ...(kind === 'rows' && !field.columns && { columns: [{ name: 'c1', title: '列1', type: 'string' }] }) })} />
@@ -52,7 +62,7 @@ function FieldEditor({ field, others, onChange, onRemove }: { field: DesignField
           </>
         )}
         {(field.kind === 'text' || field.kind === 'textarea') && <InputNumber aria-label="最多字数" placeholder="最多字数" min={1} value={field.maxLength} onChange={(v) => set({ maxLength: v ?? undefined })} />}
-        {field.kind === 'dict' && <Input aria-label="字典编码" placeholder="字典编码，如 DJ_XB" value={field.dict} onChange={(e) => set({ dict: e.target.value.trim() })} style={{ width: 180 }} />}
+        {field.kind === 'dict' && <DictPicker value={field.dict} onChange={(dict) => set({ dict })} invalid={!!problems?.includes('请选择字典')} />}
         {field.kind === 'computed' && (
           <>
             <Select aria-label="计算方式" placeholder="计算方式" value={field.fn} options={COMPUTED_FNS} style={{ width: 160 }} onChange={(fn) => set({ fn })} />
@@ -63,6 +73,7 @@ function FieldEditor({ field, others, onChange, onRemove }: { field: DesignField
       </Space>
       <Input aria-label="填写说明" placeholder="填写说明（显示在字段下方）" value={field.description} onChange={(e) => set({ description: e.target.value || undefined })} style={{ marginTop: 8 }} />
       {field.kind === 'rows' && <ColumnsEditor columns={field.columns ?? []} onChange={(columns) => set({ columns })} />}
+      {problems?.map((p) => <Typography.Text key={p} type="danger" className="forms-field-problem" style={{ display: 'block', marginTop: 4 }}>{p}</Typography.Text>)}
     </Card>
   );
 }
@@ -75,6 +86,9 @@ export function FormDesigner({ formId, initialTitle, initialFields, onSaved }: {
   const [title, setTitle] = useState(initialTitle ?? '');
   const [fields, setFields] = useState<DesignField[]>(initialFields ?? [{ name: 'f1', title: '填报人', kind: 'text', required: true }]);
   const [problems, setProblems] = useState<string[]>([]);
+  // Shown once the user tried to save, then kept up to date as the fields change.
+  const [checked, setChecked] = useState(false);
+  const fieldProblems = useMemo(() => (checked ? designProblems(fields) : {}), [checked, fields]);
   const [saving, setSaving] = useState(false);
   const schema = useMemo(() => designedSchema(title || '未命名表单', fields), [title, fields]);
   // The preview remounts when the design changes (the form keeps its own values while it stays the same).
@@ -83,6 +97,9 @@ export function FormDesigner({ formId, initialTitle, initialFields, onSaved }: {
   const add = () => setFields([...fields, { name: nextName('f', fields.map((f) => f.name)), title: `字段${fields.length + 1}`, kind: 'text' }]);
   const save = async () => {
     if (!title.trim()) return void message.error('请填写表单名称');
+    setChecked(true);
+    if (!fields.length) return void message.error('请至少添加一个字段');
+    if (Object.keys(designProblems(fields)).length) return void message.error('有字段尚未填写完整，请按字段下方的提示修改');
     setSaving(true);
     setProblems([]);
     try {
@@ -103,7 +120,7 @@ export function FormDesigner({ formId, initialTitle, initialFields, onSaved }: {
         <Divider plain>字段</Divider>
         <Space direction="vertical" style={{ width: '100%' }}>
           {fields.map((f, i) => (
-            <FieldEditor key={f.name} field={f} others={fields.filter((o) => o !== f)} onChange={(next) => setFields(fields.map((x, j) => (j === i ? next : x)))} onRemove={() => setFields(fields.filter((_, j) => j !== i))} />
+            <FieldEditor key={f.name} field={f} problems={fieldProblems[f.name]} others={fields.filter((o) => o !== f)} onChange={(next) => setFields(fields.map((x, j) => (j === i ? next : x)))} onRemove={() => setFields(fields.filter((_, j) => j !== i))} />
           ))}
           <Button block icon={<PlusOutlined />} onClick={add}>添加字段</Button>
         </Space>

@@ -6,7 +6,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Drawer, Input, Modal, Popconfirm, Space, Table, Tag, Upload } from 'antd';
 import type { AxiosError } from 'axios';
 import { useState } from 'react';
-import { CollectStatus, JoinTypeLabel } from '../../../shared/constants';
+import { CollectStatus } from '../../../shared/constants';
+import { FILL_WAY_LABELS } from '../../../shared/form-fill';
 import JobProgress from '../../core/jobs/JobProgress';
 import { useJobParam } from '../../core/jobs/useJob';
 import { errorText } from '../../core/request/request';
@@ -58,8 +59,8 @@ export function ProgressPanel({ form }: { form: FormSummary }) {
         pagination={{ pageSize: 20, showSizeChanger: false }}
         columns={[
           { title: '组织', dataIndex: 'orgName', render: (v: string | null, r) => v ?? r.orgId },
-          { title: '状态', dataIndex: 'state', width: 100, render: (s: number) => <Tag color={STATE_COLORS[s]}>{stateLabel(s)}</Tag> },
-          { title: '方式', dataIndex: 'joinType', width: 90, render: (j: number | null) => (j ? JoinTypeLabel[j as 1] : '') },
+          { title: '状态', dataIndex: 'state', width: 100, render: (s: number, p: Progress) => <Tag color={STATE_COLORS[s]}>{stateLabel(s, p.comment)}</Tag> },
+          { title: '方式', dataIndex: 'joinType', width: 90, render: (j: number | null) => (j ? FILL_WAY_LABELS[j] : '') },
           { title: '版本', dataIndex: 'schemaVersion', width: 60 },
           { title: '退回意见', dataIndex: 'comment', ellipsis: true },
           {

@@ -55,6 +55,8 @@ export interface PublishInput {
 export const FORMS_KEY = 'forms';
 
 export const formsApi = {
+  /** Dictionaries by their Chinese names (the designer's 字典选项). */
+  dictionaries: () => get<{ code: string; name: string }[]>('/api/dict/names'),
   list: () => get<FormSummary[]>('/api/forms'),
   detail: (id: string) => get<FormDetail>(`/api/forms/${id}`),
   schema: (id: string) => get<{ schema: ModuleSchema }>(`/api/m/${id}/schema`).then((r) => r.schema),

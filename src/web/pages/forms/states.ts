@@ -1,4 +1,5 @@
-import { CollectStatus, CollectStatusLabel, ShareState, ShareStateLabel } from '../../../shared/constants';
+import { CollectStatus, ShareState, ShareStateLabel } from '../../../shared/constants';
+import { fillStateLabel } from '../../../shared/form-fill';
 
 /** Tag colours of the collection states (spec §4 CollectStatus). */
 export const STATE_COLORS: Record<number, string> = {
@@ -8,7 +9,8 @@ export const STATE_COLORS: Record<number, string> = {
   [CollectStatus.IMPORT_END]: 'green',
 };
 
-export const stateLabel = (state: number) => CollectStatusLabel[state as 0] ?? String(state);
+/** The branch's words for a filling's state (已退回 when a saved one carries a return's comment). */
+export const stateLabel = (state: number, comment?: string | null) => fillStateLabel(state, comment);
 
 /** 草稿 before publication, then the spec's share states. */
 export const shareLabel = (state: number | null) => (state === null ? '草稿' : (ShareStateLabel[state as 1] ?? String(state)));

@@ -200,9 +200,11 @@ export default function QueryPage() {
                 <Button icon={<SaveOutlined />} disabled={!m} onClick={() => setSaving({ title: current?.mine ? current.title : '', shared: current?.mine ? current.shared : false })}>
                   保存查询
                 </Button>
-                <Button icon={<DownloadOutlined />} disabled={!ran || !results.data?.totalElements} loading={exporting.isPending} onClick={() => exporting.mutate()}>
-                  导出结果
-                </Button>
+                {all.find((x) => x.id === (ran?.module ?? moduleId))?.export && (
+                  <Button icon={<DownloadOutlined />} disabled={!ran || !results.data?.totalElements} loading={exporting.isPending} onClick={() => exporting.mutate()}>
+                    导出结果
+                  </Button>
+                )}
                 {current && <Typography.Text type="secondary">当前：{current.title}</Typography.Text>}
               </Space>
             </Space>

@@ -15,6 +15,7 @@ import { OrgTreeSelect } from '../member/OrgTreeSelect';
 import { postDownload, statApi, type Row as Record_ } from './api';
 import type { DesignTarget } from './ReportDesigner';
 import './statistics.css';
+import { PAGE_BUTTONS } from '../../../shared/page-actions';
 
 const CategoryChart = lazy(() => import('../../core/charts/CategoryChart'));
 const ReportDesigner = lazy(() => import('./ReportDesigner'));
@@ -71,7 +72,7 @@ export default function ReportPage() {
   const client = useQueryClient();
   const reports = useQuery({ queryKey: ['reports'], queryFn: statApi.reports });
   const sources = useQuery({ queryKey: ['stat-sources'], queryFn: statApi.sources });
-  const designer = useHasPermission(['stat-report:design']);
+  const designer = useHasPermission([PAGE_BUTTONS.designReport.permission]);
   const [design, setDesign] = useState<DesignTarget>();
   const snapshots = useQuery({ queryKey: ['snapshots'], queryFn: statApi.snapshots });
   const [id, setId] = useState<string>();

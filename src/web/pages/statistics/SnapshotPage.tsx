@@ -13,6 +13,7 @@ import JobProgress from '../../core/jobs/JobProgress';
 import { downloadOrJob, useJobParam } from '../../core/jobs/useJob';
 import { statApi, type SnapshotSchedule } from './api';
 import './statistics.css';
+import { PAGE_BUTTONS } from '../../../shared/page-actions';
 
 const MODULES = [
   { value: 'member', label: '党员信息' },
@@ -70,7 +71,7 @@ function DiffView({ a, b, module }: { a: number; b: number; module: string }) {
 /** Snapshots taken on a schedule (the last day of each month or 31 December), checked hourly by the server. */
 function Schedules() {
   const client = useQueryClient();
-  const canAdd = useHasPermission(['stat-snapshot:add']);
+  const canAdd = useHasPermission([PAGE_BUTTONS.takeSnapshot.permission]);
   const schedules = useQuery({ queryKey: ['snapshot-schedules'], queryFn: statApi.schedules });
   const [adding, setAdding] = useState<{ title: string; modules: string[]; every: string }>();
   const refresh = () => void client.invalidateQueries({ queryKey: ['snapshot-schedules'] });
@@ -136,7 +137,7 @@ export default function SnapshotPage() {
         size="small"
         title="数据快照"
         extra={
-          <Permission roles={['stat-snapshot:add']}>
+          <Permission roles={[PAGE_BUTTONS.takeSnapshot.permission]}>
             <Button type="primary" icon={<CameraOutlined />} onClick={() => setCreating({ title: `${new Date().toISOString().slice(0, 10)} 快照`, modules: ['member', 'org'] })}>
               新建快照
             </Button>

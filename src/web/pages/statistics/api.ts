@@ -20,6 +20,8 @@ export interface QueryModule {
   title: string;
   listFields: string[];
   detail: boolean;
+  /** The caller may export the module's records (导出结果). */
+  export: boolean;
   fields: QueryField[];
 }
 

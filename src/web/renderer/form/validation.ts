@@ -2,10 +2,11 @@
  * Form validation with the module's own schema: ajv through @rjsf/validator-ajv8 with the record formats
  * the server uses (id-card, mobile, email ...), and ajv's errors in the server's Chinese wording.
  */
-import { hashForSchema, type ErrorTransformer, type RJSFSchema, type RJSFValidationError, type ValidatorType } from '@rjsf/utils';
+import { hashForSchema, toErrorSchema, type ErrorTransformer, type RJSFSchema, type RJSFValidationError, type ValidatorType } from '@rjsf/utils';
 import { createPrecompiledValidator, customizeValidator } from '@rjsf/validator-ajv8';
 import { Ajv2020 } from '../../../shared/module-schema/ajv';
 import { RECORD_FORMATS } from '../../../shared/module-schema/formats';
+import { interpretSchema } from '../../../shared/module-schema/interpret';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { FORMAT_MESSAGES } from '../../../shared/validators';
 import { translateAjvError } from '../../../shared/validation-messages';
@@ -18,12 +19,38 @@ const runtimeValidator = customizeValidator({
   customFormats: RECORD_FORMATS as Record<string, (value: string) => boolean>,
 });
 
+/** rjsf's errors from the interpreting validator (the property path as @rjsf/validator-ajv8 writes it). */
+function interpretedErrors(schema: RJSFSchema, data: unknown): RJSFValidationError[] {
+  return interpretSchema(schema as never, data ?? {}).map((e) => {
+    const path = e.instancePath.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    if (e.keyword === 'required') path.push(String(e.params.missingProperty));
+    const property = path.length ? `.${path.join('.')}` : '';
+    return { name: e.keyword, property, params: e.params, message: e.keyword, stack: `${property} ${e.keyword}`.trim(), schemaPath: '' };
+  });
+}
+
+/**
+ * Validates without compiling code (issue 43.3): for the schemas the build did not precompile (the forms
+ * designed in the browser), where the CSP forbids `eval`.
+ */
+export const interpretingValidator: ValidatorType = {
+  validateFormData(formData, schema, customValidate, transformErrors) {
+    let errors = interpretedErrors(schema, formData);
+    if (transformErrors) errors = transformErrors(errors);
+    return { errors, errorSchema: toErrorSchema(errors) };
+  },
+  isValid: (schema, formData) => !interpretSchema(schema as never, formData).length,
+  rawValidation: (schema, formData) => ({ errors: interpretSchema(schema as never, formData) as never[] }),
+};
+
 /**
  * The validator of a form schema: its precompiled functions from the build (the server's CSP forbids
- * compiling in the browser), else ajv at run time.
+ * compiling in the browser), else the interpreting one in the built app, ajv at run time in development
+ * and tests (no CSP there).
  */
 export function validatorFor(schema: RJSFSchema): ValidatorType {
-  return precompiled[hashForSchema(schema)] ? createPrecompiledValidator(precompiled, schema) : runtimeValidator;
+  if (precompiled[hashForSchema(schema)]) return createPrecompiledValidator(precompiled, schema);
+  return import.meta.env.PROD ? interpretingValidator : runtimeValidator;
 }
 
 /** Formats whose message says what is expected, as the server words them (runtime/validate.ts). */
