@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { duesMonthEnd, monthEndSummary } from '../support/dues-month-end.js';
 import { examDay, summary } from '../support/exam-day.js';
 import { createDatabase } from '../support/postgres.js';
 import { TEST_DB } from '../support/test-app.js';
@@ -26,5 +27,15 @@ describe.skipIf(TEST_DB !== 'postgres')('the load days on two app servers, one k
     // The kill cut requests off or refused them, and the learners got through anyway.
     expect(report.proxy.cutOff + report.proxy.refused, summary(report)).toBeGreaterThan(0);
     expect(report.allMarkedMs).toBeGreaterThanOrEqual(0);
+  }, 240_000);
+
+  it('[44.4] dues month-end: online orders with repeated and out-of-order signed notices, on-site payments at once, one server dies: no month paid twice, one receipt per order, the report = the items', async () => {
+    const url = await createDatabase(inject('postgresUrl'), inject('postgresTemplate'));
+    const report = await duesMonthEnd(url, path.join(dataDir, 'dues'), { members: 300, noticesPerSecond: 100, payers: 20 }, (line) => console.log(line));
+    expect(report.problems.slice(0, 10), monthEndSummary(report)).toEqual([]);
+    expect(report.orders).toBeGreaterThan(200);
+    expect(report.repeated).toBeGreaterThan(0);
+    expect(report.paidOnSiteMeanwhile).toBeGreaterThan(0);
+    expect(report.proxy.cutOff + report.proxy.refused, monthEndSummary(report)).toBeGreaterThan(0);
   }, 240_000);
 });
