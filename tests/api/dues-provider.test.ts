@@ -1,29 +1,10 @@
 // engines: both — a repeated signed notification records one payment (order row lock)
-import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerPaymentProvider, type PaymentNotice } from '../../src/server/domain/dues/online.js';
 import { linkUserToMember } from '../../src/server/domain/member/accounts.js';
 import { branchWith, caller, duesWorld, membersOf, scopedUser, standardsForAll, startedBatch, type Call, type DuesWorld } from '../support/dues.js';
+import { sign } from '../support/signing-provider.js';
 import { TEST_DB } from '../support/test-app.js';
-
-/** A gateway that signs its notifications with HMAC-SHA256 over the order, reference, amount and result. */
-const SECRET = 'gateway-secret';
-const sign = (n: { orderId: number; providerRef: string; amountCents: number; result: string }, secret = SECRET) =>
-  createHmac('sha256', secret).update(`${n.orderId}|${n.providerRef}|${n.amountCents}|${n.result}`).digest('hex');
-registerPaymentProvider({
-  id: 'signed-fake',
-  name: '测试网关',
-  createOrder: async (order) => ({ providerRef: `GW${order.id}`, payUrl: `https://gateway.example/pay/${order.id}` }),
-  verifyNotification: ({ headers, body }): PaymentNotice | null => {
-    const b = body as { orderId?: unknown; providerRef?: unknown; amountCents?: unknown; result?: unknown };
-    const signature = headers['x-signature'];
-    if (typeof signature !== 'string' || typeof b?.orderId !== 'number' || typeof b.providerRef !== 'string' || typeof b.amountCents !== 'number' || (b.result !== 'success' && b.result !== 'fail')) return null;
-    const n = { orderId: b.orderId, providerRef: b.providerRef, amountCents: b.amountCents, result: b.result as 'success' | 'fail' };
-    if (signature !== sign(n)) return null;
-    return { orderId: n.orderId, providerRef: n.providerRef, amountCents: n.amountCents, outcome: n.result };
-  },
-});
 
 /** Issue 25.4: a member cannot confirm their own online payment; the provider is a setting, its callback signed. */
 describe(`online payment providers (issue 25.4) on ${TEST_DB}`, () => {

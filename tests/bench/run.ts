@@ -9,6 +9,7 @@ import { cadresSuite } from './suites/cadres.js';
 import { duesSuite } from './suites/dues.js';
 import { electionsSuite } from './suites/elections.js';
 import { evaluationSuite } from './suites/evaluation.js';
+import { examDaySuite } from './suites/exam-day.js';
 import { formSuite } from './suites/form.js';
 import { formsSuite } from './suites/forms.js';
 import { importsSuite } from './suites/imports.js';
@@ -47,6 +48,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   evaluation: evaluationSuite,
   mobile: mobileSuite,
   templates: templatesSuite,
+  'exam-day': examDaySuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

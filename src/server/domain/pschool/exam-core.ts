@@ -127,8 +127,14 @@ export async function closeExpired(db: AnyDb, filter: { examId?: number; userId?
     const exam = exams.get(s.exam_id) ?? (await loadExam(db, s.exam_id).catch(() => null));
     if (!exam) continue;
     exams.set(s.exam_id, exam);
-    await p.transaction().execute((trx) => closeSheet(trx, s, exam, s.deadline));
-    users.push(s.user_id);
+    // Another app server's sweep (or a late submission) may hold or have closed this sheet: skip it then.
+    const closed = await p.transaction().execute(async (trx) => {
+      const mine = await trx.selectFrom('pschool_exam_sessions').select('id').where('id', '=', s.id).where('status', '=', SessionStatus.ANSWERING).forUpdate().skipLocked().executeTakeFirst();
+      if (!mine) return false;
+      await closeSheet(trx, s, exam, s.deadline);
+      return true;
+    });
+    if (closed) users.push(s.user_id);
   }
   return [...new Set(users)];
 }
@@ -147,4 +153,32 @@ export async function attemptsOf(db: AnyDb, examId: number, userId: number) {
 /** closeExpired, then the standing of every learner whose sheet it closed. */
 export async function settleExpired(app: FastifyInstance, filter: { examId?: number; userId?: number } = {}): Promise<void> {
   for (const userId of await closeExpired(app.services.database.db, filter)) await refreshStudentsOf(app, userId);
+}
+
+/** How often each app server closes the sheets whose time ran out (learners who never submitted). */
+export const EXPIRY_SWEEP_MS = 10_000;
+
+/**
+ * Every sheet is marked soon after its deadline even when nobody opens the exam pages again (a learner
+ * who closed the laptop): each app server sweeps the expired sheets from its start to its close.
+ */
+export function startExpirySweep(app: FastifyInstance, everyMs = EXPIRY_SWEEP_MS): void {
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  const sweep = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await settleExpired(app);
+    } catch (err) {
+      app.log.error({ err }, 'closing expired exam sheets failed');
+    } finally {
+      running = false;
+    }
+  };
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => void sweep(), everyMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
 }

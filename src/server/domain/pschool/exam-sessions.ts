@@ -12,7 +12,7 @@ import { composeByHand, composeByRules, PaperRuleError, paperTotal } from '../..
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
 import { Compose, STUDY, SessionStatus, idParam, param } from './common.js';
-import { DEADLINE_GRACE_MS, assertMayTake, attemptsOf, classesOf, closeSheet, settleExpired, loadExam, questionsByIds, type Exam, type SessionRow } from './exam-core.js';
+import { DEADLINE_GRACE_MS, assertMayTake, attemptsOf, classesOf, closeSheet, settleExpired, startExpirySweep, loadExam, questionsByIds, type Exam, type SessionRow } from './exam-core.js';
 import { refreshStudentsOf } from './standing.js';
 import { pschoolDb, type PschoolDb } from './tables.js';
 
@@ -74,6 +74,7 @@ async function openSession(db: PschoolDb, examId: number, userId: number): Promi
 
 export async function examSessionRoutes(app: FastifyInstance): Promise<void> {
   const db = pschoolDb(app.services.database.db);
+  startExpirySweep(app);
 
   async function sessionAnswer(s: SessionRow, exam: Exam) {
     return { sessionId: s.id, examId: exam.id, title: exam.title, attempt: s.attempt, deadline: s.deadline, serverTime: new Date(), totalScore: paperTotal(s.paper), passMark: exam.passMark, questions: await paperView(db, s.paper), answers: s.answers ?? {} };

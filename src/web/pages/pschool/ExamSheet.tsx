@@ -1,7 +1,9 @@
 /**
  * One timed exam sheet. The deadline is the server's (the page only shows the time left, corrected by
  * the server's clock); every answer is saved shortly after it is given, and retried while the connection
- * is lost; a reload resumes the same sheet with its answers. At the deadline the sheet is submitted.
+ * is lost or an app server is down (exam-retry.ts); a reload resumes the same sheet with its answers and
+ * deadline. At the deadline the sheet is submitted, with every answer given (not only those not yet saved:
+ * a save in flight may be lost with its server), and the submission retried until a server answers it.
  */
 import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Checkbox, Input, Radio, Result, Space, Spin, Tag } from 'antd';
@@ -9,10 +11,13 @@ import type { AxiosError } from 'axios';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { QuestionTypeLabel } from '../../../shared/constants';
 import { clock } from './PschoolNav';
+import { retriable, untilAnswered } from './exam-retry';
 import { pschoolApi, type ExamQuestion, type ExamSheet as Sheet, type SubmitResult } from './api';
 
 const SAVE_DELAY = 800;
 const RETRY_DELAY = 5000;
+
+const statusOf = (error: unknown) => (error as AxiosError).response?.status;
 
 function QuestionInput({ q, value, onChange, disabled }: { q: ExamQuestion; value: unknown; onChange: (v: unknown) => void; disabled: boolean }) {
   const options = q.options.map((o) => ({ value: o.key, label: `${o.key}. ${o.text}` }));
@@ -63,12 +68,16 @@ export function ExamSheet({ examId, onBack }: { examId: number; onBack: () => vo
   const [now, setNow] = useState(Date.now());
   const [result, setResult] = useState<SubmitResult>();
   const pending = useRef<Record<string, unknown>>({});
+  /** Every answer given on this page (the resumed ones included): what a submission sends. */
+  const given = useRef<Record<string, unknown>>({});
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const offset = useRef(0);
 
   const start = useMutation({
-    mutationFn: () => pschoolApi.start(examId),
+    // Starting again answers the same sheet: retried while no server answers.
+    mutationFn: () => untilAnswered(() => pschoolApi.start(examId), statusOf),
     onSuccess: (s) => {
+      given.current = { ...(s.answers ?? {}) };
       offset.current = new Date(s.serverTime).getTime() - Date.now();
       setSheet(s);
       setAnswers(s.answers ?? {});
@@ -87,8 +96,8 @@ export function ExamSheet({ examId, onBack }: { examId: number; onBack: () => vo
       .save(examId, batch)
       .then(() => setSaveState(Object.keys(pending.current).length ? 'saving' : 'saved'))
       .catch((error: AxiosError<{ message?: string }>) => {
-        if (error.response?.status === 400) {
-          message.error(error.response.data?.message ?? '答案未保存');
+        if (!retriable(error.response?.status)) {
+          message.error(error.response?.data?.message ?? '答案未保存');
           return;
         }
         // No answer from the server: keep the answers and try again.
@@ -101,6 +110,7 @@ export function ExamSheet({ examId, onBack }: { examId: number; onBack: () => vo
   const answer = (q: ExamQuestion, v: unknown) => {
     setAnswers((a) => ({ ...a, [q.id]: v }));
     pending.current[q.id] = v;
+    given.current[q.id] = v;
     clearTimeout(timer.current);
     timer.current = setTimeout(flush, SAVE_DELAY);
   };
@@ -108,10 +118,11 @@ export function ExamSheet({ examId, onBack }: { examId: number; onBack: () => vo
   const submit = useMutation({
     mutationFn: () => {
       clearTimeout(timer.current);
-      const last = pending.current;
       pending.current = {};
-      return pschoolApi.submit(examId, last);
+      const all = { ...given.current };
+      return untilAnswered(() => pschoolApi.submit(examId, all), statusOf, { onRetry: () => setSaveState('retrying') });
     },
+    onError: (error: AxiosError<{ message?: string }>) => message.error(error.response?.data?.message ?? '交卷失败，请重试'),
     onSuccess: setResult,
   });
 
