@@ -1812,6 +1812,10 @@ export interface ElectionRecord {
    */
   approveDoc?: string;
   /**
+   * 批准的委员名额: 上级党组织批复的应选委员名额（党委、党总支）
+   */
+  seatsApproved?: number;
+  /**
    * 应选委员名额
    */
   seats?: number;
@@ -1835,6 +1839,10 @@ export interface ElectionRecord {
    * 有选举权的党员
    */
   voterIds?: number[];
+  /**
+   * 因故不能到会的党员: 经党员大会同意不计算在应到会人数之内的党员（按名记录）
+   */
+  excusedIds?: number[];
   /**
    * 选举大会日期
    */
@@ -1880,6 +1888,10 @@ export interface ElectionRecord {
    */
   seatsLeft?: number;
   /**
+   * 减少名额: 当选人数少于应选名额，经到会有选举权的党员过半数同意减少名额的记录
+   */
+  seatsReduced?: string;
+  /**
    * 委员会第一次全体会议日期
    */
   firstMeetingDate?: string;
@@ -1899,6 +1911,14 @@ export interface ElectionRecord {
    * 报告文号
    */
   reportDoc?: string;
+  /**
+   * 上级批准选举结果日期
+   */
+  resultApproveDate?: string;
+  /**
+   * 批准文号
+   */
+  resultApproveDoc?: string;
   /**
    * 新一届任期开始
    */
@@ -3019,6 +3039,10 @@ export interface OrgTermRecord {
    * 党组织
    */
   orgId: number;
+  /**
+   * 机构: 换届的机构：党的委员会、纪律检查委员会、党总支委员会、党支部委员会，各有自己的届次与任期；空为本组织的委员会
+   */
+  body?: "党委" | "纪委" | "总支" | "支部";
   /**
    * 届次
    */
