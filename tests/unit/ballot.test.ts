@@ -7,7 +7,7 @@ const elected = (t: ReturnType<typeof tallyElection<number>>) => t.votes.filter(
 
 describe('the 20% rule (差额, 条例第十二条)', () => {
   it('[S1.F4c] candidates ≥ ceil(seats × 1.2): 7→9, 5→6, 3→4', () => {
-    expect([7, 5, 3, 1, 10, 15, 25].map(minimumCandidates)).toEqual([9, 6, 4, 2, 12, 18, 30]);
+    expect([7, 5, 3, 1, 10, 15, 25].map((seats) => minimumCandidates(seats))).toEqual([9, 6, 4, 2, 12, 18, 30]);
     expect(checkCandidates(7, 8)).toEqual({ ok: false, minimum: 9 });
     expect(checkCandidates(7, 9)).toEqual({ ok: true, minimum: 9 });
     expect(checkCandidates(5, 6).ok).toBe(true);

@@ -175,6 +175,7 @@ describe('menu tree (schemas/menus.json)', () => {
     expect(broken.some((p) => p.includes('/menus/1/children/1') && p.includes("must have required property 'permission'"))).toBe(true);
 
     const dup = repoDoc();
+    dup.menus = dup.menus.filter((m) => m.id !== 'home'); // as above
     dup.menus[1].children![4].id = 'member-info'; // duplicate id
     dup.menus[1].children![1].feature = 'S1.F1a'; // same area twice
     dup.menus[1].children![1].component = 'module:no-such-module';

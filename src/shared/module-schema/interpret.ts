@@ -6,6 +6,7 @@
  * The server still validates every write with ajv (runtime/validate.ts).
  */
 import { RECORD_FORMATS } from './formats';
+import { ownValue } from '../own';
 
 export interface InterpretedError {
   keyword: string;
@@ -67,7 +68,7 @@ export function interpretSchema(schema: Schema, value: unknown, path = ''): Inte
     if (typeof s.minLength === 'number' && length < s.minLength) fail('minLength', { limit: s.minLength });
     if (typeof s.maxLength === 'number' && length > s.maxLength) fail('maxLength', { limit: s.maxLength });
     if (typeof s.pattern === 'string' && !new RegExp(s.pattern, 'u').test(value)) fail('pattern', { pattern: s.pattern });
-    if (typeof s.format === 'string' && FORMATS[s.format] && !FORMATS[s.format](value)) fail('format', { format: s.format });
+    if (typeof s.format === 'string' && !(ownValue(FORMATS, s.format)?.(value) ?? true)) fail('format', { format: s.format });
   }
   if (typeof value === 'number') {
     if (typeof s.minimum === 'number' && value < s.minimum) fail('minimum', { comparison: '>=', limit: s.minimum });

@@ -15,16 +15,14 @@ CREATE TABLE rule_param_changes (
 CREATE INDEX rule_param_changes_key_idx ON rule_param_changes (param_key, effective_from);
 
 -- The rule keys of 系统配置 move into the registry: a value a school changed from the one 0210 seeded
--- becomes an administrator's value in force since ever; the keys leave sys_config.
+-- becomes an administrator's value in force since ever; the keys leave sys_config. The retirement ages
+-- leave without a successor: they are statutory now (src/shared/cadre/retirement.ts, the 2025 decision).
 INSERT INTO rule_param_changes (param_key, old_value, new_value, reason, changed_by_name, effective_from)
 SELECT m.param_key, to_jsonb(m.seeded), to_jsonb(c.config_value::int), '由系统配置迁入（' || c.config_key || '）', 'system', DATE '1900-01-01'
 FROM sys_config c
 JOIN (VALUES
   ('cadreResumeGapMonths', 'cadre.resumeGapMonths', 0),
   ('cadreTermYears', 'cadre.termYears', 5),
-  ('cadreRetireAge.male', 'cadre.retireAgeMale', 60),
-  ('cadreRetireAge.female', 'cadre.retireAgeFemale', 55),
-  ('cadreRetireAge.femaleSenior', 'cadre.retireAgeFemaleSenior', 60),
   ('cadreCertificateReturnDays', 'cadre-certificate.returnDays', 10),
   ('cadreExcellentPercent', 'cadre-assessment.excellentPercent', 20)
 ) AS m (config_key, param_key, seeded) ON m.config_key = c.config_key

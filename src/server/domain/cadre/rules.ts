@@ -49,19 +49,10 @@ export function resumeProblems(entries: ResumeEntry[], gapMonths = 0): string[] 
   return problems;
 }
 
-/** Retirement ages (years) a school sets; the defaults are the national ones. */
-export interface RetireAges {
-  male: number;
-  /** Women at 处级 and below. */
-  female: number;
-  /** Women above 处级 (厅级 and up). */
-  femaleSenior: number;
-}
-export const DEFAULT_RETIRE_AGES: RetireAges = { male: 60, female: 55, femaleSenior: 60 };
 /**
  * The day a cadre reaches the statutory retirement age (the 2025 decision's table by birth month, and
  * 组通字〔2015〕14号 for women at 处级 or with a senior title: src/shared/cadre/retirement.ts). The ages are
- * statute, not school settings; `RetireAges` above stays for the settings' interface only.
+ * statute, not school settings.
  */
 export function retirementDateOf(c: RetirementInput): string | null {
   return statutoryRetireDate(c);

@@ -7,7 +7,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { numberParamOn } from '../../runtime/params/registry.js';
-import { DEFAULT_RETIRE_AGES, type RetireAges } from './rules.js';
 
 export const CADRE_SETTINGS = {
   /** Role codes (comma separated) whose uKey users pass the uKey check before a cadre page opens. */
@@ -20,9 +19,6 @@ export const CADRE_PARAMS = {
   resumeGapMonths: 'cadre.resumeGapMonths',
   /** A post's term in years when the post does not say. */
   termYears: 'cadre.termYears',
-  retireAgeMale: 'cadre.retireAgeMale',
-  retireAgeFemale: 'cadre.retireAgeFemale',
-  retireAgeFemaleSenior: 'cadre.retireAgeFemaleSenior',
 } as const;
 
 export async function readSetting(db: Kysely<DB>, key: string): Promise<string | undefined> {
@@ -34,20 +30,3 @@ export const resumeGapMonths = () => numberParamOn(CADRE_PARAMS.resumeGapMonths,
 
 /** The default term in force today. */
 export const termYears = () => numberParamOn(CADRE_PARAMS.termYears, 5);
-
-/** Read once per transaction handle: a reminder refresh asks for every cadre. */
-const agesByHandle = new WeakMap<object, Promise<RetireAges>>();
-
-export function retireAges(db: Kysely<DB>): Promise<RetireAges> {
-  let hit = agesByHandle.get(db);
-  if (!hit) agesByHandle.set(db, (hit = readRetireAges()));
-  return hit;
-}
-
-async function readRetireAges(): Promise<RetireAges> {
-  return {
-    male: await numberParamOn(CADRE_PARAMS.retireAgeMale, DEFAULT_RETIRE_AGES.male),
-    female: await numberParamOn(CADRE_PARAMS.retireAgeFemale, DEFAULT_RETIRE_AGES.female),
-    femaleSenior: await numberParamOn(CADRE_PARAMS.retireAgeFemaleSenior, DEFAULT_RETIRE_AGES.femaleSenior),
-  };
-}

@@ -12,6 +12,7 @@
  * here is returned to a caller.
  */
 import { sql, type Kysely } from 'kysely';
+import { ownValue } from '../../../shared/own.js';
 import type { DB } from '../../db/types.js';
 
 /** What the check reads through: the caller's transaction (a hook's or guard's `trx`). */
@@ -38,7 +39,7 @@ export async function membersWithoutElectionRights(ctx: RightsContext, memberIds
   const rows = await sql<{ id: number; member_type: string | null; party_status: string | null }>`
     SELECT id, member_type, party_status FROM m_member WHERE id = ANY(${ids}::int[])`.execute(ctx.trx);
   for (const r of rows.rows) {
-    if (r.party_status && r.party_status !== NORMAL_STATUS) out.set(r.id, `党籍状态为“${STATUS_TITLES[r.party_status] ?? r.party_status}”`);
+    if (r.party_status && r.party_status !== NORMAL_STATUS) out.set(r.id, `党籍状态为“${ownValue(STATUS_TITLES, r.party_status) ?? r.party_status}”`);
     else if (r.member_type !== FULL_MEMBER) out.set(r.id, '是预备党员（《中国共产党章程》第七条）');
   }
   if (await disciplineRegistered(ctx.trx)) {
