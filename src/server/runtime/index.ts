@@ -90,6 +90,9 @@ export class Runtime {
     });
     await this.storedModules.loadAll();
     this.ruleParams = new RuleParams(database.db, () => this.registry);
+    // Loaded before any transaction can ask: on the embedded database a load from inside one would wait
+    // for the one connection that transaction holds.
+    await this.ruleParams.snapshot();
     this.jobRunner = new JobRunner(database.db, () => this.options.messages?.(), log, {
       abandonedAfterS: this.options.jobs?.abandonedAfterS,
       singleServer: database.kind === 'pglite',

@@ -147,8 +147,13 @@ export class RuleParams {
     return this.loaded;
   }
 
+  /**
+   * Forgets the cached changes and loads them again at once, so that a guard inside a transaction finds
+   * them loaded (on the embedded database a load from inside a transaction would wait for its connection).
+   */
   invalidate(): void {
     this.loaded = undefined;
+    this.snapshot().catch(() => undefined);
   }
 
   async valueOn(key: string, date = localToday()): Promise<ParamValue> {
