@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import member from '../../schemas/modules/member.json';
+import cadreEducation from '../../schemas/modules/cadre-education.json';
 import regulation from '../../schemas/modules/regulation.json';
 import type { ModuleSchema } from '../../src/shared/module-schema/types';
 import { idCardCheckChar } from '../../src/shared/validators';
@@ -162,8 +163,11 @@ describe('the module form', () => {
   });
 
   it('starts a new record from the schema defaults; a stored record keeps only schema fields without nulls', () => {
-    const { handle } = renderForm(memberSchema);
-    expect(handle.current!.values().partyStatus).toBe('1');
+    const { handle } = renderForm(cadreEducation as unknown as ModuleSchema);
+    expect(handle.current!.values().kind).toBe('全日制教育');
+    // 党籍状态 has no default since issue 41: it is read-only and only the lifecycle processes set it.
+    const { handle: memberForm } = renderForm(memberSchema);
+    expect(memberForm.current!.values()).not.toHaveProperty('partyStatus');
     expect(toFormData(memberSchema, { id: 1, version: 2, name: '张三', nameLabel: 'x', gender: null, orgIdName: '第一支部', orgId: 5 })).toEqual({
       name: '张三',
       orgId: 5,
