@@ -75,17 +75,23 @@ describe(`menus on ${TEST_DB}`, () => {
 
   it('[S7.M1b][S6.P3a] GET api/menus/myTree: two users with different roles get their own trees, without buttons', async () => {
     const member = (await get('/api/menus/myTree', tokens.memberonly)).json() as MenuNode[];
+    const home = {
+      id: 'home', type: 'directory', title: '首页', path: '/home', icon: 'HomeOutlined',
+      children: [{ id: 'home-dashboard', type: 'page', title: '首页', path: '/dashboard', icon: 'HomeOutlined', component: 'core:dashboard' }],
+    };
     expect(member).toEqual([
+      home, // issue 43.5: every role's first entry, no permission needed
       {
         id: 'party-member', type: 'directory', title: '党员管理', path: '/party-member', icon: 'TeamOutlined',
         children: [{ id: 'member-info', type: 'page', title: '党员基本信息', path: 'info', icon: 'IdcardOutlined', component: 'module:member', permission: 'member:list', feature: 'S1.F1a' }],
       },
     ]);
     const reg = (await get('/api/menus/myTree', tokens.regonly)).json() as MenuNode[];
-    expect(flattenMenus(reg).map((n) => n.id)).toEqual(['service', 'service-info', 'service-regulation']);
+    expect(reg[0]).toEqual(home);
+    expect(flattenMenus(reg).map((n) => n.id)).toEqual(['home', 'home-dashboard', 'service', 'service-info', 'service-regulation']);
     // The web builds its routes straight from the answer.
     const routes = menuToRoutes(reg);
-    expect(routes.firstLevel.map((r) => r.path)).toEqual(['/service']);
+    expect(routes.firstLevel.map((r) => r.path)).toEqual(['/home', '/service']);
     expect(routes.hiddenThirdLevel).toMatchObject([{ path: '/service/info/regulation', component: 'module:regulation', meta: { hidden: true } }]);
   });
 
