@@ -5,7 +5,7 @@ import { duesStatusOf } from '../../src/server/domain/dues/index.js';
 import { linkUserToMember } from '../../src/server/domain/member/accounts.js';
 import { seedDues } from '../../src/server/seed/dues.js';
 import { login, userWithRole } from '../support/auth.js';
-import { batchStep, caller, duesWorld, type Call, type DuesWorld } from '../support/dues.js';
+import { allowSimulator, batchStep, caller, duesWorld, type Call, type DuesWorld } from '../support/dues.js';
 import { TEST_DB } from '../support/test-app.js';
 import { transferPermissions } from '../support/transfers.js';
 
@@ -59,6 +59,7 @@ describe(`deferred dues and the transfer out (issue 33.1) on ${TEST_DB}`, () => 
     const orgdept = await account('df_orgdept', perms, root, 'all');
     const self = await account('df_member', ['dues-my:list'], member.orgId);
     await linkUserToMember(db, self.id, member.id);
+    allowSimulator(w); // the simulator is a demo's (issue 38.16)
     expect((await call('PUT', '/api/dues/settings/online', { provider: 'simulator' })).status).toBe(200);
 
     // The transfer out is refused, naming the months and how to settle them.

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkUserToMember } from '../../src/server/domain/member/accounts.js';
 import { duesStatusOf } from '../../src/server/domain/dues/index.js';
-import { batchStep, branchWith, caller, duesWorld, itemOf, membersOf, scopedUser, standardsForAll, startedBatch, type Call, type DuesWorld } from '../support/dues.js';
+import { allowSimulator, batchStep, branchWith, caller, duesWorld, itemOf, membersOf, scopedUser, standardsForAll, startedBatch, type Call, type DuesWorld } from '../support/dues.js';
 import { TEST_DB } from '../support/test-app.js';
 
 describe(`dues payments (现场缴费, 在线缴纳) on ${TEST_DB}`, () => {
@@ -122,6 +122,9 @@ describe(`dues payments (现场缴费, 在线缴纳) on ${TEST_DB}`, () => {
     // Online payment is off until an administrator chooses a provider (issue 25.4).
     const off = await call('POST', '/api/dues/my/orders', { itemIds: payable.map((i: { id: number }) => i.id) }, token);
     expect(off).toMatchObject({ status: 409, body: { message: '本校未开通在线缴纳党费，请到党支部现场缴纳' } });
+    // Outside a demo the simulator is not offered (issue 38.16); this app plays a demo from here on.
+    expect(await call('PUT', '/api/dues/settings/online', { provider: 'simulator' })).toMatchObject({ status: 400, body: { message: '支付渠道不存在' } });
+    allowSimulator(w);
     expect((await call('PUT', '/api/dues/settings/online', { provider: 'simulator' })).body).toMatchObject({ provider: 'simulator', maxAmount: '2000.00' });
     const order = await call('POST', '/api/dues/my/orders', { itemIds: payable.map((i: { id: number }) => i.id) }, token);
     expect(order.status, JSON.stringify(order.body)).toBe(201);

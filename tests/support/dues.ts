@@ -23,6 +23,14 @@ export async function duesWorld(members = 300, seed = 16): Promise<DuesWorld> {
   return { t, admin: await login(t.app), u, orgIds };
 }
 
+/**
+ * The payment simulator is a demo's only (issue 38.16) and these apps start without demo data: a test that
+ * pays with it makes its app a demo from then on (after start only the dues' online payment reads the flag).
+ */
+export function allowSimulator(w: DuesWorld): void {
+  w.t.config.demoData = true;
+}
+
 import type { Call } from './call.js';
 export { caller, type Call } from './call.js';
 
