@@ -74,12 +74,17 @@ describe(`dues standards and the calculator on ${TEST_DB}`, () => {
       expect.objectContaining({ field: 'base', before: '5000.01', after: '10000.01' }),
       expect.objectContaining({ field: 'amount', before: '75.00', after: '200.00' }),
     ]));
-    // A branch administrator may not write a standard for someone outside the branch.
+    // A branch administrator may not write a standard for someone outside the branch: the runtime's one
+    // write check on references (issue 38.5) refuses a member the writer may not read, naming the field.
     const other = (await sql<{ id: number }>`SELECT id FROM m_member WHERE org_id <> ${branch} AND org_id IS NOT NULL LIMIT 1`.execute(w.t.database.db)).rows[0];
     const sec = await scopedUser(w, 'dues_std_sec', ['dues:list', 'dues:add', 'dues:edit', 'dues:confirm', 'dues:import'], branch);
+    const standardsOf = async (memberId: number) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_dues_standard WHERE member_id = ${memberId}`.execute(w.t.database.db)).rows[0].n;
+    const before = await standardsOf(other.id);
     const outside = await call('POST', '/api/m/dues-standard', { memberId: other.id, year: 2026, category: 'in-service', base: '4000' }, sec);
     expect(outside.status).toBe(400);
-    expect(outside.body.message).toMatch(/不在您的管理范围内$/);
+    expect(outside.body.message).toBe('党员所选的记录不在您的数据范围内');
+    expect(outside.body.errors).toEqual([expect.objectContaining({ field: 'memberId', message: '党员所选的记录不在您的数据范围内' })]);
+    expect(await standardsOf(other.id)).toBe(before);
   });
 
   it('payroll import: the base from 党费基数 or from the school\'s formula; every bad row reported, the good ones written with a trail', async () => {
