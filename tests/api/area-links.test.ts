@@ -105,7 +105,7 @@ describe(`development, the party school, dues and the holiday calendar together 
     const pre = (publicityStart: string, publicityEnd: string) => ({ preReviewDate: '2026-09-25', publicityStart, publicityEnd });
     const four = await step(w.committee, over.id, 'preReview', pre('2026-09-28', '2026-10-08'));
     expect(four.status).toBe(400);
-    expect(four.body.message).toBe('公示2026-09-28至2026-10-08共4个工作日，不足5个工作日。对发展对象应当进行公示，公示期满无异议方可提交支部大会讨论（《细则》第五章）');
+    expect(four.body.message).toBe('公示2026-09-28至2026-10-08共4个工作日，不足5个工作日。对发展对象应当进行公示，公示期满无异议方可提交支部大会讨论（《细则》第五章）（规则参数：发展党员·公示工作日）');
     expect((await w.admin('GET', `${BASE}/${over.id}`)).body.publicityEnd).toBeNull();
     const five = await step(w.committee, over.id, 'preReview', pre('2026-09-28', '2026-10-09'));
     expect(five.status, JSON.stringify(five.body)).toBe(200);

@@ -207,7 +207,7 @@ describe(`development rules at their boundaries on ${TEST_DB}`, () => {
     const pre = (end: string) => ({ preReviewDate: addDays(monday, -1), publicityStart: monday, publicityEnd: end });
     const four = await attempt(w.committee, id, 'preReview', pre(addDays(monday, 3)));
     expect(four.status).toBe(400);
-    expect(four.message).toBe(`公示${monday}至${addDays(monday, 3)}共4个工作日，不足5个工作日。对发展对象应当进行公示，公示期满无异议方可提交支部大会讨论（《细则》第五章）`);
+    expect(four.message).toBe(`公示${monday}至${addDays(monday, 3)}共4个工作日，不足5个工作日。对发展对象应当进行公示，公示期满无异议方可提交支部大会讨论（《细则》第五章）（规则参数：发展党员·公示工作日）`);
     // Friday to Thursday: 5 working days over a weekend.
     expect((await attempt(w.committee, id, 'preReview', { ...pre(addDays(monday, 3)), publicityStart: addDays(monday, -3) })).status).toBe(200);
     const meeting = (date: string) => ({ meetingDate: date, entitled: 10, present: 8, votesFor: 8, votesAgainst: 0, abstentions: 0 });

@@ -89,9 +89,15 @@ describe(`校内转接 (transfer-internal) on ${TEST_DB}`, () => {
     const second = await a.sendBranch.post('/api/m/transfer-out', { memberId: w.member(m1), toOrgName: '中共某某公司委员会', kind: '正式组织关系' });
     expect(second.status).toBe(400);
     expect(second.body.message).toBe('该党员已有正在办理的校内组织关系转接，办结后才能再次申请');
-    // A member of another branch is out of the secretary's reach.
-    const other = await a.sendBranch.post('/api/m/transfer-internal', { memberId: w.member(w.membersOf(a.to)[0]), toOrgId: w.org(a.from.key) });
-    expect(other.body.message).toBe('只能为本组织的党员办理');
+    // A member of another branch is out of the secretary's reach: the runtime's one write check on
+    // references (issue 38.5) refuses a member the writer may not read, naming the field, and nothing is saved.
+    const outsider = w.member(w.membersOf(a.to)[0]);
+    const other = await a.sendBranch.post('/api/m/transfer-internal', { memberId: outsider, toOrgId: w.org(a.from.key) });
+    expect(other.status).toBe(400);
+    expect(other.body.message).toBe('党员所选的记录不在您的数据范围内');
+    expect(other.body.errors).toEqual([expect.objectContaining({ field: 'memberId', message: '党员所选的记录不在您的数据范围内' })]);
+    const theirs = (await admin.post('/api/m/transfer-internal/list', { memberId: outsider })).body.content;
+    expect(theirs).toEqual([]);
 
     expect((await step(a.sendBranch, first.body.id, 'submit')).status).toBe(200);
     const current = (await admin.get(`/api/m/transfer-internal/${first.body.id}`)).body;
