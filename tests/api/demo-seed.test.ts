@@ -32,11 +32,14 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
   it('[S6.P3a] the three demo accounts log in and get different menu trees', () => {
     const [dwzzb, zbsj, dy] = [ids(trees.dwzzb), ids(trees.zbsj), ids(trees.dy)];
     expect(new Set([dwzzb.join(), zbsj.join(), dy.join()]).size).toBe(3);
-    // 组织部: every business area, no system administration.
-    expect(trees.dwzzb.map((n) => n.id)).toEqual(FILE_TREE.map((n) => n.id).filter((id) => id !== 'system'));
+    // Everyone: 首页 first (issue 43.5).
+    for (const tree of [trees.dwzzb, trees.zbsj, trees.dy]) expect(tree[0].id).toBe('home');
+    // 组织部: every business area; of 系统管理 only 规则参数 (issue 42: the department sets the rules' numbers), no administration.
+    expect(trees.dwzzb.map((n) => n.id)).toEqual(FILE_TREE.map((n) => n.id));
+    expect(ids(trees.dwzzb.find((n) => n.id === 'system')!.children ?? [])).toEqual(['sys-rule-params']);
     // 支部书记: members, organisations, member development, party-school study, the branch's dues, transfers, organisational
     // life, messages, the branch's forms and queries (统计), its tasks and downloads (服务); no cadres.
-    expect(trees.zbsj.map((n) => n.id)).toEqual(['party-member', 'party-org', 'development', 'party-school', 'party-dues', 'transfer', 'org-life', 'message-center', 'statistics', 'service']);
+    expect(trees.zbsj.map((n) => n.id)).toEqual(['home', 'party-member', 'party-org', 'development', 'party-school', 'party-dues', 'transfer', 'org-life', 'message-center', 'statistics', 'service']);
     expect(zbsj).toContain('member-info');
     expect(zbsj).toContain('org-info');
     expect(zbsj).toContain('life-three-one');
@@ -44,8 +47,8 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect(zbsj).not.toContain('pschool-batch');
     expect(zbsj).toEqual(expect.arrayContaining(['dues', 'dues-batch', 'dues-onsite', 'dues-report', 'dues-my']));
     // 党员: the learner pages, their own dues, messages and regulations, and their own change requests (issue 31) only.
-    expect(trees.dy.map((n) => n.id)).toEqual(['party-member', 'party-school', 'party-dues', 'message-center', 'service']);
-    expect(flattenMenus(trees.dy[0].children ?? []).filter((n) => n.type === 'page').map((n) => n.id)).toEqual(['member-change-request']);
+    expect(trees.dy.map((n) => n.id)).toEqual(['home', 'party-member', 'party-school', 'party-dues', 'message-center', 'service']);
+    expect(flattenMenus(trees.dy.find((n) => n.id === 'party-member')!.children ?? []).filter((n) => n.type === 'page').map((n) => n.id)).toEqual(['member-change-request']);
     expect(dy).toContain('dues-my');
     expect(dy).not.toContain('dues-batch');
     expect(dy).toEqual(expect.arrayContaining(['pschool-study-center', 'pschool-online-exam', 'msg-todo', 'msg-private', 'service-regulation']));
@@ -61,8 +64,8 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     const dwzzb = await roleOf('dwzzb');
     expect(dwzzb).toMatchObject({ name: '党委组织部管理员', data_scope: 'all' });
     expect(dwzzb.permissions.some((p) => SYSTEM.test(p) || p === 'admin')).toBe(false);
-    const business = collectPermissions(FILE_TREE.filter((n) => n.id !== 'system'));
-    // The menu's permissions, plus view wherever it lists, edits or deletes a module's records (issue 12).
+    // The business menu's permissions and 规则参数's (issue 42), plus view wherever it lists, edits or deletes a module's records (issue 12).
+    const business = [...collectPermissions(FILE_TREE.filter((n) => n.id !== 'system')), 'rule-param:list', 'rule-param:edit'];
     expect(dwzzb.permissions).toEqual(expect.arrayContaining(business));
     expect(dwzzb.permissions.filter((p) => !business.includes(p)).every((p) => p.endsWith(':view'))).toBe(true);
     expect(dwzzb.permissions).toEqual(expect.arrayContaining(['member:view', 'org:view', 'unit:view']));
@@ -101,6 +104,7 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
   it('the top tabs follow the same trees', async () => {
     const head = await t.app.inject({ url: '/api/menus/headMenu', headers: bearer(tokens.dy) });
     expect(head.json()).toEqual([
+      { id: 'home', title: '首页', path: '/home', icon: expect.any(String), firstVisibleLeaf: '/dashboard' }, // issue 43.5
       { id: 'party-member', title: '党员管理', path: '/party-member', icon: expect.any(String), firstVisibleLeaf: '/party-member/daily/change-request' },
       { id: 'party-school', title: '党校管理', path: '/party-school', icon: expect.any(String), firstVisibleLeaf: '/pschool' },
       { id: 'party-dues', title: '党费管理', path: '/party-dues', icon: expect.any(String), firstVisibleLeaf: '/party-dues/my' },
