@@ -99,6 +99,12 @@ export interface ReportSummary {
 /** [key, label, lower bound in years (inclusive), upper bound (exclusive)]. */
 export type Band = [string, string, number, number];
 
+/**
+ * The most measures a report has: 党员增减变化 (issue 41 §5), a table the school sends upwards, has 12 columns
+ * (年初数, 增加 and its three reasons, 减少 and its four, 年末数, 差额), and a built-in passes the designer's checks.
+ */
+export const MAX_REPORT_MEASURES = 12;
+
 /** Named band sets a designed report may use instead of its own limits. */
 export const BAND_PRESETS = { age: '年龄段', partyAge: '党龄段' } as const;
 export type BandPreset = keyof typeof BAND_PRESETS;

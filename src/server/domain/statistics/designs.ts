@@ -14,7 +14,7 @@ import type { Runtime } from '../../runtime/index.js';
 import type { FieldInfo } from '../../runtime/module.js';
 import { hasOwn } from '../../../shared/own.js';
 import {
-  DIMENSION_KINDS, REPORT_CHARTS, type Band, type BandPreset, type QueryGroup, type ReportDefinitionAnswer, type ReportDimension, type ReportMeasure, type ReportSpec, type ReportSummary,
+  DIMENSION_KINDS, MAX_REPORT_MEASURES, REPORT_CHARTS, type Band, type BandPreset, type QueryGroup, type ReportDefinitionAnswer, type ReportDimension, type ReportMeasure, type ReportSpec, type ReportSummary,
 } from '../../../shared/statistics.js';
 import { BUILTIN_REPORTS, builtinReport } from './builtin-reports.js';
 import { bindParams, type ReportDefinition } from './reports.js';
@@ -24,7 +24,7 @@ import { compileWhere } from './where.js';
 /** Designing a report (a button permission of 统计报表). */
 export const DESIGN = 'stat-report:design';
 
-const MAX_MEASURES = 8;
+const MAX_MEASURES = MAX_REPORT_MEASURES;
 const MAX_BANDS = 20;
 const bad = (message: string, field?: string) => new HttpError(400, message, field ? { errors: [{ field, message }] } : undefined);
 

@@ -10,7 +10,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Drawer, Input, Radio, Select, Space, Table, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import {
-  BAND_PRESETS, DIMENSION_KINDS, REPORT_CHARTS, type BandPreset, type ReportChart, type ReportDimension, type ReportResult, type ReportRow, type ReportSpec, type ReportSummary,
+  BAND_PRESETS, DIMENSION_KINDS, MAX_REPORT_MEASURES, REPORT_CHARTS, type BandPreset, type ReportChart, type ReportDimension, type ReportResult, type ReportRow, type ReportSpec, type ReportSummary,
 } from '../../../shared/statistics';
 import { ConditionGroup, fromWhere, newGroup, pathFields, toWhere, type EditGroup } from './ConditionEditor';
 import { statApi, type QueryField } from './api';
@@ -250,7 +250,7 @@ export default function ReportDesigner({ target, onClose, onSaved }: { target: D
           size="small"
           title="统计指标"
           extra={
-            <Button size="small" icon={<PlusOutlined />} disabled={measures.length >= 8} onClick={() => setMeasures([...measures, newMeasure()])}>
+            <Button size="small" icon={<PlusOutlined />} disabled={measures.length >= MAX_REPORT_MEASURES} onClick={() => setMeasures([...measures, newMeasure()])}>
               添加指标
             </Button>
           }
