@@ -1,7 +1,8 @@
 // engines: both — the 优秀 cap counts rows in the write's transaction (afterWrite), also an import's whole batch
 /**
- * 干部考核 (docs/cadres.md): yearly results per cadre; the share of 优秀 per unit capped by the setting
- * cadreExcellentPercent (《党政领导干部考核工作条例》第二十七条, default 20%) at its boundary — the cap
+ * 干部考核 (docs/cadres.md): yearly results per cadre; the share of 优秀 per unit capped by the rule parameter
+ * cadre-assessment.excellentPercent (《党政领导干部考核工作条例》第二十七条, default 20%; the value in force on the
+ * year's last day, issue 42) at its boundary — the cap
  * exactly passes, one more is refused, through the API and through the runtime's .xlsx import — and the
  * 干部考核 page's list and caps.
  */
@@ -20,8 +21,11 @@ describe(`干部考核 on ${TEST_DB}`, () => {
   let unitId: number;
   const cadres: { id: number; name: string }[] = [];
   const result = (i: number, year: number, value: string) => admin('POST', '/api/m/cadre-assessment', { cadreId: cadres[i].id, year, result: value });
-  const setPercent = (v: string) =>
-    sql`INSERT INTO sys_config (config_key, config_value) VALUES ('cadreExcellentPercent', ${v}) ON CONFLICT (config_key) DO UPDATE SET config_value = ${v}`.execute(t.database.db);
+  /** The 优秀 share set by an administrator (系统管理 → 规则参数), in force from today. */
+  const setPercent = async (value: number) => {
+    const res = await admin('PUT', '/api/rule-params/cadre-assessment.excellentPercent', { value, reason: `干部考核测试：优秀比例${value}%` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -43,7 +47,7 @@ describe(`干部考核 on ${TEST_DB}`, () => {
     expect((await result(1, 2024, '优秀')).status).toBe(201);
     const third = await result(2, 2024, '优秀');
     expect(third.status).toBe(400);
-    expect(third.body.message).toBe('机械工程学院2024年度考核优秀3人，超过优秀等次限额2人（参加考核10人）。年度考核优秀等次人数一般不超过参加年度考核的领导干部总数的规定比例（《党政领导干部考核工作条例》第二十七条）');
+    expect(third.body.message).toBe('机械工程学院2024年度考核优秀3人，超过优秀等次限额2人（参加考核10人，优秀比例20%，规则参数：年度考核结果·年度考核优秀比例）。年度考核优秀等次人数一般不超过参加年度考核的领导干部总数的规定比例（《党政领导干部考核工作条例》第二十七条）');
     expect(third.body.errors[0].field).toBe('result');
     // Nothing was written; another result is fine, and changing it to 优秀 is refused as well.
     const fine = await result(2, 2024, '称职');
@@ -59,13 +63,27 @@ describe(`干部考核 on ${TEST_DB}`, () => {
 
     const caps = (await admin('GET', '/api/cadre/assess/caps?year=2024')).body;
     expect(caps).toMatchObject({ year: 2024, percent: 20, units: [{ unitId, participants: 10, excellent: 2, cap: 2 }] });
-    await setPercent('30');
-    expect((await admin('PUT', '/api/m/cadre-assessment', { id: fine.body.id, version: fine.body.version, result: '优秀' })).status).toBe(200);
-    await setPercent('20');
+    // [42] A higher share set today lets this year's results pass up to its cap; 2024's stay under the 20 % in force then.
+    const now = new Date().getFullYear();
+    expect((await result(0, now, '优秀')).status).toBe(201);
+    expect((await result(1, now, '优秀')).status).toBe(201);
+    expect((await result(2, now, '优秀')).status).toBe(400);
+    await setPercent(30);
+    try {
+      expect((await result(2, now, '优秀')).status).toBe(201);
+      const over = await result(3, now, '优秀'); // 30 % of 10: three
+      expect(over.status).toBe(400);
+      expect(over.body.message).toContain(`机械工程学院${now}年度考核优秀4人，超过优秀等次限额3人（参加考核10人，优秀比例30%，规则参数：年度考核结果·年度考核优秀比例）`);
+      expect((await admin('GET', `/api/cadre/assess/caps?year=${now}`)).body).toMatchObject({ percent: 30, units: [{ unitId, excellent: 3, cap: 3 }] });
+      expect((await admin('GET', '/api/cadre/assess/caps?year=2024')).body.percent).toBe(20);
+      expect((await admin('PUT', '/api/m/cadre-assessment', { id: fine.body.id, version: fine.body.version, result: '优秀' })).status).toBe(400);
+    } finally {
+      await setPercent(20);
+    }
 
     const page = (await admin('GET', '/api/cadre/assess?year=2024&size=20')).body;
     expect(page.totalElements).toBe(10);
-    expect(page.content.filter((r: { result: string | null }) => r.result === '优秀')).toHaveLength(3);
+    expect(page.content.filter((r: { result: string | null }) => r.result === '优秀')).toHaveLength(2);
     expect((await admin('GET', '/api/cadre/assess?year=2024&result=none')).body.totalElements).toBe(7);
   });
 

@@ -42,6 +42,11 @@ describe(`cadre base on ${TEST_DB}`, () => {
   const newCadre = (extra: Record<string, unknown> = {}) =>
     created(admin, '/api/m/cadre', { name: `干部${++n}`, gender: '1', birthDate: '1975-03-10', unitId: unitA, category: '2', rank: '05', ...extra });
   const setting = (key: string, value: string) => sql`UPDATE sys_config SET config_value = ${value} WHERE config_key = ${key}`.execute(t.database.db);
+  /** A rule parameter set by an administrator (系统管理 → 规则参数, issue 42), in force from today. */
+  const param = async (key: string, value: number) => {
+    const res = await admin('PUT', `/api/rule-params/${key}`, { value, reason: `干部测试：${value}` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
   const reminders = async (query: string, who = admin) => ((await who('GET', `/api/reminders?${query}&size=200`)).body as { content: Reminder[] }).content;
   /** The reminder of one record of a module as of `today` (recomputed for that day). */
   const reminderOn = async (module: string, type: string, recordId: number, today: string) => {
@@ -111,14 +116,14 @@ describe(`cadre base on ${TEST_DB}`, () => {
     expect(del.status).toBe(400);
     expect(del.body.message).toContain('删除后简历不连续');
     // A school allowing two months: a two-month gap passes, three do not.
-    await setting('cadreResumeGapMonths', '2');
+    await param('cadre.resumeGapMonths', 2);
     try {
       const other = await newCadre();
       await created(admin, '/api/m/cadre-resume', { cadreId: other.id, startDate: '2000-01-01', endDate: '2000-12-31', text: '甲' });
       expect((await admin('POST', '/api/m/cadre-resume', { cadreId: other.id, startDate: '2001-04-01', endDate: '2001-12-31', text: '乙' })).status).toBe(400);
       await created(admin, '/api/m/cadre-resume', { cadreId: other.id, startDate: '2001-03-01', endDate: '2001-12-31', text: '乙' });
     } finally {
-      await setting('cadreResumeGapMonths', '0');
+      await param('cadre.resumeGapMonths', 0);
     }
   });
 
@@ -303,11 +308,11 @@ describe(`cadre base on ${TEST_DB}`, () => {
     expect((await reminders('module=cadre&type=6')).find((r) => r.recordId === cert.id)).toMatchObject({ module: 'cadre-certificate', type: 'certificate-return', dueDate: due, state: 1 });
     expect(await reminderOn('cadre-certificate', 'certificate-return', cert.id, addDays(due, -1))).toEqual({ due_date: due, state: 1 });
     expect(await reminderOn('cadre-certificate', 'certificate-return', cert.id, due)).toEqual({ due_date: due, state: 2 });
-    await setting('cadreCertificateReturnDays', '7');
+    await param('cadre-certificate.returnDays', 7);
     try {
       expect(await reminderOn('cadre-certificate', 'certificate-return', cert.id, TODAY)).toMatchObject({ due_date: addDays(tripEnd, 7) });
     } finally {
-      await setting('cadreCertificateReturnDays', '10');
+      await param('cadre-certificate.returnDays', 10);
     }
     const c = (await admin('GET', `/api/m/cadre-certificate/${cert.id}`)).body;
     await admin('PUT', '/api/m/cadre-certificate', { id: c.id, version: c.version, returnDate: TODAY });

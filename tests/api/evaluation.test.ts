@@ -198,8 +198,8 @@ describe(`members' daily management on ${TEST_DB}`, () => {
   });
 
   describe('[42] rule parameters: the registry, its contract and the value in force on a past date', () => {
-    /** A round of `y` for the branch, counted, with `excellent` members graded 优秀 (the rest 合格). */
-    const roundWith = async (y: number, excellent: number) => {
+    /** A round of `y` for the branch, counted, with `excellent(members)` members graded 优秀 (the rest 合格). */
+    const roundWith = async (y: number, excellent: (members: number) => number) => {
       const created = await call('zbsj', 'POST', '/api/m/appraisal', { orgId: branch, year: y, title: `${y}年度民主评议党员（规则参数）`, meetingDate: `${y}-01-15` });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const id = created.body.id as number;
@@ -207,15 +207,18 @@ describe(`members' daily management on ${TEST_DB}`, () => {
       const rows = (await call('zbsj', 'POST', '/api/m/appraisal-result/list?size=1000', { appraisalId: id })).body.content as { id: number; version: number }[];
       expect((await step('zbsj', 'appraisal', id, 'count', { ballotsIssued: rows.length, ballotsReturned: rows.length, ballotsVoid: 0 })).status).toBe(200);
       const graded = (await call('zbsj', 'POST', '/api/m/appraisal-result/list?size=1000', { appraisalId: id })).body.content as { id: number; version: number }[];
-      for (const [i, r] of graded.entries()) expect((await call('zbsj', 'PUT', '/api/m/appraisal-result', { id: r.id, version: r.version, grade: i < excellent ? '1' : '2' })).status).toBe(200);
+      const top = excellent(graded.length);
+      for (const [i, r] of graded.entries()) expect((await call('zbsj', 'PUT', '/api/m/appraisal-result', { id: r.id, version: r.version, grade: i < top ? '1' : '2' })).status).toBe(200);
       return { id, members: rows.length };
     };
     const history = async (key: string) => (await call('admin', 'GET', `/api/rule-params/${key}/history`)).body as { newValue: unknown; oldValue: unknown; reason: string; effectiveFrom: string }[];
 
     it('[42.3] 优秀 30 % → 25 %: last year\'s round keeps the 30 % it was decided under, the next round above 25 % is refused naming the parameter', async () => {
-      const last = await roundWith(year - 1, 0);
-      const decided = await step('zbsj', 'appraisal', last.id, 'grade', { gradeDate: `${year - 1}-12-20` });
-      expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+      // Last year's round of the demo branch (src/server/seed/member-life.ts), graded on its day under the default 30 %.
+      const rounds = (await call('zbsj', 'POST', '/api/m/appraisal/list', { orgId: branch, year: year - 1 })).body.content as { id: number }[];
+      expect(rounds).toHaveLength(1);
+      const last = rounds[0];
+      expect((await call('zbsj', 'GET', `/api/evaluation/appraisal/${last.id}/cap`)).body).toMatchObject({ date: `${year - 1}-12-25`, excellentCapPercent: 30, source: 'default' });
       const changed = await call('admin', 'PUT', '/api/rule-params/appraisal.excellentCapPercent', { value: 25, reason: '党委会议决定优秀比例调整为25%' });
       expect(changed.status, JSON.stringify(changed.body)).toBe(200);
       expect(changed.body).toMatchObject({ value: 25, default: 30, source: 'admin' });
@@ -223,8 +226,8 @@ describe(`members' daily management on ${TEST_DB}`, () => {
       expect(change).toMatchObject({ oldValue: 30, newValue: 25, reason: '党委会议决定优秀比例调整为25%' });
       expect((await call('zbsj', 'GET', `/api/evaluation/appraisal/${last.id}/cap`)).body).toMatchObject({ excellentCapPercent: 30, source: 'default' });
       // A round decided now: one 优秀 above 25 % is refused, the message names the value and where it is set.
-      const next = await roundWith(year + 1, excellentCap(last.members, 25) + 1);
-      const refused = await step('zbsj', 'appraisal', next.id, 'grade', {});
+      const next = await roundWith(year + 1, (members) => excellentCap(members, 25) + 1);
+      const refused = await step('zbsj', 'appraisal', next.id, 'grade', { gradeDate: `${year + 1}-01-20` });
       expect(refused.status).toBe(400);
       expect(refused.body.message).toContain(`参评${next.members}名的25%`);
       expect(refused.body.message).toContain('（规则参数：评议管理·优秀等次比例上限）');

@@ -75,7 +75,7 @@ registerHook('cadre.assessmentCap', async (ctx) => {
   if (before && before.result === EXCELLENT && before.year === year && before.cadreId === ctx.record.cadreId) return;
   const [over] = (await excellentByUnit(ctx.trx, year, [unit])).filter((u) => u.excellent > u.cap);
   if (!over) return;
-  const message = `${over.unitName}${year}年度考核优秀${over.excellent}人，超过优秀等次限额${over.cap}人（参加考核${over.participants}人，优秀比例${await excellentPercent(year)}%${paramWhereKey(EXCELLENT_PERCENT_KEY).slice(1, -1)}）。${RULE_EXCELLENT}`;
+  const message = `${over.unitName}${year}年度考核优秀${over.excellent}人，超过优秀等次限额${over.cap}人（参加考核${over.participants}人，优秀比例${await excellentPercent(year)}%，${paramWhereKey(EXCELLENT_PERCENT_KEY).slice(1, -1)}）。${RULE_EXCELLENT}`;
   throw new HttpError(400, message, { rule: RULE_EXCELLENT, errors: [{ field: 'result', message }] });
 });
 
