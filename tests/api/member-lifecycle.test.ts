@@ -158,6 +158,8 @@ describe(`a member's life in the party (issue 41) on ${TEST_DB}`, () => {
     const drill = await admin.get(`/api/lifecycle/member-change/members?year=${year}&measure=outQuit&orgId=${row.key}`);
     expect(drill.status).toBe(200);
     expect(drill.body.totalElements).toBe(row.values.outQuit);
+    // The first page by default (pages count from 0, as every list of the spec).
+    expect(drill.body.content.length).toBe(Math.min(20, row.values.outQuit));
     const all = await admin.get(`/api/lifecycle/member-change/members?year=${year}&measure=end&size=1`);
     expect(all.body.totalElements).toBe(totals.end);
     // A past year is the same when run again.

@@ -33,10 +33,16 @@ describe('[S1.F4c] a branch election in Chromium', () => {
     }
     orgId = (await api<{ orgId: number }>('GET', '/auth/info', undefined, tokens.zbsj)).body.orgId;
     const members = (await api<{ content: { id: number; name: string }[] }>('POST', '/api/m/member/list?size=100', { orgId, memberType: '1', partyStatus: '1' }, tokens.zbsj)).body.content;
+    // Members in their 留党察看 period have no right to vote or stand (条例第五条): the branch leaves them off the roll.
+    const disciplined = (await api<{ content: { id: number; probationEnd?: string }[] }>('POST', '/api/m/member-discipline/list?size=100', { orgId, kind: '4' }, tokens.dwzzb)).body.content;
+    const onProbation = new Set<number>();
+    for (const d of disciplined.filter((x) => !x.probationEnd || x.probationEnd >= TODAY)) {
+      onProbation.add((await api<{ memberId: number }>('GET', `/api/m/member-discipline/${d.id}`, undefined, tokens.dwzzb)).body.memberId);
+    }
     // Names unique in the branch, to pick the secretary by name.
     const counts = new Map<string, number>();
     for (const m of members) counts.set(m.name, (counts.get(m.name) ?? 0) + 1);
-    people = members.filter((m) => counts.get(m.name) === 1);
+    people = members.filter((m) => counts.get(m.name) === 1 && !onProbation.has(m.id));
     expect(people.length, 'five full members with unique names in the demo branch').toBeGreaterThanOrEqual(5);
     name = `换届选举${Date.now().toString(36).slice(-5)}`;
     // The roll and the candidate list as the branch prepared them (the dialogs show and keep them).
@@ -65,7 +71,7 @@ describe('[S1.F4c] a branch election in Chromium', () => {
   };
   const f = (dialog: Locator, field: string) => dialog.locator(`#root_${field}`);
 
-  it('walks 请示 → 批复 → 方案 → 酝酿 → 候选人审批 → 大会 → 计票 → 书记 → 报告, and the new term is on the organisation', async () => {
+  it('walks 请示 → 批复 → 方案 → 酝酿 → 候选人审批 → 大会 → 计票 → 书记 → 报告 → 上级批准, and the new term is on the organisation', async () => {
     const n = people.length;
     await take('zbsj', 'request');
     // The level above sees it waiting and approves.
@@ -100,6 +106,9 @@ describe('[S1.F4c] a branch election in Chromium', () => {
       await pg.locator('.ant-select-dropdown:visible').getByTitle(people[0]!.name, { exact: true }).click();
     });
     await take('zbsj', 'report');
+    // The level above approves the result; the new term counts from its approval and only then is on the organisation.
+    expect((await api<{ state: number }>('GET', `/api/m/election/${id}`, undefined, tokens.zbsj)).body.state).toBe(9);
+    await take('ejdw', 'approveResult');
     const done = (await api<{ state: number; termStart: string; termEnd: string }>('GET', `/api/m/election/${id}`, undefined, tokens.zbsj)).body;
     expect(done.state).toBe(8);
     expect(done.termStart).toBe(TODAY);

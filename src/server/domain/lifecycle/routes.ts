@@ -24,7 +24,7 @@ export async function lifecycleRoutes(app: FastifyInstance): Promise<void> {
     const rows = memberChangeRows(runtime.ctx.school, year);
     const cell = sql<number>`(SELECT c.member_id FROM ${rows} AS c WHERE ${sql.ref(`c.${column[1]}`)} <> 0 ${orgIds ? sql`AND c.org_id IN (${sql.join(orgIds.length ? orgIds : [0])})` : sql``})`;
     return runtime.records('member').list(
-      { filter: {}, query: { page: q.page ?? '1', size: q.size ?? '20', sort: 'name,asc' }, conditions: [(eb) => eb('id', 'in', cell)] },
+      { filter: {}, query: { page: q.page ?? '0', size: q.size ?? '20', sort: 'name,asc' }, conditions: [(eb) => eb('id', 'in', cell)] },
       await runtime.actorOf(currentUser(req)),
     );
   });

@@ -30,19 +30,23 @@ function menuGroups(list: ReportSummary[]) {
   return groups.filter(([, items]) => items.length).map(([label, items]) => ({ type: 'group' as const, key: label, label, children: items.map((x) => ({ key: x.id, label: x.title })) }));
 }
 
+/** A figure's records: a where tree over the report's module, or a cell of 党员增减变化 (its members, by measure and organisation). */
 interface Drill {
   title: string;
-  where: QueryGroup;
+  where?: QueryGroup;
+  change?: { year: number; measure: string; orgId?: number };
 }
 
 function DrillList({ report, drill, snapshot }: { report: ReportResult; drill: Drill; snapshot?: number }) {
   const [page, setPage] = useState(0);
   const records = useQuery({
-    queryKey: ['report-drill', report.module, drill.where, snapshot, page],
+    queryKey: ['report-drill', report.module, drill.where, drill.change, snapshot, page],
     queryFn: () =>
-      snapshot
-        ? statApi.snapshotRecords(snapshot, { module: report.module, where: drill.where, page, size: 10 })
-        : statApi.run({ module: report.module, where: drill.where, page, size: 10 }),
+      drill.change
+        ? statApi.memberChangeMembers({ ...drill.change, page, size: 10 })
+        : snapshot
+          ? statApi.snapshotRecords(snapshot, { module: report.module, where: drill.where, page, size: 10 })
+          : statApi.run({ module: report.module, where: drill.where!, page, size: 10 }),
   });
   const first = records.data?.content[0];
   // The list columns the answer carries (the module list's), shown by their labels.
@@ -86,6 +90,9 @@ export default function ReportPage() {
   const isMembers = current?.source === 'members';
   // 党费收缴 reads the dues area's batches of a year: no snapshot, no drill-down to records.
   const isDues = current?.source === 'dues';
+  // 党员增减变化 is computed from the records' dates of a year: no snapshot; its figures list their members.
+  const isChange = current?.source === 'member-change';
+  const yearly = current?.id === 'development-in-year' || isDues || isChange || !current?.builtin;
   const filter = useMemo(() => ({ ...(orgId ? { orgId } : {}), ...(isMembers && status !== ANY_MEMBER_STATUS ? { partyStatus: status } : {}) }), [orgId, status, isMembers]);
   const params = { year, filter, ...(snapshot ? { snapshot } : {}) };
   const result = useQuery({ queryKey: ['report', current?.id, params], queryFn: () => statApi.runReport(current!.id, params), enabled: !!current });
@@ -106,13 +113,14 @@ export default function ReportPage() {
     },
   });
   const open = (row: ReportRow | undefined, key: string, title: string) => {
+    if (isChange) return setDrill({ title, change: { year, measure: key.slice(key.lastIndexOf('|') + 1), ...(row ? { orgId: Number(row.key) } : orgId ? { orgId } : {}) } });
     const where = row ? row.drill[key] : r?.totalsDrill[key];
     if (where) setDrill({ title, where });
   };
   const cell = (row: ReportRow | undefined, key: string, colTitle: string) => {
     const raw = row ? row.values[key] : r?.totals[key];
     const v = raw && r?.columns.find((c) => c.key === key)?.unit === 'yuan' ? raw.toFixed(2) : raw;
-    const drills = !!(row ? row.drill[key] : r?.totalsDrill[key]);
+    const drills = isChange || !!(row ? row.drill[key] : r?.totalsDrill[key]);
     return v && !drills ? (
       <span>{v}</span>
     ) : v ? (
@@ -155,8 +163,8 @@ export default function ReportPage() {
                   {!current.builtin && <Tag>{current.mine ? (current.shared ? '我设计的·已共享' : '我设计的') : `${current.ownerName}共享`}</Tag>}
                   <OrgTreeSelect value={orgId} onChange={setOrgId} width={260} />
                   {isMembers && <MemberStatusSelect value={status} onChange={setStatus} />}
-                  {(current.id === 'development-in-year' || isDues || !current.builtin) && <InputNumber aria-label="统计年度" prefix="年度" min={1921} max={2200} value={year} onChange={(v) => v && setYear(v)} style={{ width: 130 }} />}
-                  {!isDues && <Select aria-label="数据来源" style={{ width: 260 }} value={snapshot ?? 0} onChange={(v: number) => setSnapshot(v || undefined)} options={[{ value: 0, label: '实时数据' }, ...snapshotOptions]} />}
+                  {yearly && <InputNumber aria-label="统计年度" prefix="年度" min={1921} max={2200} value={year} onChange={(v) => v && setYear(v)} style={{ width: 130 }} />}
+                  {!isDues && !isChange && <Select aria-label="数据来源" style={{ width: 260 }} value={snapshot ?? 0} onChange={(v: number) => setSnapshot(v || undefined)} options={[{ value: 0, label: '实时数据' }, ...snapshotOptions]} />}
                   <Button icon={<DownloadOutlined />} onClick={() => void postDownload(`/api/reports/${current.id}/export`, { params }, `${current.title}.xlsx`)}>
                     导出
                   </Button>

@@ -49,6 +49,9 @@ export const statApi = {
   schedules: () => get<SnapshotSchedule[]>('/api/snapshots/schedules'),
   addSchedule: (body: { title: string; modules: string[]; every: string }) => post<SnapshotSchedule>('/api/snapshots/schedules', body),
   removeSchedule: (id: number) => request.delete(`/api/snapshots/schedules/${id}`),
+  /** The members behind a figure of 党员增减变化 (issue 41 §5): read through the member list, the caller's scope and masking apply. */
+  memberChangeMembers: (q: { year: number; measure: string; orgId?: number; page: number; size: number }) =>
+    get<{ content: Row[]; totalElements: number }>('/api/lifecycle/member-change/members', q),
   bigdata: () => get<BigData>('/api/bigdata/overview'),
   studyHours: (year: number) => get<StudyHours>('/api/bigdata/study-hours', { year }),
 };
