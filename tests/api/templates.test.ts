@@ -69,6 +69,9 @@ describe(`templates on ${TEST_DB}`, () => {
     expect((await call('dy', 'GET', '/api/templates/usable')).status).toBe(403);
     const page = (await call('zbsj', 'POST', '/api/m/doc-template/list', {})).body;
     expect(page.totalElements).toBe(4);
+    // [43.10] the source module is answered by its title, not its id.
+    const letter = page.content.find((r: { name: string }) => r.name === '组织关系介绍信');
+    expect(letter).toMatchObject({ sourceModule: 'transfer-out', sourceModuleLabel: '组织关系转出' });
     expect((await call('zbsj', 'POST', '/api/m/doc-template', { name: 'x' })).status).toBe(403);
   });
 
@@ -84,7 +87,8 @@ describe(`templates on ${TEST_DB}`, () => {
     expect(wrongKind.status).toBe(400);
     const noModule = await save('无.docx', buildDocx([{ text: '{姓名}' }]), { sourceModule: 'no-such-module' });
     expect(noModule.status).toBe(400);
-    expect(noModule.body.message).toContain('数据来源模块“no-such-module”不存在');
+    // x-choices "modules": the runtime refuses a module id the deployment does not have, on the field.
+    expect(noModule.body.errors).toEqual([{ field: 'sourceModule', message: '数据来源模块“no-such-module”不是本系统的模块' }]);
     const before = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_doc_template`.execute(t.database.db)).rows[0].n;
     expect(before).toBe(4);
     const good = await save('好.docx', buildDocx([{ text: '{姓名}（{name}）{所在党支部.组织名称}' }]), { name: '引用路径' });

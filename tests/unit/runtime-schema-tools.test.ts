@@ -103,6 +103,13 @@ describe('module schema readings shared by server and web', () => {
       'genderLabel collides with the label the API adds for "gender": rename it',
     ]);
     expect(problems({ properties: { gender: { type: 'integer' } } })).toContain('gender.x-dict needs type string (or an array of strings): dictionary values are strings');
+    // [43.10] titles of an enum's values, as many as the values; a module choice is a plain string.
+    expect(problems({ properties: { kind: { type: 'string', title: '类别', enum: ['a', 'b'], 'x-enum-titles': ['甲', '乙'] } } })).toEqual([]);
+    expect(problems({ properties: { kind: { type: 'string', title: '类别', enum: ['a', 'b'], 'x-enum-titles': ['甲'] } } })).toEqual([
+      'kind.x-enum-titles needs an enum of the same length (2 values, 1 titles)',
+    ]);
+    expect(problems({ properties: { source: { type: 'string', title: '模块', 'x-choices': 'modules' } } })).toEqual([]);
+    expect(problems({ properties: { source: { type: 'integer', title: '模块', 'x-choices': 'modules' } } })).toEqual(['source.x-choices needs type string without enum, x-dict or x-ref']);
   });
 
   it('the record validator checks the shared formats with the shared validators', () => {

@@ -57,6 +57,9 @@ export async function decorate(
         r[key] = v === null ? null : typeof v === 'string' ? (labels.get(v) ?? v) : labelOf(v, (x) => labels.get(String(x)));
       }
     }
+    if (f.schema['x-choices'] === 'modules') {
+      for (const r of out) r[`${f.name}Label`] = labelOf(r[f.name], (v) => ctx.registry.get(String(v))?.title);
+    }
     if (f.labels) {
       const labels = f.labels;
       for (const r of out) r[`${f.name}Label`] = labelOf(r[f.name], (v) => labels.get(String(v)));

@@ -63,7 +63,14 @@ export function fieldInfo(name: string, schema: FieldSchema): FieldInfo {
     writable: isWritable(schema),
     ...(schema['x-dict'] && { dict: schema['x-dict'] }),
     ...(schema['x-ref'] && { ref: schema['x-ref'] }),
+    ...(schema['x-enum-titles'] && { labels: enumTitles(schema) }),
   };
+}
+
+/** Value → title of an enum with `x-enum-titles` (checked to be of the same length). */
+function enumTitles(schema: FieldSchema): Map<string, string> {
+  const values = schema.enum ?? schema.items?.enum ?? [];
+  return new Map(values.map((v, i) => [String(v), schema['x-enum-titles']![i]]));
 }
 
 /** The API names of the system columns every module table has. */

@@ -55,7 +55,7 @@ function isDecoration(m: RuntimeModule, key: string): boolean {
   if (ANSWER_EXTRAS.has(key)) return true;
   if (key.endsWith('Label')) {
     const f = m.field(key.slice(0, -5));
-    return !!(f?.dict || f?.labels);
+    return !!(f?.dict || f?.labels || f?.schema['x-choices']);
   }
   if (key.endsWith('Name')) return !!m.field(key.slice(0, -4))?.ref;
   return false;
@@ -135,6 +135,14 @@ export async function validateCandidates(
       if (failed(i, f.name)) return;
       const bad = listOf(c.values[f.name]).find((v) => !allowed.has(String(v)));
       if (bad !== undefined) results[i].errors.push({ field: f.name, message: `${f.title}“${String(bad)}”不是有效的选项` });
+    });
+  }
+
+  // A module id (x-choices: modules): one of the deployment's modules now, stored ones included.
+  for (const f of m.writableFields.filter((x) => x.schema['x-choices'] === 'modules')) {
+    candidates.forEach((c, i) => {
+      const v = c.values[f.name];
+      if (!failed(i, f.name) && typeof v === 'string' && v && !ctx.registry.get(v)) results[i].errors.push({ field: f.name, message: `${f.title}“${v}”不是本系统的模块` });
     });
   }
 

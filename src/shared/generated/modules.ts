@@ -1534,7 +1534,7 @@ export interface DocTemplateRecord {
    */
   kind: "docx" | "xlsx";
   /**
-   * 数据来源模块: 模板从哪个模块的记录取值，填写模块编号，如 member（党员信息）、transfer-out（组织关系转出）、pschool-student（党校学员）
+   * 数据来源模块: 模板从哪个模块的记录取值（如 党员基本信息、组织关系转出、培训班学员）
    */
   sourceModule: string;
   /**
@@ -3714,7 +3714,7 @@ export interface StatDatasourceRecord {
    */
   title: string;
   /**
-   * 数据模块: dues 为党费收缴（党费统计的年度数据，不是模块）
+   * 数据模块: 党费收缴为党费统计的年度数据（不是模块）
    */
   module: "member" | "org" | "development" | "unit" | "floating" | "pschool-student" | "dues";
   /**

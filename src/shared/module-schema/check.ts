@@ -9,7 +9,7 @@ import { duplicateParamNames, isDeclaration, paramEntries, paramInfo, paramValue
 import { ownValue } from '../own.js';
 
 /** The x- keywords a module schema may carry on a field; ajv must know them to stay strict. */
-export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden', 'x-required-from'];
+export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden', 'x-required-from', 'x-enum-titles', 'x-choices'];
 export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-scope-self', 'x-name-field', 'x-workflow', 'x-links', 'x-related', 'x-reminders', 'x-params', 'x-table', 'x-page', 'x-owner'];
 
 /** Custom string formats of module schemas, as names only; validators are added by the runtime. */
@@ -67,6 +67,10 @@ export function checkModuleSchema(schema: unknown, expectedId?: string): string[
   for (const [name, field] of Object.entries(module.properties)) {
     if (field['x-show-if']) refer(`${name}.x-show-if`, field['x-show-if'].field);
     if (field.enum && field['x-dict']) problems.push(`${name} has both enum and x-dict: choose one`);
+    const titles = field['x-enum-titles'];
+    const values = field.enum ?? field.items?.enum;
+    if (titles && (!values || values.length !== titles.length)) problems.push(`${name}.x-enum-titles needs an enum of the same length (${values?.length ?? 0} values, ${titles.length} titles)`);
+    if (field['x-choices'] && (field.enum || field['x-dict'] || field['x-ref'] || field.type !== 'string')) problems.push(`${name}.x-choices needs type string without enum, x-dict or x-ref`);
     field['x-computed']?.args.forEach((a) => refer(`${name}.x-computed`, a));
   }
   if (problems.length === 0) problems.push(...checkRuntimeRules(module));

@@ -43,6 +43,10 @@ export interface FieldSchema {
   'x-show-if'?: { field: string; in?: unknown[] };
   'x-hidden'?: boolean;
   'x-required-from'?: 'create' | 'update';
+  /** Titles of the enum values (same order), shown instead of the values. */
+  'x-enum-titles'?: string[];
+  /** Chosen from a runtime list: `modules` = a module id of the deployment, shown by its title. */
+  'x-choices'?: 'modules';
 }
 
 export type ListColumn = string | { field: string; width?: number; fixed?: 'left' | 'right'; ellipsis?: boolean };

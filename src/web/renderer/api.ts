@@ -51,6 +51,8 @@ const base = (module: string) => `/api/m/${encodeURIComponent(module)}`;
 export const IN_PLACE: AxiosRequestConfig = { inPlace: true };
 
 export const moduleApi = {
+  /** The modules the caller may list (`GET /api/m`): ids and titles. */
+  modules: () => get<{ id: string; title: string }[]>('/api/m', undefined, IN_PLACE),
   meta: (module: string, config?: AxiosRequestConfig) => get<ModuleMeta>(`${base(module)}/schema`, undefined, config),
   list: (module: string, filter: Record<string, unknown>, params: ListParams, config?: AxiosRequestConfig) =>
     post<Omit<RecordPage, 'totalElements'> & { totalElements?: number }>(`${base(module)}/list`, filter, { ...config, params }),

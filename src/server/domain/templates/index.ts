@@ -93,7 +93,7 @@ registerHook('template.checkFile', async (ctx) => {
   const r = ctx.record;
   const kind = r.kind as TemplateKind;
   const source = wired.runtime.module(String(r.sourceModule ?? ''));
-  if (!source) throw new HttpError(400, `数据来源模块“${String(r.sourceModule ?? '')}”不存在`, { errors: [{ field: 'sourceModule', message: '数据来源模块不存在，请填写模块编号，如 member' }] });
+  if (!source) throw new HttpError(400, `数据来源模块“${String(r.sourceModule ?? '')}”不存在`, { errors: [{ field: 'sourceModule', message: '数据来源模块不存在，请从列表中选择' }] });
   const name = fileName(r.file);
   if (name && !name.toLowerCase().endsWith(`.${kind}`)) {
     throw new HttpError(400, `模板类型为 ${kind}，请上传 .${kind} 文件`, { errors: [{ field: 'file', message: `请上传 .${kind} 文件` }] });

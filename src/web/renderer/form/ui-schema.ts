@@ -30,6 +30,7 @@ export function widgetOf(f: FieldSchema): { widget: RecordWidgetName; options?: 
   if (f['x-ref']) return { widget: 'ref' };
   if (f['x-dict']) return { widget: 'dict', options: { mode } };
   if (f.enum || f.items?.enum) return { widget: 'enum', options: { mode } };
+  if (f['x-choices'] === 'modules') return { widget: 'modules', options: { mode: 'select' } };
   if (f.format === 'file' || f.format === 'image' || w === 'upload' || w === 'image') return { widget: 'upload' };
   const kind = fieldKind(f);
   if (kind === 'date' || w === 'date') return { widget: 'date' };
@@ -43,7 +44,7 @@ export function widgetOf(f: FieldSchema): { widget: RecordWidgetName; options?: 
 function placeholderOf(f: FieldSchema, widget: RecordWidgetName): string | undefined {
   if (f['x-placeholder']) return f['x-placeholder'];
   if (widget === 'readonly' || widget === 'upload' || widget === 'switch') return undefined;
-  const choose = widget === 'dict' || widget === 'enum' || widget === 'ref' || widget === 'date';
+  const choose = widget === 'dict' || widget === 'enum' || widget === 'modules' || widget === 'ref' || widget === 'date';
   return `${choose ? '请选择' : '请输入'}${f.title}`;
 }
 

@@ -6,6 +6,7 @@ import { DeleteOutlined, PaperClipOutlined, UploadOutlined } from '@ant-design/i
 import type { WidgetProps } from '@rjsf/utils';
 import { App, Button, Checkbox, Input, InputNumber, Progress, Radio, Select, Space, Switch, Upload } from 'antd';
 import dayjs from 'dayjs';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { computeField } from '../../../shared/module-schema/computed';
 import type { FieldSchema } from '../../../shared/module-schema/types';
@@ -16,6 +17,7 @@ import { useDict } from '../../core/dicts';
 import { download } from '../../core/request/download';
 import { request } from '../../core/request/request';
 import { ACCEPT_ALL, uploadFile, uploadProblem, type UploadedFile } from '../../core/upload/upload';
+import { moduleApi } from '../api';
 import { displayText, fileRef, fileRefValue } from '../model';
 import { RefPicker, RefSelect } from '../pickers';
 import { contextOf, useFieldHandlers } from './context';
@@ -103,8 +105,8 @@ function SwitchWidget(props: WidgetProps) {
   );
 }
 
-/** Options of a field with a JSON-schema enum (values are their own labels). */
-const enumOptions = (f: FieldSchema) => (f.enum ?? f.items?.enum ?? []).map((v) => ({ value: v as string | number, label: String(v) }));
+/** Options of a field with a JSON-schema enum: its `x-enum-titles`, else the values as their own labels. */
+export const enumOptions = (f: FieldSchema) => (f.enum ?? f.items?.enum ?? []).map((v, i) => ({ value: v as string | number, label: f['x-enum-titles']?.[i] ?? String(v) }));
 
 interface Choice {
   value: string | number;
@@ -145,6 +147,16 @@ function ChoiceInput({ props, options, loading }: { props: WidgetProps; options:
 
 function EnumWidget(props: WidgetProps) {
   return <ChoiceInput props={props} options={enumOptions(fieldOf(props))} />;
+}
+
+/** A module id (`x-choices: "modules"`): the modules the caller may list, by title; a stored value outside them stays shown. */
+function ModuleChoiceWidget(props: WidgetProps) {
+  const { ctx } = useFieldHandlers(props, true);
+  const value = useFieldValue(ctx.store, props.name) as string | undefined;
+  const modules = useQuery({ queryKey: ['module-choices'], queryFn: moduleApi.modules, staleTime: 300_000 });
+  const options = (modules.data ?? []).map((m) => ({ value: m.id, label: `${m.title}（${m.id}）` }));
+  if (value && modules.data && !options.some((o) => o.value === value)) options.push({ value, label: value });
+  return <ChoiceInput props={props} options={options} loading={modules.isLoading} />;
 }
 
 /** A dictionary field: options from `GET /api/dictDetail?dictName=<x-dict>`; disabled entries stay readable. */
@@ -315,6 +327,7 @@ export const recordWidgets = {
   number: NumberWidget,
   switch: SwitchWidget,
   enum: EnumWidget,
+  modules: ModuleChoiceWidget,
   dict: DictWidget,
   ref: RefWidget,
   date: DateWidget,

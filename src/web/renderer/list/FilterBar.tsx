@@ -70,7 +70,7 @@ function filterInput(spec: FilterSpec): ReactNode {
   const values = f.enum ?? f.items?.enum;
   if (values)
     return (
-      <Select allowClear mode={many ? 'multiple' : undefined} placeholder={choose} options={values.map((v) => ({ value: v as string, label: String(v) }))} />
+      <Select allowClear mode={many ? 'multiple' : undefined} placeholder={choose} options={values.map((v, i) => ({ value: v as string, label: f['x-enum-titles']?.[i] ?? String(v) }))} />
     );
   if (spec.kind === 'boolean')
     return (
