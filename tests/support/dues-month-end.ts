@@ -84,6 +84,9 @@ interface Item { itemId: number; memberId: number; dueCents: number; token: stri
 export async function duesMonthEnd(databaseUrl: string, dataDir: string, options: MonthEndOptions, log: (line: string) => void = () => {}): Promise<MonthEndReport> {
   const began = Date.now();
   const at = () => `${((Date.now() - began) / 1000).toFixed(1)} s`;
+  // The servers' build (esbuild, a process of its own) runs while this process prepares the data.
+  const building = buildClusterServer();
+  building.catch(() => undefined); // awaited below; a failed preparation must not leave it unhandled
   const today = new Date();
   const month = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}`;
   const { batchId, items, adminToken } = await prepareDatabase(databaseUrl, dataDir, async (app) => {
@@ -117,7 +120,7 @@ export async function duesMonthEnd(databaseUrl: string, dataDir: string, options
   });
   log(`month end: ${items.length} members with dues in batch ${batchId}, prepared at ${at()}`);
 
-  await buildClusterServer();
+  await building;
   const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir };
   const servers: AppServer[] = await Promise.all([startAppServer(env), startAppServer(env)]);
   const proxy = await startProxy(servers.map((s) => s.port));
