@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { EXPORT_INLINE_MAX, JOB_ABANDONED_AFTER_S } from '../shared/jobs.js';
+import { IDLE_TRANSACTION_TIMEOUT_S } from './db/timeouts.js';
 import { DEFAULT_SCHOOL, SCHOOL_CODES, isSchoolCode, type SchoolCode } from '../shared/schools.js';
 
 /** Thrown for a bad environment value; the start script prints its message as one line. */
@@ -35,6 +36,12 @@ export interface AppConfig {
   exportInlineMax: number;
   /** Seconds without a heartbeat after which another server takes a job as abandoned (JOB_ABANDONED_AFTER, default 60). */
   jobAbandonedAfterS: number;
+  /**
+   * Seconds a PostgreSQL transaction may sit idle (its app server silent between statements) before the
+   * database ends it and frees its locks (DB_IDLE_TRANSACTION_TIMEOUT, default 60): a server that froze or
+   * whose host vanished mid-transaction would otherwise hold its row locks for good.
+   */
+  dbIdleTransactionTimeoutS: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -146,5 +153,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     exportInlineMax: parseWhole('EXPORT_INLINE_MAX', env.EXPORT_INLINE_MAX, EXPORT_INLINE_MAX, 1),
     jobAbandonedAfterS: parseWhole('JOB_ABANDONED_AFTER', env.JOB_ABANDONED_AFTER, JOB_ABANDONED_AFTER_S, 1),
+    dbIdleTransactionTimeoutS: parseWhole('DB_IDLE_TRANSACTION_TIMEOUT', env.DB_IDLE_TRANSACTION_TIMEOUT, IDLE_TRANSACTION_TIMEOUT_S, 1),
   };
 }

@@ -15,7 +15,7 @@ export interface Started {
 
 /** Opens the database, migrates it, initialises it on first start, builds the app and listens. */
 export async function startServer(config: AppConfig, extra: Partial<BuildOptions> = {}): Promise<Started> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, idleTransactionTimeoutS: config.dbIdleTransactionTimeoutS });
   let app: FastifyInstance | undefined;
   try {
     let migrationsApplied = await migrate(database);

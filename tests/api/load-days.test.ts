@@ -29,13 +29,14 @@ describe.skipIf(TEST_DB !== 'postgres')('the load days on two app servers, one k
     expect(report.allMarkedMs).toBeGreaterThanOrEqual(0);
   }, 240_000);
 
-  // Unfinished (issue 44.4): on the loaded helper machine this run did not finish in 240 s (stalled after the
-  // set-up, cause not found yet); skipped so that `npm test` stays green until it is finished.
-  it.skip('[44.4] dues month-end: online orders with repeated and out-of-order signed notices, on-site payments at once, one server dies: no month paid twice, one receipt per order, the report = the items', async () => {
+  // 300 members of a generated university, of whom ~160 owe dues this month (the rest have no standard or
+  // pay nothing); 5 % of them pay on site only, 3 % are paid on site before their notice arrives.
+  it('[44.4] dues month-end: online orders with repeated and out-of-order signed notices, on-site payments at once, one server dies: no month paid twice, one receipt per order, the report = the items', async () => {
     const url = await createDatabase(inject('postgresUrl'), inject('postgresTemplate'));
     const report = await duesMonthEnd(url, path.join(dataDir, 'dues'), { members: 300, noticesPerSecond: 100, payers: 20 }, (line) => console.log(line));
     expect(report.problems.slice(0, 10), monthEndSummary(report)).toEqual([]);
-    expect(report.orders).toBeGreaterThan(200);
+    expect(report.members).toBeGreaterThan(150);
+    expect(report.orders).toBe(report.members - report.onSite);
     expect(report.repeated).toBeGreaterThan(0);
     expect(report.paidOnSiteMeanwhile).toBeGreaterThan(0);
     expect(report.proxy.cutOff + report.proxy.refused, monthEndSummary(report)).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import { apiSuite } from './suites/api.js';
 import { cadreAnalysisSuite } from './suites/cadre-analysis.js';
 import { cadresSuite } from './suites/cadres.js';
 import { duesSuite } from './suites/dues.js';
+import { duesMonthEndSuite } from './suites/dues-month-end.js';
 import { electionsSuite } from './suites/elections.js';
 import { evaluationSuite } from './suites/evaluation.js';
 import { examDaySuite } from './suites/exam-day.js';
@@ -49,6 +50,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   mobile: mobileSuite,
   templates: templatesSuite,
   'exam-day': examDaySuite,
+  'dues-month-end': duesMonthEndSuite,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

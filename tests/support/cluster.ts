@@ -32,8 +32,15 @@ export interface AppServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function buildClusterServer(): Promise<void> {
-  await buildServer({ entryPoints: { 'cluster-server': 'tests/support/cluster-server.ts' }, outdir: BUILD_DIR });
+let built: Promise<void> | undefined;
+
+/** Builds the cluster server once per process (the two load days of one test file share it; a build is ~10 s on a loaded machine). */
+export function buildClusterServer(): Promise<void> {
+  built ??= buildServer({ entryPoints: { 'cluster-server': 'tests/support/cluster-server.ts' }, outdir: BUILD_DIR }).catch((error: unknown) => {
+    built = undefined;
+    throw error;
+  });
+  return built;
 }
 
 /** Starts one compiled app server (built by buildClusterServer) and waits for /api/health. */

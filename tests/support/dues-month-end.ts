@@ -21,9 +21,13 @@ export interface MonthEndOptions {
   noticesPerSecond: number;
   /** Parallel order creations (members at their phones). */
   payers: number;
+  /** Only the first this many members with dues take part (the bench: a university big enough for them). */
+  maxMembers?: number;
 }
 
 export interface MonthEndReport {
+  /** Members with dues in the batch (some of a university's members owe nothing this month). */
+  members: number;
   orders: number;
   notices: number[];
   repeated: number;
@@ -43,10 +47,22 @@ class HttpFailure extends Error {
 const statusOf = (e: unknown) => (e instanceof HttpFailure ? e.status : undefined);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
+/**
+ * A client gives up on one request after this long and tries again (a gateway's read timeout; a phone's):
+ * without it one request lost between the proxy and a dying server would wait for ever.
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** And on a notice (or an order) after this long in all: recorded as a problem, never a stalled run. */
+const GIVE_UP_MS = 120_000;
+const giveUpAfter = (ms: number) => {
+  const until = Date.now() + ms;
+  return () => Date.now() > until;
+};
+
 async function send<T>(url: string, method: string, headers: Record<string, string>, body?: string): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, body });
+    res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   } catch (error) {
     throw new HttpFailure(undefined, (error as Error).message);
   }
@@ -66,6 +82,11 @@ async function pool<T>(items: T[], n: number, work: (item: T) => Promise<void>):
 interface Item { itemId: number; memberId: number; dueCents: number; token: string }
 
 export async function duesMonthEnd(databaseUrl: string, dataDir: string, options: MonthEndOptions, log: (line: string) => void = () => {}): Promise<MonthEndReport> {
+  const began = Date.now();
+  const at = () => `${((Date.now() - began) / 1000).toFixed(1)} s`;
+  // The servers' build (esbuild, a process of its own) runs while this process prepares the data.
+  const building = buildClusterServer();
+  building.catch(() => undefined); // awaited below; a failed preparation must not leave it unhandled
   const today = new Date();
   const month = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}`;
   const { batchId, items, adminToken } = await prepareDatabase(databaseUrl, dataDir, async (app) => {
@@ -88,7 +109,7 @@ export async function duesMonthEnd(databaseUrl: string, dataDir: string, options
     await call('PUT', '/api/dues/settings/online', { provider: SIGNING_PROVIDER });
     const role = await call('POST', '/api/roles', { name: '党员（压测）', code: 'r_month_end', permissions: ['dues-my:list'], dataScope: 'own', scopeOrgIds: [] });
     const rows = (await sql<{ itemId: number; memberId: number; dueCents: number; orgId: number }>`SELECT i.id AS "itemId", i.member_id AS "memberId", i.due_cents::int AS "dueCents", i.org_id AS "orgId"
-      FROM dues_item i WHERE i.batch_id = ${batch.id} AND i.due_cents > 0 ORDER BY i.id`.execute(db)).rows;
+      FROM dues_item i WHERE i.batch_id = ${batch.id} AND i.due_cents > 0 ORDER BY i.id`.execute(db)).rows.slice(0, options.maxMembers);
     const users: { id: number }[] = [];
     for (let i = 0; i < rows.length; i += 1000) {
       users.push(...(await db.insertInto('users').values(rows.slice(i, i + 1000).map((r) => ({ username: `payer${r.memberId}`, nick_name: `党员${r.memberId}`, password_hash: 'x', password_weak: false, org_id: r.orgId, member_id: r.memberId }))).returning('id').execute()));
@@ -97,12 +118,13 @@ export async function duesMonthEnd(databaseUrl: string, dataDir: string, options
     const tokens = await bulkSessions(db, users.map((u) => u.id));
     return { batchId: batch.id as number, adminToken: token, items: rows.map((r, i) => ({ itemId: r.itemId, memberId: r.memberId, dueCents: r.dueCents, token: tokens[i] })) };
   });
-  log(`month end: ${items.length} members with dues in batch ${batchId}`);
+  log(`month end: ${items.length} members with dues in batch ${batchId}, prepared at ${at()}`);
 
-  await buildClusterServer();
+  await building;
   const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir };
   const servers: AppServer[] = await Promise.all([startAppServer(env), startAppServer(env)]);
   const proxy = await startProxy(servers.map((s) => s.port));
+  log(`two servers up at ${at()}`);
   const base = proxy.url;
   const problems: string[] = [];
   const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
@@ -113,15 +135,19 @@ export async function duesMonthEnd(databaseUrl: string, dataDir: string, options
     const online = items.filter((_, i) => i % 20 !== 7);
     const orders = new Map<number, { orderId: number; providerRef: string; amountCents: number; item: Item }>();
     await pool(online, options.payers, async (item) => {
-      const o = await untilAnswered(() => send<{ id: number; amount: string }>(`${base}/api/dues/my/orders`, 'POST', { authorization: `Bearer ${item.token}`, 'content-type': 'application/json' }, JSON.stringify({ itemIds: [item.itemId] })), statusOf);
-      orders.set(item.itemId, { orderId: o.id, providerRef: `GW${o.id}`, amountCents: parseYuan(o.amount)!, item });
+      try {
+        const o = await untilAnswered(() => send<{ id: number; amount: string }>(`${base}/api/dues/my/orders`, 'POST', { authorization: `Bearer ${item.token}`, 'content-type': 'application/json' }, JSON.stringify({ itemIds: [item.itemId] })), statusOf, { giveUp: giveUpAfter(GIVE_UP_MS) });
+        orders.set(item.itemId, { orderId: o.id, providerRef: `GW${o.id}`, amountCents: parseYuan(o.amount)!, item });
+      } catch (error) {
+        problems.push(`order of item ${item.itemId}: ${(error as Error).message}`);
+      }
     });
-    log(`${orders.size} orders created`);
+    log(`${orders.size} orders created at ${at()}`);
 
     // On-site payments by the branches (the administrator's scope here), retried like a collector pressing again.
     const payOnSite = async (item: Item) => {
       try {
-        await untilAnswered(() => send(`${base}/api/dues/payments`, 'POST', admin, JSON.stringify({ method: 'cash', entries: [{ memberId: item.memberId, itemIds: [item.itemId] }] })), statusOf);
+        await untilAnswered(() => send(`${base}/api/dues/payments`, 'POST', admin, JSON.stringify({ method: 'cash', entries: [{ memberId: item.memberId, itemIds: [item.itemId] }] })), statusOf, { giveUp: giveUpAfter(GIVE_UP_MS) });
       } catch (error) {
         // 409: paid already (by the online notice, or a first try whose answer was lost).
         if (statusOf(error) !== 409) problems.push(`on-site payment of item ${item.itemId}: ${(error as Error).message}`);
@@ -152,19 +178,19 @@ export async function duesMonthEnd(databaseUrl: string, dataDir: string, options
             const started = performance.now();
             await send(`${base}/api/dues/pay/notify/${SIGNING_PROVIDER}`, 'POST', headers, body);
             notices.push(performance.now() - started);
-          }, statusOf, { onRetry: () => noticeRetries++, delay: () => 500 });
+          }, statusOf, { onRetry: () => noticeRetries++, delay: () => 500, giveUp: giveUpAfter(GIVE_UP_MS) });
         } catch (error) {
           problems.push(`notice of order ${o.orderId}: ${(error as Error).message}`);
         }
         if (++answered === half) {
           killedAt = Date.now() - t0;
           await servers[1].stop('SIGKILL');
-          log(`killed one app server (SIGKILL) at ${Math.round(killedAt / 1000)} s, after ${answered} notices`);
+          log(`killed one app server (SIGKILL) ${Math.round(killedAt / 1000)} s into the notices (${at()}), after ${answered} notices`);
         }
       })());
     }
     await Promise.all([...sending, onSite]);
-    log(`${queue.length} notices answered in ${Math.round((Date.now() - t0) / 1000)} s`);
+    log(`${queue.length} notices answered in ${Math.round((Date.now() - t0) / 1000)} s (${at()})`);
 
     const { default: pg } = await import('pg');
     const check = new pg.Client({ connectionString: databaseUrl });
@@ -195,7 +221,8 @@ export async function duesMonthEnd(databaseUrl: string, dataDir: string, options
     } finally {
       await check.end();
     }
-    return { orders: orders.size, notices, repeated: queue.length - orders.size, onSite: onSiteOnly.length, paidOnSiteMeanwhile: both.length, noticeRetries, killedAtMs: killedAt, problems, proxy: { ...proxy.stats } };
+    log(`checked at ${at()}`);
+    return { members: items.length, orders: orders.size, notices, repeated: queue.length - orders.size, onSite: onSiteOnly.length, paidOnSiteMeanwhile: both.length, noticeRetries, killedAtMs: killedAt, problems, proxy: { ...proxy.stats } };
   } finally {
     await proxy.close();
     await Promise.all(servers.map((s) => s.stop('SIGTERM')));
@@ -204,5 +231,5 @@ export async function duesMonthEnd(databaseUrl: string, dataDir: string, options
 
 export function monthEndSummary(r: MonthEndReport): string {
   const n = [...r.notices].sort((a, b) => a - b);
-  return `${r.orders} orders, ${n.length} notices answered (${r.repeated} repeats, ${r.noticeRetries} retried) p50 ${percentile(n, 50).toFixed(1)} ms p99 ${percentile(n, 99).toFixed(1)} ms; ${r.onSite} paid on site, ${r.paidOnSiteMeanwhile} paid on site before the notice; proxy ${JSON.stringify(r.proxy)}; ${r.problems.length} problems`;
+  return `${r.members} members with dues, ${r.orders} orders, ${n.length} notices answered (${r.repeated} repeats, ${r.noticeRetries} retried) p50 ${percentile(n, 50).toFixed(1)} ms p99 ${percentile(n, 99).toFixed(1)} ms; ${r.onSite} paid on site, ${r.paidOnSiteMeanwhile} paid on site before the notice; proxy ${JSON.stringify(r.proxy)}; ${r.problems.length} problems`;
 }

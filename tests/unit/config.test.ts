@@ -6,7 +6,7 @@ import { DEFAULT_SCHOOL, SCHOOL_CODES } from '../../src/shared/schools.js';
 describe('configuration from the environment', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', school: 'hntb', logLevel: 'info', demoData: true, captcha: true, exportInlineMax: 10_000, jobAbandonedAfterS: 60 });
+    expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', school: 'hntb', logLevel: 'info', demoData: true, captcha: true, exportInlineMax: 10_000, jobAbandonedAfterS: 60, dbIdleTransactionTimeoutS: 60 });
     expect(c.dataDir).toBe(path.resolve('./data'));
     expect(c.databaseUrl).toBeUndefined();
     expect(c.adminPassword).toBe(DEMO_ADMIN_PASSWORD);
@@ -16,9 +16,9 @@ describe('configuration from the environment', () => {
     const c = loadConfig({
       PORT: '9000', HOST: '127.0.0.1', DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h/db', SCHOOL: 'hut',
       LOG_LEVEL: 'WARN', DEMO_DATA: 'false', ADMIN_PASSWORD: 'S3cret!pass', CAPTCHA: 'off',
-      EXPORT_INLINE_MAX: '50', JOB_ABANDONED_AFTER: '3',
+      EXPORT_INLINE_MAX: '50', JOB_ABANDONED_AFTER: '3', DB_IDLE_TRANSACTION_TIMEOUT: '5',
     });
-    expect(c).toMatchObject({ exportInlineMax: 50, jobAbandonedAfterS: 3 });
+    expect(c).toMatchObject({ exportInlineMax: 50, jobAbandonedAfterS: 3, dbIdleTransactionTimeoutS: 5 });
     expect(c).toMatchObject({ port: 9000, host: '127.0.0.1', dataDir: '/tmp/x', databaseUrl: 'postgres://u@h/db', school: 'hut',
       logLevel: 'warn', demoData: false, adminPassword: 'S3cret!pass', captcha: false });
   });
@@ -33,6 +33,7 @@ describe('configuration from the environment', () => {
     [{ ADMIN_PASSWORD: 'short' }, /ADMIN_PASSWORD/],
     [{ EXPORT_INLINE_MAX: '0' }, /EXPORT_INLINE_MAX/],
     [{ JOB_ABANDONED_AFTER: 'soon' }, /JOB_ABANDONED_AFTER/],
+    [{ DB_IDLE_TRANSACTION_TIMEOUT: '0' }, /DB_IDLE_TRANSACTION_TIMEOUT/],
   ])('rejects a bad value %j with one clear line', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { CONNECTION_USES, namedStatementsPool } from './pg-statements.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PreparedStatements } from './pglite-statements.js';
+import { IDLE_TRANSACTION_TIMEOUT_S } from './timeouts.js';
 import { EmbeddedUpkeep } from './upkeep.js';
 import type { DB } from './types.js';
 
@@ -43,6 +44,8 @@ export interface OpenOptions {
   dataDir?: string;
   /** An in-memory embedded database starts as a copy of this dump (`Database.dump`), skipping initdb (tests). */
   pgliteDump?: Blob;
+  /** PostgreSQL: seconds a transaction may sit idle before the database ends it (IDLE_TRANSACTION_TIMEOUT_S). */
+  idleTransactionTimeoutS?: number;
 }
 
 // PostgreSQL `date` values stay 'YYYY-MM-DD' strings: a Date object would shift them by the time zone.
@@ -61,7 +64,7 @@ const PGLITE_SETTINGS = { shared_buffers: '16MB' };
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir, options.pgliteDump);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.idleTransactionTimeoutS ?? IDLE_TRANSACTION_TIMEOUT_S) : openPglite(options.dataDir, options.pgliteDump);
 }
 
 async function openPglite(dataDir?: string, dump?: Blob): Promise<Database> {
@@ -121,7 +124,7 @@ async function createPgliteFiles(dir: string): Promise<void> {
   if (code !== 0) throw new Error(`could not create the embedded database in ${dir}: ${stderr.trim()}`);
 }
 
-async function openPostgres(databaseUrl: string): Promise<Database> {
+async function openPostgres(databaseUrl: string, idleTransactionTimeoutS: number): Promise<Database> {
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') => {
       if (oid === DATE_OID) return (v: string) => v;
@@ -129,7 +132,15 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
       return pg.types.getTypeParser(oid, format as 'text');
     },
   };
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types, maxUses: CONNECTION_USES });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 10,
+    types,
+    maxUses: CONNECTION_USES,
+    idle_in_transaction_session_timeout: idleTransactionTimeoutS * 1000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // Fail fast with a clear error when the server is unreachable.
   const probe = await pool.connect();
   probe.release();
