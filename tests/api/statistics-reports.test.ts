@@ -202,19 +202,25 @@ describe(`statistical reports and snapshots on ${TEST_DB}`, () => {
     const { rows: changed } = await sql<{ id: number; gender: string }>`SELECT id, gender FROM m_member ORDER BY id LIMIT 3`.execute(t.database.db);
     await sql`UPDATE m_member SET gender = CASE WHEN gender = '1' THEN '2' ELSE '1' END WHERE id = ANY(${changed.map((c) => c.id)}::int[])`.execute(t.database.db);
     await sql`DELETE FROM m_member WHERE id = (SELECT max(id) FROM m_member)`.execute(t.database.db);
+    // [43.9] a record only touched (saved again, nothing different) is no change.
+    await sql`UPDATE m_member SET version = version + 1, updated_at = now() WHERE id = (SELECT id FROM m_member ORDER BY id OFFSET 10 LIMIT 1)`.execute(t.database.db);
     const b = await take('快照B');
     const list = (await t.app.inject({ url: '/api/snapshots', headers: bearer(admin) })).json() as { id: number; counts: Record<string, number>; stored: Record<string, number> }[];
     const sa = list.find((s) => s.id === a)!;
     const sb = list.find((s) => s.id === b)!;
     expect(sa.counts.member).toBe(members);
     expect(sb.counts.member).toBe(members - 1);
-    expect(sb.stored.member).toBe(3);
-    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM stat_snapshot_version`.execute(t.database.db)).rows[0].n - before).toBe(sa.stored.member + 3);
+    expect(sb.stored.member).toBe(4);
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM stat_snapshot_version`.execute(t.database.db)).rows[0].n - before).toBe(sa.stored.member + 4);
 
     const diff = (await t.app.inject({ url: `/api/snapshots/${a}/diff/${b}?module=member&kind=changed`, headers: bearer(admin) })).json();
     expect([diff.added, diff.removed, diff.changed]).toEqual([0, 1, 3]);
     expect(diff.content.map((c: { id: number }) => c.id).sort()).toEqual(changed.map((c) => c.id).sort());
     expect(diff.content[0].fields.map((f: { field: string }) => f.field)).toEqual(['gender']);
+    // [43.9] the changed field by its title, its values by their labels (性别：男 → 女), not the codes.
+    const first = changed.find((c) => c.id === diff.content[0].id)!;
+    const label = (code: string) => (code === '1' ? '男' : '女');
+    expect(diff.content[0].fields[0]).toEqual({ field: 'gender', title: '性别', before: label(first.gender), after: label(first.gender === '1' ? '2' : '1') });
 
     // The report over snapshot A counts the genders as they were.
     const live = figures(await report('members-by-gender'));

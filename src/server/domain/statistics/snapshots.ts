@@ -131,6 +131,16 @@ function comparedFields(m: RuntimeModule) {
   return [...m.fields.values()].filter((f) => f.column);
 }
 
+/** The compared fields of one side's row (`<alias>.d`, its JSON) as one JSON value; in parts, as a call takes at most 100 arguments. */
+function comparedValues(fields: ReturnType<typeof comparedFields>, alias: 'a' | 'b'): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [];
+  for (let i = 0; i < fields.length; i += 40) {
+    const pairs = fields.slice(i, i + 40).flatMap((f) => [sql.lit(f.column!), sql`${sql.ref(`${alias}.d`)} -> ${sql.lit(f.column!)}`]);
+    parts.push(sql`jsonb_build_object(${sql.join(pairs)})`);
+  }
+  return parts.length ? sql`(${sql.join(parts, sql` || `)})` : sql`'{}'::jsonb`;
+}
+
 export type DiffKind = SnapshotDiff['kind'];
 
 /**
@@ -151,26 +161,32 @@ export async function diffSnapshots(runtime: Runtime, user: SessionUser, a: numb
     return q;
   };
   const joined = sql`(${side(a)}) a FULL JOIN (${side(b)}) b ON a.id = b.id`;
+  const fields = comparedFields(m);
+  // Changed = a compared field differs; a row only touched (its version, its update time) did not change.
+  const differs = sql`a.h <> b.h AND ${comparedValues(fields, 'a')} IS DISTINCT FROM ${comparedValues(fields, 'b')}`;
   const { rows: counts } = await sql<{ added: number; removed: number; changed: number }>`SELECT
       count(*) FILTER (WHERE a.id IS NULL)::int AS added,
       count(*) FILTER (WHERE b.id IS NULL)::int AS removed,
-      count(*) FILTER (WHERE a.id IS NOT NULL AND b.id IS NOT NULL AND a.h <> b.h)::int AS changed
+      count(*) FILTER (WHERE a.id IS NOT NULL AND b.id IS NOT NULL AND ${differs})::int AS changed
     FROM ${joined}`.execute(db);
-  const which = kind === 'added' ? sql`a.id IS NULL` : kind === 'removed' ? sql`b.id IS NULL` : sql`a.id IS NOT NULL AND b.id IS NOT NULL AND a.h <> b.h`;
+  const which = kind === 'added' ? sql`a.id IS NULL` : kind === 'removed' ? sql`b.id IS NULL` : sql`a.id IS NOT NULL AND b.id IS NOT NULL AND ${differs}`;
   const { rows } = await sql<{ id: number; before: Record<string, unknown> | null; after: Record<string, unknown> | null }>`SELECT coalesce(a.id, b.id) AS id, a.d AS before, b.d AS after
     FROM ${joined} WHERE ${which} ORDER BY 1 LIMIT ${size} OFFSET ${page * size}`.execute(db);
-  const fields = comparedFields(m);
   const nameCol = m.nameField?.column;
-  const content = rows.map((r) => {
+  // Both sides as API records (field names, labels of dictionaries, names of references, numbers masked): people read 预备党员 → 正式党员, never codes or ids.
+  const asRecords = async (side: 'before' | 'after') =>
+    maskRecords(m, await decorate(runtime.ctx, m, rows.map((r) => Object.fromEntries(fields.map((f) => [f.name, r[side]?.[f.column!] ?? null]))), fields, []));
+  const [before, after] = [await asRecords('before'), await asRecords('after')];
+  const shownValue = (record: Record<string, unknown>, name: string) => record[`${name}Label`] ?? record[`${name}Name`] ?? record[name] ?? null;
+  const content = rows.map((r, i) => {
     const changed = fields.filter((f) => JSON.stringify(r.before?.[f.column!] ?? null) !== JSON.stringify(r.after?.[f.column!] ?? null));
     const shown = kind === 'changed' ? changed : [];
     return {
       id: r.id,
-      name: nameCol ? String((r.after ?? r.before)?.[nameCol] ?? '') : String(r.id),
-      fields: shown.map((f) => ({ field: f.name, title: f.title, before: r.before?.[f.column!] ?? null, after: r.after?.[f.column!] ?? null })),
+      name: nameCol ? String((r.after ?? r.before)?.[nameCol] ?? '') : `第${r.id}条记录`,
+      fields: shown.map((f) => ({ field: f.name, title: f.title, before: r.before ? shownValue(before[i], f.name) : null, after: r.after ? shownValue(after[i], f.name) : null })),
     };
   });
-  for (const c of content) for (const f of c.fields) if (m.field(f.field)?.schema.format === 'id-card') [f.before, f.after] = maskRecords(m, [{ [f.field]: f.before }, { [f.field]: f.after }]).map((x) => x[f.field]);
   const total = kind === 'added' ? counts[0].added : kind === 'removed' ? counts[0].removed : counts[0].changed;
   return { module, ...counts[0], kind, content, totalElements: total };
 }
