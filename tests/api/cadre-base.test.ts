@@ -25,6 +25,7 @@ interface Reminder {
   dueDate: string;
   state: number;
   link: string | null;
+  recordName: string;
 }
 
 describe(`cadre base on ${TEST_DB}`, () => {
@@ -228,12 +229,21 @@ describe(`cadre base on ${TEST_DB}`, () => {
   });
 
   it('[S1.F3a] reminder 1 (term) is due at the post\'s start + its term, announced 180 days ahead: not the day before, from the day of', async () => {
-    const { id: cadreId } = await newCadre();
+    // Someone who receives it: the announcements go to holders of cadre-info:edit (superusers never receive).
+    const role = await admin('POST', '/api/roles', { name: '干部科T', code: 'r_cadre_t', permissions: ['cadre-info:list', 'cadre-info:edit', 'msg-remind:list'], dataScope: 'all' });
+    expect((await admin('POST', '/api/users', { username: 'cadre_t', nickName: '干部科T', roles: [role.body.id] })).status).toBe(201);
+    const { id: cadreId, name: cadreName } = await newCadre();
     const start = addMonths(addDays(TODAY, 100), -12 * 4); // the term ends in 100 days
     const post = await created(admin, '/api/m/cadre-post', { cadreId, kind: '职务', unitId: unitB, post: '17', rank: '05', startDate: start, termYears: 4 });
     const due = addMonths(start, 48);
     const list = await reminders('module=cadre&type=1');
-    expect(list.find((r) => r.recordId === post.id)).toMatchObject({ module: 'cadre-post', type: 'term-expiry', code: 1, dueDate: due, state: 2 });
+    // [43.11] the reminder names the person whose post it is, and its announcement the person and the unit.
+    expect(list.find((r) => r.recordId === post.id)).toMatchObject({ module: 'cadre-post', type: 'term-expiry', code: 1, dueDate: due, state: 2, recordName: expect.stringMatching(new RegExp(`^${cadreName}`)) });
+    const sent = (await sql<{ title: string; content: string }>`SELECT o.title, o.content FROM reminder_outbox o JOIN reminders r ON r.id = o.reminder_id WHERE r.module = 'cadre-post' AND r.record_id = ${post.id}`.execute(t.database.db)).rows;
+    const unitName = (await admin('GET', `/api/m/unit/${unitB}`)).body.name as string;
+    expect(sent).toHaveLength(1);
+    expect(sent[0].title).toBe(`干部任期到期：${cadreName}`);
+    expect(sent[0].content).toMatch(new RegExp(`^${unitName}${cadreName}担任的${post.postLabel}职务任期于`));
     expect(await reminderOn('cadre-post', 'term-expiry', post.id, addDays(due, -181))).toEqual({ due_date: due, state: 1 });
     expect(await reminderOn('cadre-post', 'term-expiry', post.id, addDays(due, -180))).toEqual({ due_date: due, state: 2 });
     // Removed from the post: the reminder ends.

@@ -61,6 +61,17 @@ export class ReminderComputer {
     this.levels = new OrgLevels(() => deps.ctx.orgTree);
   }
 
+  /** `<field>Name` of each reference the record holds and `<field>Label` of each dictionary value, for a message to name the person, the unit, the post (`{cadreIdName}`, `{postLabel}`). */
+  private async namesOf(db: Kysely<DB>, m: RuntimeModule, record: Record<string, unknown>): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const f of m.fields.values()) {
+      const v = record[f.name];
+      if (f.ref && typeof v === 'number') out[`${f.name}Name`] = (await this.deps.ctx.refNames(f.ref, [v], db)).get(v) ?? '';
+      if (f.dict && typeof v === 'string' && v) out[`${f.name}Label`] = (await this.deps.ctx.dictLabels(f.dict, db)).get(v) ?? v;
+    }
+    return out;
+  }
+
   /** The switch and window of every type of a module (the schema's defaults where nobody set one). */
   async settings(db: Kysely<DB>, m: RuntimeModule): Promise<Map<string, Setting>> {
     const rows = await db.selectFrom('reminder_settings').select(['type', 'enabled', 'ahead_days']).where('module', '=', m.id).execute();
@@ -145,7 +156,7 @@ export class ReminderComputer {
           await db.updateTable('reminders').set({ ...values, ...(announce && { announced_due: due }), updated_at: new Date() }).where('id', '=', old.id).execute();
         }
         if (announce && receivers.length) {
-          const words = { ...record, name: m.nameField ? String(record[m.nameField.name] ?? '') : String(id), dueDate: due, dueDateCn: chineseDate(due), title: decl.title };
+          const words = { ...record, ...(await this.namesOf(db, m, record)), name: m.nameField ? String(record[m.nameField.name] ?? '') : String(id), dueDate: due, dueDateCn: chineseDate(due), title: decl.title };
           await db
             .insertInto('reminder_outbox')
             .values({

@@ -17,7 +17,9 @@ import { currentUser, perm } from '../../core/auth/guard.js';
 import { parsePaging } from '../../core/paging.js';
 import { hasAnyPermission, type SessionUser } from '../../core/auth/session-user.js';
 import { HttpError } from '../../errors.js';
+import type { RuntimeContext } from '../context.js';
 import type { Runtime } from '../index.js';
+import type { RuntimeModule } from '../module.js';
 import { recordLinks } from '../workflow/links.js';
 import { remindersOf } from './model.js';
 import type { ReminderDto } from '../../../shared/reminders.js';
@@ -103,7 +105,7 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
     for (const module of new Set(rows.rows.map((r) => r.module))) {
       const m = runtime.module(module);
       if (!m) continue;
-      names.set(module, await runtime.ctx.refNames(module, rows.rows.filter((r) => r.module === module && !r.expected_key).map((r) => r.record_id)));
+      names.set(module, await recordNames(runtime.ctx, m, rows.rows.filter((r) => r.module === module && !r.expected_key).map((r) => r.record_id)));
       links.set(module, await recordLinks(runtime.ctx, m, rows.rows.filter((r) => r.module === module && !r.expected_key).map((r) => ({ id: r.record_id }))));
     }
     let total = rows.rows[0]?.total;
@@ -187,4 +189,24 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
     await messages.notifyCounters(row.receivers);
     return { id, state: REMINDER_STATE.FINISH };
   });
+}
+
+/**
+ * The names of reminded records; a child record (a cadre's post, a family member) is named with its parent
+ * (张三：党委书记), since its own name alone does not say whose it is.
+ */
+async function recordNames(ctx: RuntimeContext, m: RuntimeModule, ids: number[]): Promise<Map<number, string>> {
+  const own = await ctx.refNames(m.id, ids);
+  const link = m.parents[0];
+  const fk = link && m.field(link.foreignKey)?.column;
+  if (!ids.length || !fk) return own;
+  const rows = await ctx.db.selectFrom(m.table as never).select(['id', `${fk} as parent`] as never).where('id' as never, 'in', ids as never).execute() as { id: number; parent: number | null }[];
+  const parents = await ctx.refNames(link.module, [...new Set(rows.map((r) => r.parent).filter((p): p is number => p !== null))]);
+  const out = new Map<number, string>();
+  for (const r of rows) {
+    const parent = r.parent === null ? undefined : parents.get(r.parent);
+    const name = own.get(r.id) ?? '';
+    out.set(r.id, parent ? (name ? `${parent}：${name}` : parent) : name);
+  }
+  return out;
 }
