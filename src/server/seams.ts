@@ -4,7 +4,7 @@
  * 自行脱党 candidates; the development workflow's training guard asks the party school for completed
  * training; the party school's classes of the early stages pick their students from development.
  */
-import { duesStatusOf, lapseCandidates } from './domain/dues/index.js';
+import { duesStatusOf, duesStatusesOf, lapseCandidates } from './domain/dues/index.js';
 import { developmentCandidates, registerTrainingSource } from './domain/development/index.js';
 import { completedTrainingOf, registerCandidateSource } from './domain/pschool/index.js';
 import { setDuesSources } from './domain/transfer/index.js';
@@ -20,6 +20,7 @@ export function wireAreaSeams(runtime: Runtime): void {
       const { paidUpTo, unpaidMonths } = await duesStatusOf(db, memberId);
       return { paidUpTo, unpaidMonths };
     },
+    statuses: async (db, memberIds) => new Map([...(await duesStatusesOf(db, memberIds))].map(([id, s]) => [id, { paidUpTo: s.paidUpTo, unpaidMonths: s.unpaidMonths }])),
     lapse: async (db, orgIds) => (await lapseCandidates(db, orgIds)).map(({ memberId, name, orgId, months }) => ({ memberId, name, orgId, months })),
   });
   // 《中国共产党发展党员工作细则》第十八条: the short concentrated course is the one for 发展对象 (batch type 3).

@@ -1,12 +1,16 @@
 // engines: both — 党籍 changes in a step's transaction; dates at the rules' boundaries
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../src/shared/calendar.js';
 import { latestEnd, probationEndOf } from '../../src/shared/lifecycle/rules.js';
 import { localToday } from '../../src/shared/module-schema/computed.js';
-import { login } from '../support/auth.js';
+import { login, userWithRole } from '../support/auth.js';
+import { SCHEMAS_DIR } from '../../src/server/paths.js';
+import { collectPermissions, flattenMenus, type MenuNode } from '../../src/shared/menus.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
-import { client, seedTransferWorld, type TransferWorld } from '../support/transfers.js';
+import { ACTOR_PASS, client, seedTransferWorld, type TransferWorld } from '../support/transfers.js';
 
 describe(`a member's life in the party (issue 41) on ${TEST_DB}`, () => {
   let t: TestApp;
@@ -165,5 +169,108 @@ describe(`a member's life in the party (issue 41) on ${TEST_DB}`, () => {
     // A past year is the same when run again.
     const last = plain((await admin.post('/api/reports/member-change/run', { year: year - 1 })).body.totals);
     expect(last.end).toBe(totals.start);
+  });
+});
+
+// 毕业生批量转出 (issue 41 §3): one check over the batch, one set-based creation, all or nothing per attempt.
+describe(`the graduation wave (issue 41 §3) on ${TEST_DB}`, () => {
+  let t: TestApp;
+  let w: TransferWorld;
+  let admin: ReturnType<typeof client>;
+  const today = localToday();
+  beforeAll(async () => {
+    t = await createTestApp();
+    w = await seedTransferWorld(t.database, 200, 23);
+    admin = client(t.app, await login(t.app));
+  }, 180_000);
+  afterAll(() => t.app.close());
+
+  const personNo = async (id: number) => (await sql<{ n: string }>`SELECT person_no AS n FROM m_member WHERE id = ${id}`.execute(t.database.db)).rows[0].n;
+  const step = async (id: number, transition: string) => {
+    const current = (await admin.get(`/api/m/graduate-batch/${id}`)).body;
+    return admin.post(`/api/m/graduate-batch/${id}/transitions/${transition}`, { version: current.version, values: {}, comment: '' });
+  };
+  const items = async (batchId: number) => (await admin.post('/api/m/graduate-batch-item/list?size=100&fields=all', { batchId })).body.content as Record<string, unknown>[];
+  const transfers = async (batchId: number) =>
+    ((await admin.post('/api/m/transfer-out/list?size=100&sort=letterNo,asc', { batchId })).body.content as Record<string, unknown>[]).map((r) => r.letterNo as string);
+  const serialOf = (no: string) => Number(no.split('-')[1]);
+
+  it('GB-1 the check names each failing member and the reason; the batch creates exactly the passing ones with consecutive letters; a second attempt creates only the rest', async () => {
+    const { committee, a } = w.sameCommittee();
+    const [m1, m2, m3, m4] = w.membersOf(a).slice(0, 4).map((m) => w.member(m));
+    const draft = await admin.post('/api/m/transfer-out', { memberId: m3, toOrgName: '某市委组织部', kind: '正式组织关系' });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    const roster = [`${await personNo(m1)},中共某公司委员会,某公司`, `${await personNo(m2)}`, `${await personNo(m3)}\t中共某大学委员会`, `${await personNo(m4)}，中共某县委组织部`, '查无此人'].join('\n');
+    const batch = (await admin.post('/api/m/graduate-batch', { title: '测试届毕业生', orgId: w.org(committee.key), leaveDate: today, roster })).body;
+    const checked = await step(batch.id, 'check');
+    expect(checked.status, JSON.stringify(checked.body)).toBe(200);
+    expect(checked.body).toMatchObject({ state: 1, total: 4, passed: 2, failed: 2, created: 0 });
+    expect(checked.body.unmatched).toContain('查无此人');
+    const byMember = new Map((await items(batch.id)).map((i) => [i.memberId, i]));
+    expect(byMember.get(m2)).toMatchObject({ result: '未通过' });
+    expect(byMember.get(m2)!.problems).toContain('去向不明');
+    expect(byMember.get(m3)!.problems).toContain('有未办结的组织关系转出');
+    expect(byMember.get(m1)).toMatchObject({ result: '通过', toOrgName: '中共某公司委员会', destination: '某公司' });
+
+    const first = await step(batch.id, 'transferOut');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ state: 2, created: 2 });
+    const letters = await transfers(batch.id);
+    expect(letters).toHaveLength(2);
+    expect(serialOf(letters[1]) - serialOf(letters[0])).toBe(1);
+    const created = (await admin.post('/api/m/transfer-out/list?size=100&fields=all', { batchId: batch.id })).body.content as Record<string, unknown>[];
+    expect(created.map((c) => c.memberId).sort()).toEqual([m1, m4].sort());
+    expect(created.every((c) => c.state === 2 && c.reason === '毕业')).toBe(true);
+
+    // Fix both failures: the destination on the item, the draft transfer withdrawn; only the rest is created.
+    const item2 = byMember.get(m2)!;
+    expect((await admin.put('/api/m/graduate-batch-item', { id: item2.id, version: item2.version, toOrgName: '中共某区委组织部' })).status).toBe(200);
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/m/transfer-out', headers: { authorization: `Bearer ${await login(t.app)}` }, payload: { ids: [draft.body.id] } })).statusCode).toBe(200);
+    const again = await step(batch.id, 'check');
+    expect(again.body).toMatchObject({ total: 4, passed: 2, failed: 0, created: 2 });
+    expect((await step(batch.id, 'transferOut')).body).toMatchObject({ created: 4 });
+    const all = await transfers(batch.id);
+    expect(all).toHaveLength(4);
+    expect(all.map(serialOf)).toEqual([0, 1, 2, 3].map((i) => serialOf(all[0]) + i));
+    const pdf = await t.app.inject({ method: 'GET', url: `/api/graduate-batches/${batch.id}/letters.pdf`, headers: { authorization: `Bearer ${await login(t.app)}` } });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('GB-2 nothing is created when the creation fails half way (a letter number taken): no transfer, the series unchanged', async () => {
+    const { committee, b } = w.sameCommittee();
+    const ms = w.membersOf(b).slice(0, 3).map((m) => w.member(m));
+    const roster = (await Promise.all(ms.map(personNo))).map((n) => `${n},中共某省委组织部`).join('\n');
+    const batch = (await admin.post('/api/m/graduate-batch', { title: '半途失败', orgId: w.org(committee.key), leaveDate: today, roster })).body;
+    expect((await step(batch.id, 'check')).body).toMatchObject({ passed: 3 });
+    const year = Number(today.slice(0, 4));
+    const last = (await sql<{ s: number }>`SELECT coalesce(max(last_serial), 0) AS s FROM transfer_letter_serial WHERE year = ${year}`.execute(t.database.db)).rows[0].s;
+    await sql`INSERT INTO transfer_letters (school, year, serial, letter_no, transfer_id, issued_on) VALUES ('hntb', ${year}, ${last + 2}, 'x', 0, ${today}::date)`.execute(t.database.db);
+    const failed = await step(batch.id, 'transferOut');
+    expect(failed.status).not.toBe(200);
+    await sql`DELETE FROM transfer_letters WHERE letter_no = 'x'`.execute(t.database.db);
+    expect(await transfers(batch.id)).toHaveLength(0);
+    expect((await items(batch.id)).every((i) => i.result === '通过')).toBe(true);
+    expect((await sql<{ s: number }>`SELECT coalesce(max(last_serial), 0) AS s FROM transfer_letter_serial WHERE year = ${year}`.execute(t.database.db)).rows[0].s).toBe(last);
+    expect((await step(batch.id, 'transferOut')).body).toMatchObject({ created: 3 });
+  });
+
+  it('GB-3 scope: a 二级党委 cannot include another college\'s member', async () => {
+    const { committee, a } = w.sameCommittee();
+    const other = w.member(w.membersOf(w.otherCommittee(a))[0]);
+    const own = w.member(w.membersOf(a)[5]);
+    const menus = JSON.parse(fs.readFileSync(path.join(SCHEMAS_DIR, 'menus.json'), 'utf8')) as { menus: MenuNode[] };
+    const permissions = [...collectPermissions(flattenMenus(menus.menus).filter((n) => n.id === 'graduate-batch')), 'member:list', 'member:view', 'transfer-out:list'];
+    await userWithRole(t.app, await login(t.app), { username: 'gbcommittee', permissions, dataScope: 'own', orgId: w.org(committee.key), password: ACTOR_PASS });
+    const c = client(t.app, await login(t.app, 'gbcommittee', ACTOR_PASS));
+    const roster = `${await personNo(own)},中共某市委组织部\n${await personNo(other)},中共某市委组织部`;
+    const batch = await c.post('/api/m/graduate-batch', { title: '学院毕业生', orgId: w.org(committee.key), leaveDate: today, roster });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
+    const current = (await c.get(`/api/m/graduate-batch/${batch.body.id}`)).body;
+    const checked = await c.post(`/api/m/graduate-batch/${batch.body.id}/transitions/check`, { version: current.version, values: {}, comment: '' });
+    expect(checked.status, JSON.stringify(checked.body)).toBe(200);
+    expect(checked.body).toMatchObject({ total: 1, passed: 1 });
+    expect(checked.body.unmatched).toContain(await personNo(other));
+    expect((await items(batch.body.id)).map((i) => i.memberId)).toEqual([own]);
   });
 });

@@ -57,6 +57,11 @@ export interface PreparedWrite {
   current?: Record<string, unknown>;
   /** The version the client read; by default the stored row's. */
   version?: number;
+  /**
+   * A new workflow record's state other than the initial one: only for a process record created by another
+   * process's step (`source` set), whose approval stands for this record's earlier steps (createMany).
+   */
+  state?: number;
   /** USER_CREATE or USER_UPDATE by default. */
   origin?: Origin;
   source?: TrailSource;
@@ -179,6 +184,36 @@ export class RecordService<T = Record<string, unknown>> {
   }
 
   /**
+   * Creates many records in one set-based write (a batch job: the graduation wave's transfers): all are
+   * validated together (a refusal names the row, nothing is written), then one writeMany — multi-row
+   * INSERTs, one trail INSERT, the reminders of all at once. Each row may carry its own `set` (read-only
+   * values a process decides); `state` starts workflow records in a later state, only with a `source`.
+   * Answers the new ids in the order given. Run it inside the caller's transaction for all-or-nothing.
+   */
+  async createMany(rows: { body: unknown; set?: Record<string, unknown> }[], actor: Actor, options: Omit<WriteOptions, 'set'> & { state?: number } = {}): Promise<number[]> {
+    if (!rows.length) return [];
+    if (options.state !== undefined && !options.source) throw new Error(`${this.module.id}: createMany with a state needs the source step`);
+    const db = options.trx ?? this.ctx.db;
+    const values = rows.map((r) => this.withDefaults(readWriteInput(this.module, r.body).values, actor));
+    const results = await validateCandidates(this.ctx, this.module, values.map((v) => ({ values: v })), actor, db);
+    for (const [i, result] of results.entries()) {
+      try {
+        assertValid(result, this.scopeFieldName);
+      } catch (error) {
+        if (error instanceof HttpError) error.message = `第${i + 1}条：${error.message}`;
+        throw error;
+      }
+    }
+    for (const [i, r] of rows.entries()) await this.applySet(values[i], r.set, db);
+    const origin = options.origin ?? ChangeRecordOrigin.USER_CREATE;
+    const dicts = await dictSnapshot(this.ctx, this.module, db);
+    const writes = values.map((v) => ({ values: v, origin, source: options.source, state: options.state }));
+    const ids = await this.inTransaction(options.trx, (trx) => this.writeMany(trx, writes, actor, dicts));
+    this.emitAfter(options.trx, { module: this.module.id, action: 'create', ids, origin });
+    return ids;
+  }
+
+  /**
    * Updates a record from the fields the body carries (absent fields keep their values, null empties
    * one). The body names the `version` it read; a record changed since answers 409 with its current state.
    */
@@ -278,7 +313,7 @@ export class RecordService<T = Record<string, unknown>> {
     const m = this.module;
     // A workflow record starts in its initial state; only its transitions change the state afterwards,
     // and once in flight only they change it at all (imports included).
-    if (m.workflow) for (const w of writes) if (!w.current) w.values[m.workflow.stateField.name] = m.workflow.initial;
+    if (m.workflow) for (const w of writes) if (!w.current) w.values[m.workflow.stateField.name] = w.state !== undefined && w.source ? w.state : m.workflow.initial;
     if (m.workflow) for (const w of writes) if (w.current && !w.source) assertEditable(m, [w.current], 'update');
     const hooks: WriteHookContext[] = writes.map((w) => ({
       module: m,
@@ -455,15 +490,15 @@ export class RecordService<T = Record<string, unknown>> {
   }
 
   /** Ids of every record matching the filter in the requested order (the export reads rows in batches by these). */
-  async matchingIds(input: ListInput, actor: Actor): Promise<number[]> {
+  async matchingIds(input: ListInput, actor: Actor, db: Kysely<DB> = this.ctx.db): Promise<number[]> {
     const m = this.module;
     const filters = parseFilter(m, input.filter);
     const paging = parsePaging({ ...(input.query as object), page: 0, size: 1 }, m.sortable, m.defaultOrder);
     const conditions = [...(await filterConditions(filters, this.ctx.orgTree)), ...(input.conditions ?? [])];
-    const q = applySort(applyScope(applyConditions(this.db.selectFrom(m.table), conditions), m, actor, 'read').select('id'), paging.order);
+    const q = applySort(applyScope(applyConditions((db as AnyDb).selectFrom(m.table), conditions), m, actor, 'read').select('id'), paging.order);
     // One array value instead of a row per id: 100,000 result rows cost the embedded engine ~40 MB of
     // memory at once. The aggregate takes the sorted subquery's rows in their order.
-    const { ids } = await this.db.selectFrom(q.as('matching')).select(sql<number[] | null>`array_agg(matching.id)`.as('ids')).executeTakeFirstOrThrow();
+    const { ids } = await (db as AnyDb).selectFrom(q.as('matching')).select(sql<number[] | null>`array_agg(matching.id)`.as('ids')).executeTakeFirstOrThrow();
     return ids ?? [];
   }
 

@@ -62,7 +62,7 @@ function permissionsUnder(tree: MenuNode[], ...nodeIds: string[]): string[] {
  */
 const EVALUATION_ABOVE = /^(member-assist:approve|member-points:(approve|settings)|org-weak:(decide|accept|close|dismiss)|duty-report:(review|publish)|appraisal:approve)$/;
 /** 党籍管理 (issue 41): the branch proposes (支部大会) and decides at its level; the committee above approves. */
-const LIFECYCLE_ABOVE = /^member-(discipline|quit|suspend|abroad|stay):(approve|reject)$/;
+const LIFECYCLE_ABOVE = /^member-(discipline|quit|suspend|abroad|stay):(approve|reject)$|^graduate-batch:/;
 
 const evaluationOfBranch = (tree: MenuNode[]) => [
   ...permissionsUnder(tree, 'member-daily', 'org-weak', 'stat-duty-report', 'service-appraisal').filter((p) => !EVALUATION_ABOVE.test(p)),

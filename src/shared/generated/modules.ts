@@ -2090,6 +2090,132 @@ export interface FloatingRecord {
 }
 
 /**
+ * 批量转出毕业生
+ */
+export interface GraduateBatchItemRecord {
+  /**
+   * 批次
+   */
+  batchId: number;
+  /**
+   * 党员
+   */
+  memberId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 学号
+   */
+  studentNo?: string;
+  /**
+   * 所在党支部
+   */
+  orgId?: number;
+  /**
+   * 毕业日期
+   */
+  graduationDate?: string;
+  /**
+   * 转入党组织
+   */
+  toOrgName?: string;
+  /**
+   * 转往单位
+   */
+  destination?: string;
+  /**
+   * 检查结果
+   */
+  result?: "通过" | "未通过" | "已转出";
+  /**
+   * 问题及处理办法
+   */
+  problems?: string;
+  /**
+   * 转出记录
+   */
+  transferId?: number;
+  /**
+   * 介绍信编号
+   */
+  letterNo?: string;
+}
+
+/**
+ * 毕业生批量转出
+ */
+export interface GraduateBatchRecord {
+  /**
+   * 批次名称
+   */
+  title: string;
+  /**
+   * 办理党组织: 党委组织部或二级党委：只选取其下属党组织的毕业生党员
+   */
+  orgId: number;
+  /**
+   * 离校日期: 党费须交至离校当月
+   */
+  leaveDate: string;
+  /**
+   * 毕业日期起
+   */
+  graduationFrom?: string;
+  /**
+   * 毕业日期止
+   */
+  graduationTo?: string;
+  /**
+   * 班级
+   *
+   * @maxItems 500
+   */
+  classIds?: number[];
+  /**
+   * 名单: 每行一人：学号或姓名，可接转入党组织、转往单位（用逗号或制表符分隔，可从表格粘贴）；已选取的党员在此填写去向
+   */
+  roster?: string;
+  /**
+   * 介绍信有效天数
+   */
+  validDays?: number;
+  /**
+   * 选取人数
+   */
+  total?: number;
+  /**
+   * 检查通过
+   */
+  passed?: number;
+  /**
+   * 未通过
+   */
+  failed?: number;
+  /**
+   * 已转出
+   */
+  created?: number;
+  /**
+   * 检查日期
+   */
+  checkDate?: string;
+  /**
+   * 名单中未找到
+   */
+  unmatched?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 节假日安排
  */
 export interface HolidayCalendarRecord {
@@ -3795,6 +3921,10 @@ export interface StudentRecord {
    * 入学日期
    */
   enrolledOn?: string;
+  /**
+   * 毕业日期: 预计（或实际）毕业日期：毕业生批量转出按此选取
+   */
+  graduationDate?: string;
 }
 
 /**
@@ -4107,6 +4237,10 @@ export interface TransferOutRecord {
    * 备注
    */
   remark?: string;
+  /**
+   * 毕业生批量转出批次
+   */
+  batchId?: number;
 }
 
 /**
@@ -4247,7 +4381,7 @@ export interface WorkTaskRecord {
   state?: number;
 }
 
-export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-abroad' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-discipline' | 'member-points-item' | 'member-points' | 'member-quit' | 'member-reward' | 'member-stay' | 'member-suspend' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit' | 'work-batch' | 'work-task';
+export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'graduate-batch-item' | 'graduate-batch' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-abroad' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-discipline' | 'member-points-item' | 'member-points' | 'member-quit' | 'member-reward' | 'member-stay' | 'member-suspend' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit' | 'work-batch' | 'work-task';
 
 export interface ModuleRecords {
   'appointment': AppointmentRecord;
@@ -4285,6 +4419,8 @@ export interface ModuleRecords {
   'exam-rule': ExamRuleRecord;
   'exam': ExamRecord;
   'floating': FloatingRecord;
+  'graduate-batch-item': GraduateBatchItemRecord;
+  'graduate-batch': GraduateBatchRecord;
   'holiday-calendar': HolidayCalendarRecord;
   'leader-team': LeaderTeamRecord;
   'meeting-rectification': MeetingRectificationRecord;

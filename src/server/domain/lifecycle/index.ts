@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerHook, type HookContext, type WriteHookContext } from '../../runtime/index.js';
 import { disciplineHook, fromMemberHook, lastContactHook, quitEvidenceHook } from './hooks.js';
+import { registerGraduateBatch } from './graduate-batch.js';
 import { registerLifecycleProcess } from './process.js';
 import { lifecycleRoutes } from './routes.js';
 
@@ -21,5 +22,6 @@ export async function lifecycleArea(app: FastifyInstance): Promise<void> {
   registerHook('lifecycle.quitEvidence', onWrite(quitEvidenceHook));
   registerHook('lifecycle.lastContact', onWrite(lastContactHook(lostContactModules)));
   registerLifecycleProcess(lostContactModules);
+  registerGraduateBatch(() => runtime.ctx.registry.list(), () => runtime.ctx.school, (id) => runtime.module(id));
   if (runtime.module('member')) await lifecycleRoutes(app);
 }

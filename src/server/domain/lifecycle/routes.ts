@@ -6,6 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
+import { attachmentHeader } from '../../core/xlsx.js';
+import { letterData } from '../transfer/letter-print.js';
+import { letterTexts, lettersPdf } from './graduate-letters.js';
 import { CHANGE_COLUMNS, memberChangeRows } from './member-change.js';
 
 export async function lifecycleRoutes(app: FastifyInstance): Promise<void> {
@@ -27,5 +30,37 @@ export async function lifecycleRoutes(app: FastifyInstance): Promise<void> {
       { filter: {}, query: { page: q.page ?? '0', size: q.size ?? '20', sort: 'name,asc' }, conditions: [(eb) => eb('id', 'in', cell)] },
       await runtime.actorOf(currentUser(req)),
     );
+  });
+
+  if (!runtime.module('graduate-batch') || !runtime.module('transfer-out')) return;
+  /**
+   * `GET /api/graduate-batches/{id}/letters.pdf`: the letters of the transfers a graduate batch created, one PDF,
+   * in number order; the batch and the transfers are read through their modules (the caller's scope).
+   */
+  app.get('/api/graduate-batches/:id/letters.pdf', { config: perm('graduate-batch:list') }, async (req, reply) => {
+    const id = Number((req.params as { id: string }).id);
+    if (!Number.isSafeInteger(id) || id <= 0) throw new HttpError(400, '批次编号不正确');
+    const actor = await runtime.actorOf(currentUser(req));
+    const batch = await runtime.records('graduate-batch').get(id, actor);
+    const transfers: Record<string, unknown>[] = [];
+    for (let page = 0; ; page++) {
+      const chunk = await runtime.records('transfer-out').list({ filter: { batchId: id }, query: { page: String(page), size: '1000', sort: 'letterNo,asc', count: 'false' }, allFields: true }, actor);
+      transfers.push(...chunk.content);
+      if (chunk.content.length < 1000) break;
+    }
+    if (!transfers.length) throw new HttpError(404, '该批次尚未转出，没有介绍信');
+    const sources = { db: app.services.database.db, dicts: app.services.dicts, config: app.services.config };
+    const letters = [];
+    for (const t of transfers) {
+      const d = await letterData(sources, t);
+      letters.push({ texts: letterTexts(d), cancelled: d.status === 'cancelled', no: d.letterNo });
+    }
+    letters.sort((a, b) => a.no.localeCompare(b.no));
+    const bytes = await lettersPdf(letters, `${String(batch.title)} 组织关系介绍信`);
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', attachmentHeader(`组织关系介绍信-${String(batch.title)}.pdf`))
+      .header('access-control-expose-headers', 'content-disposition')
+      .send(Buffer.from(bytes));
   });
 }

@@ -26,19 +26,35 @@ export interface LapseCandidate {
 }
 export type LapseCandidateSource = (db: Kysely<DB>, orgIds: number[] | 'all') => Promise<LapseCandidate[]>;
 
+/** Many members at once (a batch of graduates): the standing of each the dues area knows. */
+export type DuesStatusesSource = (db: Kysely<DB>, memberIds: number[]) => Promise<Map<number, DuesStanding>>;
+
 const unknownStanding: DuesStatusSource = async () => null;
 
 let duesSource: DuesStatusSource = unknownStanding;
 let lapseSource: LapseCandidateSource | null = null;
+let manySource: DuesStatusesSource | null = null;
 
 /** The composition root plugs the dues area in here (src/server/seams.ts). */
-export function setDuesSources(sources: { status?: DuesStatusSource; lapse?: LapseCandidateSource | null }): void {
+export function setDuesSources(sources: { status?: DuesStatusSource; statuses?: DuesStatusesSource; lapse?: LapseCandidateSource | null }): void {
   if (sources.status) duesSource = sources.status;
+  if (sources.statuses) manySource = sources.statuses;
   if (sources.lapse !== undefined) lapseSource = sources.lapse;
 }
 
 export function duesStanding(db: Kysely<DB>, memberId: number): Promise<DuesStanding | null> {
   return duesSource(db, memberId);
+}
+
+/** The standings of many members in one read (or one by one when the dues area gives no batch read). */
+export async function duesStandings(db: Kysely<DB>, memberIds: number[]): Promise<Map<number, DuesStanding>> {
+  if (manySource) return manySource(db, memberIds);
+  const out = new Map<number, DuesStanding>();
+  for (const id of memberIds) {
+    const s = await duesSource(db, id);
+    if (s) out.set(id, s);
+  }
+  return out;
 }
 
 /** Null when no dues area is wired in (the page says so instead of showing an empty list). */

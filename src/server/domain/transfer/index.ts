@@ -10,6 +10,11 @@ import { registerTransferEffects } from './effects.js';
 import { registerTransferGuards } from './guards.js';
 import { TRANSFER_MODULES, contactOrgHook, floatingMemberHook, fromMemberHook, incomingLetterHook } from './hooks.js';
 import { transferRoutes } from './routes.js';
+import { addDays, isDate } from '../../../shared/calendar.js';
+import { registerReminderDate } from '../../runtime/reminders/model.js';
+
+/** 介绍信回执: due the day the letter's validity ends (issue date + validDays, the letter's own 有效期至). */
+registerReminderDate('transfer.letterExpiry', (r) => (isDate(r.issueDate) ? addDays(r.issueDate, Number(r.validDays ?? 30)) : null));
 
 export { setDuesSources, type DuesStanding, type DuesStatusSource, type LapseCandidate, type LapseCandidateSource } from './dues-source.js';
 /** Recomputes the transfer reminders (x-reminders of transfer-out and floating) as of `today` and sends what is due; answers how many were sent. */

@@ -67,3 +67,24 @@ export async function lettersOfYear(db: Kysely<DB>, school: string, year: number
     WHERE l.school = ${school} AND l.year = ${year} AND ${scope} ORDER BY l.serial`.execute(db);
   return rows.rows;
 }
+
+/**
+ * Numbers for many letters at once (毕业生批量转出): the series row steps once by `n`, so the batch's
+ * letters are consecutive; `recordLetters` then registers them for their transfers. Both in the issuing
+ * transaction: a failure gives every number back.
+ */
+export async function reserveLetterNumbers(trx: Kysely<DB>, school: string, year: number, n: number): Promise<IssuedLetter[]> {
+  if (n <= 0) return [];
+  const row = await sql<{ last_serial: number }>`
+    INSERT INTO transfer_letter_serial (school, year, last_serial) VALUES (${school}, ${year}, ${n})
+    ON CONFLICT (school, year) DO UPDATE SET last_serial = transfer_letter_serial.last_serial + ${n}
+    RETURNING last_serial`.execute(trx);
+  const first = row.rows[0].last_serial - n + 1;
+  return Array.from({ length: n }, (_x, i) => ({ year, serial: first + i, letterNo: letterNumber(year, first + i) }));
+}
+
+/** Registers reserved letters as issued for their transfers (`transferIds[i]` holds `letters[i]`), in multi-row INSERTs. */
+export async function recordLetters(trx: Kysely<DB>, input: { school: string; letters: IssuedLetter[]; transferIds: number[]; issuedOn: string; issuedBy: number | null }): Promise<void> {
+  const rows = input.letters.map((l, i) => ({ school: input.school, year: l.year, serial: l.serial, letter_no: l.letterNo, transfer_id: input.transferIds[i], issued_on: input.issuedOn, issued_by: input.issuedBy }));
+  for (let i = 0; i < rows.length; i += 5000) await trx.insertInto('transfer_letters').values(rows.slice(i, i + 5000)).execute();
+}

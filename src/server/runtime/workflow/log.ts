@@ -55,27 +55,31 @@ export interface ApprovalDto {
 }
 
 export async function writeLog(trx: Kysely<DB>, e: LogEntry): Promise<void> {
-  await trx
-    .insertInto('workflow_log')
-    .values({
-      module: e.module,
-      record_id: e.recordId,
-      transition: e.transition,
-      transition_title: e.transitionTitle,
-      from_state: e.from,
-      to_state: e.to,
-      result: e.result,
-      level: e.level,
-      acting_org_id: e.actingOrgId,
-      actor_id: e.actorId,
-      actor_name: e.actorName,
-      comment: e.comment,
-      step_values: JSON.stringify(e.values),
-      value_texts: JSON.stringify(e.valueTexts),
-      warnings: JSON.stringify(e.warnings),
-      ip: e.ip,
-    })
-    .execute();
+  await writeLogs(trx, [e]);
+}
+
+/** Many entries in multi-row INSERTs (records a batch step created in a later state: one entry each). */
+export async function writeLogs(trx: Kysely<DB>, entries: LogEntry[]): Promise<void> {
+  const row = (e: LogEntry) => ({
+    module: e.module,
+    record_id: e.recordId,
+    transition: e.transition,
+    transition_title: e.transitionTitle,
+    from_state: e.from,
+    to_state: e.to,
+    result: e.result,
+    level: e.level,
+    acting_org_id: e.actingOrgId,
+    actor_id: e.actorId,
+    actor_name: e.actorName,
+    comment: e.comment,
+    step_values: JSON.stringify(e.values),
+    value_texts: JSON.stringify(e.valueTexts),
+    warnings: JSON.stringify(e.warnings),
+    ip: e.ip,
+  });
+  // 16 parameters a row: well below PostgreSQL's 65,535 per statement.
+  for (let i = 0; i < entries.length; i += 2000) await trx.insertInto('workflow_log').values(entries.slice(i, i + 2000).map(row)).execute();
 }
 
 const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
