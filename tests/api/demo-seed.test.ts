@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMAS_DIR } from '../../src/server/paths.js';
 import { readMenuFile } from '../../src/server/core/menus/sync.js';
 import { DEMO_ACCOUNTS, DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
+import { nextGraduation } from '../../src/server/seed/graduates.js';
+import { localToday } from '../../src/shared/module-schema/computed.js';
 import { collectPermissions, flattenMenus, type MenuNode } from '../../src/shared/menus.js';
 import { bearer, login } from '../support/auth.js';
 import { TEST_DB, createDemoTestApp, createTestApp, type TestApp } from '../support/test-app.js';
@@ -99,6 +101,23 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect((await list(tokens.dwzzb)).statusCode).toBe(403);
     expect((await list(tokens.admin)).statusCode).toBe(200);
     expect((await t.app.inject({ url: '/api/menus/tree', headers: bearer(tokens.dwzzb) })).statusCode).toBe(403);
+  });
+
+  it('[41 §3] the demo college holds a draft batch of the next graduation; ejdw checks it: its graduates are selected and checked', async () => {
+    const call = (method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url, headers: bearer(tokens.ejdw), ...(payload && { payload }) });
+    const batch = (await call('POST', '/api/m/graduate-batch/list', {})).json().content[0];
+    expect(batch).toMatchObject({ state: -1, leaveDate: nextGraduation(localToday()) });
+    const version = (await call('GET', `/api/m/graduate-batch/${batch.id}`)).json().version;
+    const checked = await call('POST', `/api/m/graduate-batch/${batch.id}/transitions/check`, { version, values: {}, comment: '' });
+    expect(checked.statusCode, checked.body).toBe(200);
+    expect(checked.json().total).toBeGreaterThan(0);
+    expect(checked.json().passed + checked.json().failed).toBe(checked.json().total);
+  });
+
+  it('[41 §3] the next graduation is this year\'s 30 June up to that day, next year\'s from 1 July', () => {
+    expect(nextGraduation('2027-06-30')).toBe('2027-06-30');
+    expect(nextGraduation('2027-07-01')).toBe('2028-06-30');
+    expect(nextGraduation('2027-01-01')).toBe('2027-06-30');
   });
 
   it('the top tabs follow the same trees', async () => {

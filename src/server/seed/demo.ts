@@ -8,6 +8,7 @@ import { seedDemoDues } from './demo-dues.js';
 import { seedDemoForms } from './forms.js';
 import { seedPschool } from './pschool/seed.js';
 import { seedDevelopment, seedWorkflowTodos } from './development.js';
+import { seedGraduates } from './graduates.js';
 import { seedLifecycle } from './lifecycle.js';
 import { seedDemoNotices } from './notices.js';
 import { seedDemoMobile } from './mobile.js';
@@ -303,6 +304,8 @@ export const demoSeeders: DemoSeeder[] = [
       if (ctx.app) for (const module of ['member-discipline', 'member-quit', 'member-suspend', 'member-abroad', 'member-stay']) await seedWorkflowTodos(ctx.app, module);
     },
   },
+  // 毕业生批量转出 (issue 41 §3): the next graduation's student members of the demo college, in a draft batch.
+  { name: 'demo-graduates', run: async (ctx) => ctx.log.info(await seedGraduates(ctx), 'demo graduates seeded') },
   // 工作管理 (issue 29): tasks given to the branches with their reports, and the other reports they upload.
   { name: 'demo-work', run: async (ctx) => ctx.log.info(await seedWork(ctx, { school: ctx.config.school }), 'demo work seeded') },
   // 模板管理 (issue 29): a 证明信, a 介绍信, an xlsx information sheet and a 结业证书, built in code.
