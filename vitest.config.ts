@@ -1,4 +1,5 @@
 import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { postgresApiTests } from './tests/support/engines.js';
 
@@ -9,6 +10,12 @@ const apiTests = ['tests/api/**/*.test.ts'];
  * database and sockets part of the time. The browser project keeps one file at a time (fileParallelism).
  */
 const maxWorkers = Math.max(2, os.availableParallelism());
+
+/**
+ * The ~200 apps the suite starts check the same module schemas: their clean checks are kept on disk across
+ * the workers and the servers they start (src/server/runtime/schema-check-cache.ts); the workers inherit it.
+ */
+process.env.SCHEMA_CHECK_CACHE ??= path.resolve('.tmp/schema-checks');
 
 /**
  * A time limit catches a test that hangs; it never measures speed (benchmarks do). An API file starts its

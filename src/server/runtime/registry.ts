@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkModuleSchema, checkReferenceTypes } from '../../shared/module-schema/check.js';
+import { checkReferenceTypes } from '../../shared/module-schema/check.js';
 import { createRecordAjv } from '../../shared/module-schema/formats.js';
 import { mergePatch } from '../../shared/module-schema/merge-patch.js';
 import { overrideParamProblems } from '../../shared/module-schema/params.js';
 import type { ModuleSchema } from '../../shared/module-schema/types.js';
 import { RuntimeModule } from './module.js';
+import { cachedCheck } from './schema-check-cache.js';
 
 /** Core entities a reference may name without a module of that id (resolved when such a module exists). */
 /** References the core answers: organisations, members, accounts (users), units, and roles (角色管理). */
@@ -65,11 +66,12 @@ export class ModuleRegistry {
 
   /** Every problem of a deployment's modules (one line each), and the registry when there is none. */
   static read(schemasDir: string, school: string, checked = new Map<string, string[]>()): { registry?: ModuleRegistry; problems: string[] } {
-    // Checking compiles the schema; `checked` keeps the answers by schema text across schools.
+    // Checking compiles the schema; `checked` keeps the answers by schema text across schools, and the
+    // check cache across starts (schema-check-cache.ts).
     const check = (schema: unknown, id: string) => {
       const key = JSON.stringify(schema);
       let problems = checked.get(key);
-      if (!problems) checked.set(key, (problems = checkModuleSchema(schema, id)));
+      if (!problems) checked.set(key, (problems = cachedCheck(schema, id)));
       return problems;
     };
     const dir = path.join(schemasDir, 'modules');
