@@ -63,8 +63,15 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
     return sql<SqlBool>`(${mine} OR (r.module = ANY(${listed}::text[]) AND (${inScope})))`;
   }
 
-  /** A module and its child modules (x-children): their reminders are listed under the module. */
-  const familyOf = (module: string) => [module, ...(runtime.module(module)?.children.map((c) => c.module) ?? [])];
+  /**
+   * A module, its child modules (x-children) and the modules about its records (x-related by a reference to
+   * it, no `key`): their reminders are listed under the module (a cadre's posts, passports and trips).
+   */
+  const familyOf = (module: string) => {
+    const m = runtime.module(module);
+    const related = (m?.schema['x-related'] ?? []).filter((r) => !r.key).map((r) => r.module);
+    return [module, ...(m?.children.map((c) => c.module) ?? []), ...related];
+  };
 
   /** `type` as given: a type code, or a declaration's numeric code (every module and type declared with it). */
   function typeCondition(type: string): Expression<SqlBool> {
