@@ -16,4 +16,6 @@ export interface ReminderDto {
   orgName: string;
   link: string | null;
   closable: boolean;
+  /** Escalated (x-reminders `escalate`) for its current due date: the escalation's receivers are on it. */
+  escalated: boolean;
 }

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../src/shared/calendar.js';
 import { localToday } from '../../src/shared/module-schema/computed.js';
-import { login } from '../support/auth.js';
+import { login, userWithRole } from '../support/auth.js';
 import { clientOf, type Client } from '../support/development.js';
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -310,22 +310,113 @@ describe(`cadre base on ${TEST_DB}`, () => {
     expect((await reminders('module=cadre&type=5')).find((r) => r.recordId === c.id)?.state).toBe(3);
   });
 
-  it('[S1.F3a] reminder 6 (certificate) is due the setting\'s days after the trip while the document is not returned', async () => {
-    const { id: cadreId } = await newCadre();
-    const tripEnd = addDays(TODAY, -5);
-    const cert = await created(admin, '/api/m/cadre-certificate', { cadreId, kind: '普通护照', certNo: 'E12345678', lendDate: addDays(TODAY, -20), tripEndDate: tripEnd });
-    const due = addDays(tripEnd, 10);
-    expect((await reminders('module=cadre&type=6')).find((r) => r.recordId === cert.id)).toMatchObject({ module: 'cadre-certificate', type: 'certificate-return', dueDate: due, state: 1 });
-    expect(await reminderOn('cadre-certificate', 'certificate-return', cert.id, addDays(due, -1))).toEqual({ due_date: due, state: 1 });
-    expect(await reminderOn('cadre-certificate', 'certificate-return', cert.id, due)).toEqual({ due_date: due, state: 2 });
-    await param('cadre-certificate.returnDays', 7);
-    try {
-      expect(await reminderOn('cadre-certificate', 'certificate-return', cert.id, TODAY)).toMatchObject({ due_date: addDays(tripEnd, 7) });
-    } finally {
-      await param('cadre-certificate.returnDays', 10);
-    }
-    const c = (await admin('GET', `/api/m/cadre-certificate/${cert.id}`)).body;
-    await admin('PUT', '/api/m/cadre-certificate', { id: c.id, version: c.version, returnDate: TODAY });
-    expect((await reminders('module=cadre&type=6')).find((r) => r.recordId === cert.id)?.state).toBe(3);
+  describe('因私出国（境）: passports and trips (issue 39.3)', () => {
+    const ABROAD = '/api/m/cadre-abroad';
+    const get = async (url: string) => (await admin('GET', url)).body as Record<string, unknown> & { id: number; version: number };
+    const step = async (id: number, transition: string, values: Record<string, unknown> = {}, comment = '') =>
+      admin('POST', `${ABROAD}/${id}/transitions/${transition}`, { version: (await get(`${ABROAD}/${id}`)).version, comment, values });
+    const took = async (id: number, transition: string, values: Record<string, unknown> = {}) => {
+      const res = await step(id, transition, values);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as Record<string, unknown>;
+    };
+    let seq = 0;
+    const passport = (cadreId: number, extra: Record<string, unknown> = {}) =>
+      created(admin, '/api/m/cadre-passport', { cadreId, kind: '1', number: `E9${String(++seq).padStart(7, '0')}`, issued: addMonths(TODAY, -24), expires: addMonths(TODAY, 60), custodyDate: addMonths(TODAY, -23), ...extra });
+    const trip = (cadreId: number, passportId: number, extra: Record<string, unknown> = {}) =>
+      admin('POST', ABROAD, { cadreId, passportId, destination: '日本', startDate: TODAY, endDate: addDays(TODAY, 10), purpose: '旅游', ...extra });
+
+    it('[39.3a] a passport is handed in within custodyDays of the later of issue and appointment (reminded on the due day, not the day before); its expiry is reminded expiryMonths ahead (the day before not, the day of)', async () => {
+      const postDate = addDays(TODAY, -3);
+      const { id: cadreId } = await newCadre({ postDate });
+      const p = await passport(cadreId, { issued: addDays(TODAY, -40), expires: addMonths(TODAY, 8), custodyDate: undefined });
+      expect(p).toMatchObject({ name: `干部${n}`, unitId: unitA, kindLabel: '护照', appointedOn: postDate, custodyFrom: postDate, state: null });
+      const due = addDays(postDate, 10);
+      expect(await reminderOn('cadre-passport', 'custody', p.id, addDays(due, -1))).toEqual({ due_date: due, state: 1 });
+      expect(await reminderOn('cadre-passport', 'custody', p.id, due)).toEqual({ due_date: due, state: 2 });
+      const notice = addMonths(addMonths(TODAY, 8), -6);
+      expect(await reminderOn('cadre-passport', 'expiry', p.id, addDays(notice, -1))).toEqual({ due_date: notice, state: 1 });
+      expect(await reminderOn('cadre-passport', 'expiry', p.id, notice)).toEqual({ due_date: notice, state: 2 });
+      const handed = await admin('PUT', '/api/m/cadre-passport', { id: p.id, version: p.version, custodyDate: TODAY });
+      expect(handed.body).toMatchObject({ state: '集中保管' });
+      expect(await reminderOn('cadre-passport', 'custody', p.id, due)).toMatchObject({ state: 3 });
+      const bad = await admin('PUT', '/api/m/cadre-passport', { id: p.id, version: handed.body.version, expires: addDays(TODAY, -40) });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toContain('须晚于签发日期');
+    });
+
+    it('[39.3b] a trip ending on the permit\'s expiry passes, a day later is refused naming the dates; 领取 only once approved, by the body the rank names; lent → 已领取, returned → 集中保管', async () => {
+      const { id: cadreId } = await newCadre({ rank: '05' });
+      const expires = addMonths(TODAY, 3);
+      const p = await passport(cadreId, { expires });
+      const late = await trip(cadreId, p.id, { endDate: addDays(expires, 1) });
+      expect(late.status).toBe(400);
+      expect(late.body.message).toContain(addDays(expires, 1));
+      expect(late.body.message).toContain(expires);
+      expect(await t.database.db.selectFrom('m_cadre_abroad' as never).select('id' as never).where('cadre_id' as never, '=', cadreId as never).execute()).toHaveLength(0);
+      const ok = await trip(cadreId, p.id, { endDate: expires });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+      expect(ok.body).toMatchObject({ approver: '党委组织部', rank: '05', state: -1 });
+      const id = ok.body.id as number;
+      await took(id, 'submit');
+      const early = await step(id, 'lend', { lendDate: TODAY });
+      expect(early.status).toBe(400);
+      expect(early.body.message).toContain('不能办理');
+      const wrongBody = await step(id, 'approveCommittee');
+      expect(wrongBody.status).toBe(400);
+      expect(wrongBody.body.message).toContain('应由党委组织部审批');
+      await took(id, 'approve');
+      const lent = await took(id, 'lend', { lendDate: TODAY });
+      expect(lent).toMatchObject({ state: 2, lendDate: TODAY, dueDate: addDays(expires, 7) });
+      expect(await get(`/api/m/cadre-passport/${p.id}`)).toMatchObject({ state: '已领取' });
+      // The same permit on a second approved trip cannot be lent while it is out.
+      const second = await trip(cadreId, p.id);
+      await took(second.body.id as number, 'submit');
+      await took(second.body.id as number, 'approve');
+      const twice = await step(second.body.id as number, 'lend', { lendDate: TODAY });
+      expect(twice.status).toBe(400);
+      expect(twice.body.message).toContain('当前状态为“已领取”');
+      await took(id, 'giveBack', { returnDate: TODAY });
+      expect(await get(`/api/m/cadre-passport/${p.id}`)).toMatchObject({ state: '集中保管' });
+      // 校级 (副厅级 and above): 校党委, not 组织部.
+      const { id: senior } = await newCadre({ rank: '04' });
+      const sp = await passport(senior);
+      const st = await trip(senior, sp.id);
+      expect(st.body).toMatchObject({ approver: '校党委' });
+      await took(st.body.id as number, 'submit');
+      expect((await step(st.body.id as number, 'approve')).status).toBe(400);
+      await took(st.body.id as number, 'approveCommittee');
+    });
+
+    it('[39.3c] reminder 6: the return is due returnDays after the trip, reminded on the due day not the day before, escalated to the 组织部 on the same reminder at +escalateDays not a day earlier', async () => {
+      const boss = await userWithRole(t.app, await login(t.app), { username: 'abroad_boss', permissions: ['cadre-abroad:list', 'cadre-abroad:escalation', 'msg-remind:list'] });
+      const { id: cadreId } = await newCadre();
+      const p = await passport(cadreId);
+      const end = addDays(TODAY, -20);
+      const res = await trip(cadreId, p.id, { startDate: addDays(TODAY, -30), endDate: end });
+      const id = res.body.id as number;
+      await took(id, 'submit');
+      await took(id, 'approve');
+      await took(id, 'lend', { lendDate: addDays(TODAY, -31) });
+      const due = addDays(end, 7);
+      const listed = (await reminders('module=cadre-abroad&type=6')).find((r) => r.recordId === id);
+      expect(listed).toMatchObject({ type: 'passport-return', code: 6, dueDate: due, state: 2, escalated: true });
+      expect(await reminderOn('cadre-abroad', 'passport-return', id, addDays(due, -1))).toEqual({ due_date: due, state: 1 });
+      expect(await reminderOn('cadre-abroad', 'passport-return', id, due)).toEqual({ due_date: due, state: 2 });
+      const row = async () =>
+        (await sql<{ id: number; escalated_due: string | null; receivers: number[] }>`SELECT id, escalated_due::text, receivers FROM reminders WHERE module = 'cadre-abroad' AND record_id = ${id}`.execute(t.database.db)).rows[0];
+      await reminderOn('cadre-abroad', 'passport-return', id, addDays(due, 6));
+      const before = await row();
+      expect(before).toMatchObject({ escalated_due: null });
+      expect(before.receivers).not.toContain(boss);
+      await reminderOn('cadre-abroad', 'passport-return', id, addDays(due, 7));
+      const after = await row();
+      expect(after).toMatchObject({ id: before.id, escalated_due: due });
+      expect(after.receivers).toContain(boss);
+      const sent = (await sql<{ title: string; user_ids: number[] }>`SELECT title, user_ids FROM reminder_outbox WHERE reminder_id = ${after.id} ORDER BY id`.execute(t.database.db)).rows;
+      expect(sent.at(-1)).toMatchObject({ title: `【督办】证件逾期未归还：干部${n}`, user_ids: [boss] });
+      await took(id, 'giveBack', { returnDate: TODAY });
+      expect((await reminders('module=cadre-abroad&type=6')).find((r) => r.recordId === id)?.state).toBe(3);
+    });
   });
 });

@@ -36,7 +36,6 @@ describe(`demo cadres on ${TEST_DB}`, () => {
       expect(without, table).toBe(0);
     }
     expect(await count('m_cadre_secondment')).toBeGreaterThan(0);
-    expect(await count('m_cadre_certificate')).toBeGreaterThan(0);
     const entries = (await sql<ResumeEntry & { cadreId: number }>`SELECT cadre_id AS "cadreId", id, start_date::text AS "startDate", end_date::text AS "endDate", text, full_time AS "fullTime" FROM m_cadre_resume`.execute(t.database.db)).rows;
     const byCadre = new Map<number, ResumeEntry[]>();
     for (const e of entries) byCadre.set(e.cadreId, [...(byCadre.get(e.cadreId) ?? []), e]);
@@ -59,6 +58,22 @@ describe(`demo cadres on ${TEST_DB}`, () => {
       expect(units.filter((u) => u.excellent > u.cap).map((u) => [u.unitName, u.excellent, u.cap]), String(year)).toEqual([]);
       expect(units.some((u) => u.excellent > 0), String(year)).toBe(true);
     }
+  });
+
+  it('[39.3] the demo passports are in every state and the trips in every step, one late trip reminded and escalated (RemindType 6), one returned late', async () => {
+    const states = (await sql<{ state: string | null }>`SELECT DISTINCT state FROM m_cadre_passport`.execute(t.database.db)).rows.map((r) => r.state);
+    expect(new Set(states)).toEqual(new Set(['集中保管', '已领取', '已注销', '遗失', null]));
+    const steps = (await sql<{ state: number }>`SELECT DISTINCT state FROM m_cadre_abroad ORDER BY state`.execute(t.database.db)).rows.map((r) => r.state);
+    expect(steps).toEqual([-3, -2, -1, 0, 1, 2, 3]);
+    const late = (await admin('GET', '/api/reminders?module=cadre-abroad&type=6&state=2&size=100')).body.content as { escalated: boolean }[];
+    expect(late.some((r) => r.escalated)).toBe(true);
+    const returnedLate = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM reminders r JOIN m_cadre_abroad a ON a.id = r.record_id
+      WHERE r.module = 'cadre-abroad' AND r.state = 3 AND r.escalated_due IS NOT NULL AND a.return_date > r.due_date`.execute(t.database.db)).rows[0].n;
+    expect(returnedLate).toBeGreaterThan(0);
+    for (const type of ['custody', 'expiry']) expect((await admin('GET', `/api/reminders?module=cadre-passport&type=${type}&state=2&size=1`)).body.totalElements, type).toBeGreaterThan(0);
+    // Every lent passport is out on exactly one trip.
+    const lent = (await sql<{ p: number; a: number }>`SELECT (SELECT count(*)::int FROM m_cadre_passport WHERE state = '已领取') AS p, (SELECT count(DISTINCT passport_id)::int FROM m_cadre_abroad WHERE state = 2) AS a`.execute(t.database.db)).rows[0];
+    expect(lent.p).toBe(lent.a);
   });
 
   it('[S1.F3a] reminders of every one of the six types are running', async () => {

@@ -29,7 +29,7 @@ describe(`rule parameters on ${TEST_DB}`, () => {
     expect(byKey.get('appointment.publicityWorkdays')).toMatchObject({ value: 5, source: 'default' });
     // The former sys_config rules are parameters now (migration 0420); the system configuration keeps none of them.
     expect(byKey.get('cadre.termYears')).toMatchObject({ value: 5, source: 'default' });
-    expect(byKey.get('cadre-certificate.returnDays')).toMatchObject({ value: 10, min: 7, max: 10 });
+    expect(byKey.get('cadre-abroad.returnDays')).toMatchObject({ value: 7, min: 1, max: 10 });
     const keys = (await t.database.db.selectFrom('sys_config').select('config_key').execute()).map((r) => r.config_key);
     expect(keys.filter((k) => /^cadre(TermYears|RetireAge|ResumeGap|CertificateReturn|ExcellentPercent)/.test(k))).toEqual([]);
     expect(keys).toContain('cadreUkeyRoles');

@@ -168,4 +168,36 @@ describe('[S1.F3a] the cadre base in Chromium', () => {
     await page.getByText('湖南大学化学系教师').waitFor();
     await page.screenshot({ path: path.join(import.meta.dirname, '../../.tmp/e2e-cadre-profile.png') });
   });
+
+  it('[39.3] 组织部 approves a trip, lends the passport and takes it back through the step dialogs of 因私出国（境）申请', async () => {
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const passport = await api<{ id: number }>('POST', '/api/m/cadre-passport', { cadreId: id, kind: '1', number: `E2E${stamp}`, issued: '2024-01-10', expires: '2034-01-09', custodyDate: '2024-01-15' }, token);
+    expect(passport.status, JSON.stringify(passport.body)).toBe(201);
+    const trip = await api<{ id: number }>('POST', '/api/m/cadre-abroad', { cadreId: id, passportId: passport.body.id, destination: '新加坡', startDate: today, endDate: today, purpose: '探亲' }, token);
+    expect(trip.status, JSON.stringify(trip.body)).toBe(201);
+    const tripId = trip.body.id;
+    const state = async () => (await api<{ version: number; state: number }>('GET', `/api/m/cadre-abroad/${tripId}`, undefined, token)).body;
+    const take = async (step: string, fill: (dialog: Locator) => Promise<void> = async () => undefined) => {
+      await page.goto(webUrl(`/cadre/abroad?id=${tripId}`));
+      await drawer().getByText(name).first().waitFor();
+      const before = (await state()).version;
+      await drawer().locator(`[data-step="${step}"]`).click();
+      const dialog = page.locator('.wf-dialog');
+      await dialog.waitFor();
+      await fill(dialog);
+      await dialog.locator('.wf-submit').click();
+      await dialog.waitFor({ state: 'detached' }).catch(async (error) => {
+        throw new Error(`${step}: the dialog stayed open: ${await dialog.innerText().catch(() => '')}`, { cause: error });
+      });
+      await expect.poll(async () => (await state()).version, { timeout: 15_000 }).toBeGreaterThan(before);
+    };
+    await take('submit');
+    await take('approve');
+    await take('lend', (dl) => typeDate(dl.locator('#root_lendDate'), today));
+    expect(await state()).toMatchObject({ state: 2 });
+    expect((await api<{ state: string }>('GET', `/api/m/cadre-passport/${passport.body.id}`, undefined, token)).body.state).toBe('已领取');
+    await take('giveBack', (dl) => typeDate(dl.locator('#root_returnDate'), today));
+    expect(await state()).toMatchObject({ state: 3 });
+    expect((await api<{ state: string }>('GET', `/api/m/cadre-passport/${passport.body.id}`, undefined, token)).body.state).toBe('集中保管');
+  });
 });

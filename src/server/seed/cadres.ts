@@ -2,7 +2,7 @@
  * Demo cadres (docs/cadres.md): cadres chosen from the university's staff (linked to the staff record and,
  * for party members, the member record), each with the nine kinds of records — a continuous résumé from
  * first employment, the current post and the one before, a title, education, family, training, rewards,
- * three years of assessments — plus secondments and lent passports for some; a leadership team and the
+ * three years of assessments — plus secondments for some (passports and trips: cadre-abroad.ts); a leadership team and the
  * staffing of every unit with cadres (some units over, some under their approved posts); dates chosen so
  * that every one of the six reminders has cadres due. Deterministic; bulk inserts (one transaction).
  * `seedCadres(db, { count })` scales to the bench size (600 and more, as long as there are staff).
@@ -155,7 +155,7 @@ export async function seedCadres(database: Database, options: CadreSeedOptions):
 
     const rows: Record<string, Row[]> = {
       m_cadre_archive: [], m_cadre_post: [], m_cadre_education: [], m_cadre_family: [], m_cadre_training: [],
-      m_cadre_basic_assessment: [], m_cadre_assessment: [], m_cadre_resume: [], m_cadre_secondment: [], m_cadre_certificate: [],
+      m_cadre_basic_assessment: [], m_cadre_assessment: [], m_cadre_resume: [], m_cadre_secondment: [],
     };
     plan.forEach((p, i) => {
       const cadreId = ids[i];
@@ -194,12 +194,6 @@ export async function seedCadres(database: Database, options: CadreSeedOptions):
         const end = i % 40 === 3 ? addDays(today, rng.int(3, 25)) : addDays(today, -rng.int(100, 900));
         rows.m_cadre_secondment.push({ cadre_id: cadreId, place: rng.pick(PLACES), post: rng.pick(['副县长', '挂职副处长', '驻村第一书记']), start_date: addMonths(end, -24), end_date: end });
       }
-      if (i % 15 === 4) {
-        // Lent passports: some trips over and the document not back (reminder 6), others returned.
-        const tripEnd = addDays(today, -rng.int(2, 30));
-        const back = i % 30 !== 4;
-        rows.m_cadre_certificate.push({ cadre_id: cadreId, kind: rng.pick(['普通护照', '往来港澳通行证', '往来台湾通行证']), cert_no: `E${rng.int(10_000_000, 99_999_999)}`, lend_date: addDays(tripEnd, -rng.int(5, 20)), purpose: rng.pick(['赴美国参加学术会议', '赴香港探亲', '赴日本访学交流']), trip_end_date: tripEnd, return_date: back ? addDays(tripEnd, rng.int(1, 6)) : null });
-      }
     });
     keepExcellentWithinCap(rows.m_cadre_assessment);
     for (const [table, list] of Object.entries(rows)) {
@@ -235,7 +229,7 @@ export async function seedCadres(database: Database, options: CadreSeedOptions):
 }
 
 /** The cadre base's modules whose reminders the demo computes once seeded. */
-export const CADRE_REMINDER_MODULES = ['cadre', 'cadre-post', 'cadre-secondment', 'cadre-certificate'];
+export const CADRE_REMINDER_MODULES = ['cadre', 'cadre-post', 'cadre-secondment', 'cadre-passport', 'cadre-abroad'];
 
 /**
  * The demo's cadres: `seedCadres` at DEMO_CADRES (default 600), then the 二级党委组织员 of the demo (ejdw)

@@ -16,7 +16,6 @@ export const CADRE_SECTIONS = [
   { type: CadreInfoType.ASSESSMENT_SITUATION, module: 'cadre-assessment', title: '年度考核结果' },
   { type: CadreInfoType.WORK_RECORD, module: 'cadre-resume', title: '简历' },
   { type: null, module: 'cadre-secondment', title: '挂职经历' },
-  { type: null, module: 'cadre-certificate', title: '因私出国（境）证件' },
 ] as const;
 
 export const CADRE_SHOW_TYPES = {

@@ -398,6 +398,72 @@ export interface AssessScoreRecord {
 }
 
 /**
+ * 因私出国（境）申请
+ */
+export interface CadreAbroadRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在单位
+   */
+  unitId?: number;
+  /**
+   * 职级
+   */
+  rank?: string;
+  /**
+   * 审批机关: 校级干部（副厅级以上）由校党委审批，其他干部由党委组织部审批
+   */
+  approver?: "校党委" | "党委组织部";
+  /**
+   * 使用证件
+   */
+  passportId: number;
+  /**
+   * 前往国家（地区）
+   */
+  destination: string;
+  /**
+   * 出发日期
+   */
+  startDate: string;
+  /**
+   * 返回日期
+   */
+  endDate: string;
+  /**
+   * 事由
+   */
+  purpose: "探亲" | "旅游" | "访友" | "就医" | "其他";
+  /**
+   * 事由说明
+   */
+  purposeNote?: string;
+  /**
+   * 领取证件日期
+   */
+  lendDate?: string;
+  /**
+   * 证件应交回日期
+   */
+  dueDate?: string;
+  /**
+   * 证件交回日期
+   */
+  returnDate?: string;
+  /**
+   * 办理状态
+   */
+  state?: number;
+}
+
+/**
  * 档案信息
  */
 export interface CadreArchiveRecord {
@@ -496,40 +562,6 @@ export interface CadreBasicAssessmentRecord {
 }
 
 /**
- * 因私出国（境）证件
- */
-export interface CadreCertificateRecord {
-  /**
-   * 干部
-   */
-  cadreId: number;
-  /**
-   * 证件类型
-   */
-  kind: "普通护照" | "往来港澳通行证" | "往来台湾通行证";
-  /**
-   * 证件号码
-   */
-  certNo?: string;
-  /**
-   * 借出日期
-   */
-  lendDate?: string;
-  /**
-   * 事由及前往地
-   */
-  purpose?: string;
-  /**
-   * 行程结束日期
-   */
-  tripEndDate?: string;
-  /**
-   * 归还日期
-   */
-  returnDate?: string;
-}
-
-/**
  * 教育培训
  */
 export interface CadreEducationRecord {
@@ -595,6 +627,68 @@ export interface CadreFamilyRecord {
    * 工作单位及职务
    */
   workplace?: string;
+}
+
+/**
+ * 因私出国（境）证件
+ */
+export interface CadrePassportRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在单位
+   */
+  unitId?: number;
+  /**
+   * 证件类型
+   */
+  kind: string;
+  /**
+   * 证件号码
+   */
+  number: string;
+  /**
+   * 签发日期
+   */
+  issued: string;
+  /**
+   * 有效期至
+   */
+  expires: string;
+  /**
+   * 保管地点
+   */
+  custodyPlace?: string;
+  /**
+   * 交存日期: 交组织部门集中保管的日期；未交存的，签发或任职之日起规定天数内提醒交存
+   */
+  custodyDate?: string;
+  /**
+   * 任现职日期: 登记时干部的任现职日期
+   */
+  appointedOn?: string;
+  /**
+   * 交存期限起算日: 签发日期与任现职日期中较晚者
+   */
+  custodyFrom?: string;
+  /**
+   * 注销或遗失: 证件注销或遗失的，在此登记
+   */
+  disposal?: "已注销" | "遗失";
+  /**
+   * 证件状态: 交存后为集中保管；经批准的出国（境）申请“领取证件”后为已领取，交回后恢复集中保管；登记注销或遗失后为该状态；未交存的为空
+   */
+  state?: "集中保管" | "已领取" | "已注销" | "遗失";
+  /**
+   * 备注
+   */
+  remark?: string;
 }
 
 /**
@@ -4381,7 +4475,7 @@ export interface WorkTaskRecord {
   state?: number;
 }
 
-export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-certificate' | 'cadre-education' | 'cadre-family' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'graduate-batch-item' | 'graduate-batch' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-abroad' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-discipline' | 'member-points-item' | 'member-points' | 'member-quit' | 'member-reward' | 'member-stay' | 'member-suspend' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit' | 'work-batch' | 'work-task';
+export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-abroad' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-education' | 'cadre-family' | 'cadre-passport' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'graduate-batch-item' | 'graduate-batch' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-abroad' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-discipline' | 'member-points-item' | 'member-points' | 'member-quit' | 'member-reward' | 'member-stay' | 'member-suspend' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit' | 'work-batch' | 'work-task';
 
 export interface ModuleRecords {
   'appointment': AppointmentRecord;
@@ -4390,12 +4484,13 @@ export interface ModuleRecords {
   'assess-plan-indicator': AssessPlanIndicatorRecord;
   'assess-plan': AssessPlanRecord;
   'assess-score': AssessScoreRecord;
+  'cadre-abroad': CadreAbroadRecord;
   'cadre-archive': CadreArchiveRecord;
   'cadre-assessment': CadreAssessmentRecord;
   'cadre-basic-assessment': CadreBasicAssessmentRecord;
-  'cadre-certificate': CadreCertificateRecord;
   'cadre-education': CadreEducationRecord;
   'cadre-family': CadreFamilyRecord;
+  'cadre-passport': CadrePassportRecord;
   'cadre-post': CadrePostRecord;
   'cadre-resume': CadreResumeRecord;
   'cadre-secondment': CadreSecondmentRecord;

@@ -86,6 +86,23 @@ export interface ReminderDeclaration {
   message: ReminderMessage;
   /** Whether a receiver may close it by hand (智能提醒 → 关闭). */
   closable?: boolean;
+  /**
+   * A second round on the same reminder (督办): from the due date + `after`, while it is still on, these
+   * receivers join it and get the escalation message once per due date (default: the message, titled 【督办】).
+   */
+  escalate?: ReminderEscalation;
+}
+
+export interface ReminderEscalation {
+  /** Counted from the due date (one unit). */
+  after: Omit<ReminderPeriod, 'years'>;
+  receivers: ReminderReceiver[];
+  message?: ReminderMessage;
+}
+
+/** The escalation message of a declaration: its own, else the reminder's titled 【督办】. */
+export function escalationMessage(decl: ReminderDeclaration): ReminderMessage {
+  return decl.escalate?.message ?? { title: `【督办】${decl.message.title}`, content: decl.message.content };
 }
 
 // ------------------------------------------------------------------ dates
@@ -159,7 +176,8 @@ export function checkReminders(module: ModuleSchema): string[] {
       if ((c?.states || c?.final) && !wf) problems.push(`${where}: states and final need x-workflow`);
       for (const s of c?.states ?? []) if (wf && !(String(s) in wf.states)) problems.push(`${where}: undeclared state ${s}`);
     }
-    for (const to of r.receivers) {
+    if (r.escalate && 'expected' in date) problems.push(`${where}.escalate does not apply to an expected-record source`);
+    for (const to of [...r.receivers, ...(r.escalate?.receivers ?? [])]) {
       if ('step' in to && wf && !Object.entries(wf.transitions).some(([key, t]) => key === to.step || t?.id === to.step)) problems.push(`${where}.receivers: unknown step "${to.step}"`);
       if ('step' in to && !wf) problems.push(`${where}.receivers: a step needs x-workflow`);
       if ('field' in to) {

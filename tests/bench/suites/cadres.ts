@@ -1,7 +1,7 @@
 /**
  * `npm run bench cadres` (issue 26): the reminder refresh of the cadre base for 600 cadres (budget 2 s):
  * every cadre module's x-reminders recomputed (the six types: ages and retirements of the cadres, terms
- * and probations of their posts, secondments, lent passports), as the daily run and `POST
+ * and probations of their posts, secondments, trips' passports not returned, passports' custody and expiry), as the daily run and `POST
  * /api/reminders/refresh` do, on the embedded database. Also reports how long seeding the cadres took.
  * Median of 5 runs after a warm-up.
  */
@@ -14,12 +14,16 @@ import { loadConfig } from '../../../src/server/config.js';
 import { openDatabase } from '../../../src/server/db/database.js';
 import { migrate } from '../../../src/server/db/migrate.js';
 import { CADRE_REMINDER_MODULES, seedCadres } from '../../../src/server/seed/cadres.js';
+import { seedCadreAbroad } from '../../../src/server/seed/cadre-abroad.js';
 import { initialiseDatabase } from '../../../src/server/seed/index.js';
 import { seedUniversity } from '../../../src/server/seed/university/seed.js';
 import { generateUniversity } from '../../../src/server/seed/university/university.js';
 import { median, type BenchResult } from '../lib.js';
 
 const CADRES = 600;
+/** Issue 39's bench size: the cadres' passports and trip applications. */
+const PASSPORTS = 3000;
+const APPLICATIONS = 1000;
 /** A university whose serving staff outnumber the cadres. */
 const MEMBERS = 3000;
 
@@ -35,6 +39,7 @@ export async function cadresSuite(): Promise<BenchResult[]> {
       await seedUniversity(database, generateUniversity({ members: MEMBERS }), config.school);
       const t0 = performance.now();
       const counts = await seedCadres(database, { count: CADRES });
+      const abroad = await seedCadreAbroad(database, { passports: PASSPORTS, applications: APPLICATIONS });
       const seedMs = performance.now() - t0;
       await sql`ANALYZE`.execute(database.db);
       const refresh = () => app.runtime.reminders.refresh({ modules: CADRE_REMINDER_MODULES });
@@ -51,7 +56,7 @@ export async function cadresSuite(): Promise<BenchResult[]> {
       return [
         {
           suite: 'cadres',
-          name: `reminder refresh of ${counts.cadres} cadres (six types, ${counts.records} records)`,
+          name: `reminder refresh of ${counts.cadres} cadres (six types and the passports', ${counts.records} records, ${abroad.passports} passports, ${abroad.applications} trips)`,
           value: Number(median(times).toFixed(0)),
           unit: 'ms',
           budget: 2000,

@@ -43,7 +43,7 @@ registerHook('cadre.retireDate', async (ctx) => {
 });
 
 /** The cadre base's modules: the record and its children (the pages showing them reload on the event). */
-export const CADRE_BASE_MODULES = new Set(['cadre', 'cadre-archive', 'cadre-post', 'cadre-education', 'cadre-family', 'cadre-training', 'cadre-basic-assessment', 'cadre-assessment', 'cadre-resume', 'cadre-secondment', 'cadre-certificate']);
+export const CADRE_BASE_MODULES = new Set(['cadre', 'cadre-archive', 'cadre-post', 'cadre-education', 'cadre-family', 'cadre-training', 'cadre-basic-assessment', 'cadre-assessment', 'cadre-resume', 'cadre-secondment']);
 
 /** After a committed write to the cadre base, `gb_base_refresh` goes to the online users who may list it. */
 export function pushBaseRefresh(app: FastifyInstance): void {

@@ -10,6 +10,7 @@ import './resume.js';
 import './staffing.js';
 import './teams.js';
 import './reminders.js';
+import './abroad.js';
 import { pushBaseRefresh } from './base.js';
 import { cadreRoutes } from './routes.js';
 import { selectionArea } from './appointment-area.js';

@@ -2,7 +2,7 @@
  * The dates of the cadre reminders that the x-reminders vocabulary cannot say (docs/cadres.md): the age
  * expiry (the day of the statutory retirement age, by birth month, gender, rank and title) and the term's end
  * (the post's start + its term, default the rule parameter cadre.termYears). The other four read fields:
- * probationEnd, a secondment's endDate, a certificate's tripEndDate + cadre-certificate.returnDays.
+ * probationEnd, a secondment's endDate, a trip's endDate + cadre-abroad.returnDays (abroad.ts).
  */
 import { registerReminderDate } from '../../runtime/reminders/model.js';
 import { isServing, retirementDateOf, termEndOf } from './rules.js';

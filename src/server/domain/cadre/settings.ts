@@ -1,7 +1,7 @@
 /**
- * The cadre area's settings. The rules (term years, retirement ages, résumé gap, the certificate return
- * days, the 优秀 share) are rule parameters since issue 42 (x-params of cadre, cadre-assessment and
- * cadre-certificate; 系统管理 → 规则参数; migration 0420 moved the sys_config values there). What stays in
+ * The cadre area's settings. The rules (term years, résumé gap, the 优秀 share, the passport and trip
+ * periods) are rule parameters since issue 42 (x-params of cadre, cadre-assessment, cadre-passport and the
+ * x-workflow.params of cadre-abroad; 系统管理 → 规则参数; migration 0420 moved the sys_config values there). What stays in
  * 系统配置 (sys_config) is a system setting: which roles pass the uKey check. docs/cadres.md lists them.
  */
 import type { Kysely } from 'kysely';

@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { chineseDate } from '../../../shared/calendar.js';
-import { REMINDER_STATE, dueDateOf, fillTemplate, isExpected, reminderStateOn, type ReminderDeclaration } from '../../../shared/module-schema/reminders.js';
+import { REMINDER_STATE, dueDateOf, escalationMessage, fillTemplate, isExpected, reminderStateOn, type ReminderDeclaration, type ReminderReceiver } from '../../../shared/module-schema/reminders.js';
 import type { DB } from '../../db/types.js';
 import type { RuntimeContext } from '../context.js';
 import { selection } from '../decorate.js';
@@ -18,7 +18,7 @@ import { Directory } from '../workflow/directory.js';
 import { OrgLevels, inScope, inUnits, levelRecord } from '../workflow/levels.js';
 import type { WorkflowLevel } from '../../../shared/module-schema/workflow.js';
 import type { WorkingCalendar } from '../../../shared/working-days.js';
-import { childDateOf, conditionHolds, expectedSource, ownDateOf, periodOf, remindersOf } from './model.js';
+import { amountsOf, childDateOf, conditionHolds, expectedSource, ownDateOf, periodOf, remindersOf } from './model.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- module tables exist only at run time */
 
@@ -50,6 +50,7 @@ interface Stored {
   title: string;
   announced_due: string | null;
   closed_due: string | null;
+  escalated_due?: string | null;
 }
 
 const PAGE = 500;
@@ -86,7 +87,7 @@ export class ReminderComputer {
     const settings = await this.settings(db, m);
     const directory = new Directory(db, this.levels, () => this.deps.ctx.orgTree);
     const config = configReader(db);
-    const working = decls.some((d) => d.offset?.workingDays !== undefined) ? await this.deps.workingDays(db, today) : undefined;
+    const working = decls.some((d) => d.offset?.workingDays !== undefined || d.escalate?.after.workingDays !== undefined) ? await this.deps.workingDays(db, today) : undefined;
     for (let after = 0; ; ) {
       let q = (db as Kysely<any>).selectFrom(m.table).select(selection(m.storedFields.filter((f) => f.column), ALL_SYSTEM_SELECT)).orderBy('id').limit(PAGE);
       q = ids ? q.where(idIn(ids.filter((id) => id > after))) : q.where('id', '>', after);
@@ -123,7 +124,7 @@ export class ReminderComputer {
     const ids = rows.map((r) => r.id as number);
     const stored = await db
       .selectFrom('reminders')
-      .select(['id', 'record_id', 'type', 'due_date', 'state', 'receivers', 'org_id', 'unit_id', 'title', 'announced_due', 'closed_due'])
+      .select(['id', 'record_id', 'type', 'due_date', 'state', 'receivers', 'org_id', 'unit_id', 'title', 'announced_due', 'closed_due', 'escalated_due'])
       .where('module', '=', m.id)
       .where('record_id', 'in', ids)
       .where('expected_key', '=', 0)
@@ -146,29 +147,34 @@ export class ReminderComputer {
         let state: number = reminderStateOn(due, run.today, setting.ahead, decl.overdue ?? true);
         if (old?.closed_due === due) state = REMINDER_STATE.FINISH;
         const owner = owners.get(id) ?? NO_OWNER;
-        const receivers = state === REMINDER_STATE.FINISH && old ? old.receivers : await this.receiversOf(db, m, decl, record, run.directory, owner);
+        // Escalation (x-reminders `escalate`): still on at due + after, the escalation's receivers join the same reminder.
+        const escalated = !!decl.escalate && state === REMINDER_STATE.START && run.today >= dueDateOf(due, await amountsOf(decl.escalate.after, record, run.config), run.working);
+        const escalation = escalated ? await this.receiversOf(db, m, decl.escalate!.receivers, record, run.directory, owner) : [];
+        const receivers = state === REMINDER_STATE.FINISH && old ? old.receivers : union(await this.receiversOf(db, m, decl.receivers, record, run.directory, owner), escalation);
         const values = { title: decl.title, due_date: due, state, receivers, org_id: owner.orgId, unit_id: owner.unitId };
         const announce = state === REMINDER_STATE.START && setting.enabled && old?.announced_due !== due;
+        // escalated_due: the due date the escalation is in force for (null while it is not); its message goes out once.
+        const escalatedDue = escalated && setting.enabled ? due : null;
+        const escalate = escalatedDue !== null && old?.escalated_due !== due;
+        const marks = { ...(announce && { announced_due: due }), ...(decl.escalate && { escalated_due: escalatedDue }) };
         let reminderId = old?.id;
         if (!old) {
-          reminderId = (await db.insertInto('reminders').values({ module: m.id, record_id: id, type: decl.type, ...values, ...(announce && { announced_due: due }) }).returning('id').executeTakeFirstOrThrow()).id;
-        } else if (announce || changed(old, values)) {
-          await db.updateTable('reminders').set({ ...values, ...(announce && { announced_due: due }), updated_at: new Date() }).where('id', '=', old.id).execute();
+          reminderId = (await db.insertInto('reminders').values({ module: m.id, record_id: id, type: decl.type, ...values, ...marks }).returning('id').executeTakeFirstOrThrow()).id;
+        } else if (announce || (decl.escalate && (old.escalated_due ?? null) !== escalatedDue) || changed(old, values)) {
+          await db.updateTable('reminders').set({ ...values, ...marks, updated_at: new Date() }).where('id', '=', old.id).execute();
         }
-        if (announce && receivers.length) {
-          const words = { ...record, ...(await this.namesOf(db, m, record)), name: m.nameField ? String(record[m.nameField.name] ?? '') : String(id), dueDate: due, dueDateCn: chineseDate(due), title: decl.title };
+        // The words of a message, read only when one is sent (names of references cost a query each).
+        let words: Record<string, unknown> | undefined;
+        const send = async (to: number[], message: { title: string; content?: string }) => {
+          if (!to.length) return;
+          words ??= { ...record, ...(await this.namesOf(db, m, record)), name: m.nameField ? String(record[m.nameField.name] ?? '') : String(id), dueDate: due, dueDateCn: chineseDate(due), title: decl.title };
           await db
             .insertInto('reminder_outbox')
-            .values({
-              reminder_id: reminderId!,
-              module: m.id,
-              user_ids: receivers,
-              title: fillTemplate(decl.message.title, words),
-              content: fillTemplate(decl.message.content ?? '', words),
-              link: run.links.get(id) ?? null,
-            })
+            .values({ reminder_id: reminderId!, module: m.id, user_ids: to, title: fillTemplate(message.title, words), content: fillTemplate(message.content ?? '', words), link: run.links.get(id) ?? null })
             .execute();
-        }
+        };
+        if (announce) await send(receivers, decl.message);
+        if (escalate) await send(escalation, escalationMessage(decl));
       }
     }
   }
@@ -212,8 +218,8 @@ export class ReminderComputer {
           if (state !== REMINDER_STATE.FINISH || !old) {
             // The receivers of an expected organisation, as a record of it would have them (one lookup per organisation).
             let found = receiversByOrg.get(entry.orgId);
-            if (!found) receiversByOrg.set(entry.orgId, (found = this.receiversOf(db, m, decl, { [m.scopeField!.name]: entry.orgId }, directory, { orgId: entry.orgId, unitId: null })));
-            receivers = [...new Set([...(await found), ...(entry.userId ? [entry.userId] : [])])].sort((a, b) => a - b);
+            if (!found) receiversByOrg.set(entry.orgId, (found = this.receiversOf(db, m, decl.receivers, { [m.scopeField!.name]: entry.orgId }, directory, { orgId: entry.orgId, unitId: null })));
+            receivers = union(await found, entry.userId ? [entry.userId] : []);
           }
           const link = pub.link?.replaceAll('{org}', String(entry.orgId)) ?? null;
           const values = { title: decl.title, due_date: due, state, receivers, org_id: entry.orgId, unit_id: null, record_name: pub.name, link };
@@ -263,9 +269,9 @@ export class ReminderComputer {
   }
 
   /** Who receives a reminder of this record (see ReminderReceiver). */
-  private async receiversOf(db: Kysely<DB>, m: RuntimeModule, decl: ReminderDeclaration, record: Record<string, unknown>, directory: Directory, owner: Owner): Promise<number[]> {
+  private async receiversOf(db: Kysely<DB>, m: RuntimeModule, list: ReminderReceiver[], record: Record<string, unknown>, directory: Directory, owner: Owner): Promise<number[]> {
     const out = new Set<number>();
-    for (const to of decl.receivers) {
+    for (const to of list) {
       if ('step' in to) for (const u of await this.deps.actorsOf(m, to.step, record, directory, db)) out.add(u);
       else if ('field' in to) {
         const u = record[to.field];
@@ -327,6 +333,9 @@ interface Owner {
   unitId: number | null;
 }
 const NO_OWNER: Owner = { orgId: null, unitId: null };
+
+/** Two receiver lists as one, sorted (the stored order). */
+const union = (a: number[], b: number[]): number[] => [...new Set([...a, ...b])].sort((x, y) => x - y);
 
 function changed(old: Stored, next: { title: string; due_date: string; state: number; receivers: number[]; org_id: number | null; unit_id: number | null }): boolean {
   return old.title !== next.title || old.due_date !== next.due_date || old.state !== next.state || old.org_id !== next.org_id || old.unit_id !== next.unit_id || old.receivers.join(',') !== next.receivers.join(',');

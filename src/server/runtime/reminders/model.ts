@@ -4,7 +4,7 @@
  */
 import { numberParamOn } from '../params/registry.js';
 import type { Kysely } from 'kysely';
-import { PERIOD_UNITS, dateOrNull, type ReminderCondition, type ReminderDeclaration, type ResolvedPeriod } from '../../../shared/module-schema/reminders.js';
+import { PERIOD_UNITS, dateOrNull, type ReminderCondition, type ReminderDeclaration, type ReminderPeriod, type ResolvedPeriod } from '../../../shared/module-schema/reminders.js';
 import type { DB } from '../../db/types.js';
 import type { RuntimeModule } from '../module.js';
 
@@ -74,9 +74,14 @@ export function conditionHolds(c: ReminderCondition | undefined, record: Record<
 
 /** The period of a declaration with configured amounts read (`{field}` in a key is the record's value). */
 export async function periodOf(decl: ReminderDeclaration, record: Record<string, unknown>, config: (key: string) => Promise<string | undefined>): Promise<ResolvedPeriod> {
+  return amountsOf(decl.offset, record, config);
+}
+
+/** A period's amounts read (a declaration's offset, an escalation's `after`). */
+export async function amountsOf(period: ReminderPeriod | undefined, record: Record<string, unknown>, config: (key: string) => Promise<string | undefined>): Promise<ResolvedPeriod> {
   const out: ResolvedPeriod = {};
   for (const unit of PERIOD_UNITS) {
-    const amount = decl.offset?.[unit];
+    const amount = period?.[unit];
     if (amount === undefined) continue;
     if (typeof amount === 'number') out[unit] = amount;
     else if ('param' in amount) {

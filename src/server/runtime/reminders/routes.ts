@@ -65,8 +65,15 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
     return sql<SqlBool>`(${mine} OR (r.module = ANY(${listed}::text[]) AND (${inScope})))`;
   }
 
-  /** A module and its child modules (x-children): their reminders are listed under the module. */
-  const familyOf = (module: string) => [module, ...(runtime.module(module)?.children.map((c) => c.module) ?? [])];
+  /**
+   * A module, its child modules (x-children) and the modules about its records (x-related by a reference to
+   * it, no `key`): their reminders are listed under the module (a cadre's posts, passports and trips).
+   */
+  const familyOf = (module: string) => {
+    const m = runtime.module(module);
+    const related = (m?.schema['x-related'] ?? []).filter((r) => !r.key).map((r) => r.module);
+    return [module, ...(m?.children.map((c) => c.module) ?? []), ...related];
+  };
 
   /** `type` as given: a type code, or a declaration's numeric code (every module and type declared with it). */
   function typeCondition(type: string): Expression<SqlBool> {
@@ -91,9 +98,9 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
       where.push(sql<SqlBool>`r.org_id = ANY(${await runtime.ctx.orgTree.subtreeIds([orgId])}::int[])`);
     }
     const cond = sql.join(where, sql` AND `);
-    const rows = await sql<{ id: number; module: string; record_id: number; type: string; title: string; due_date: string; state: number; enabled: number; org_id: number | null; expected_key: number; record_name: string | null; link: string | null; total: number }>`
+    const rows = await sql<{ id: number; module: string; record_id: number; type: string; title: string; due_date: string; state: number; enabled: number; org_id: number | null; expected_key: number; record_name: string | null; link: string | null; escalated: boolean; total: number }>`
       SELECT r.id, r.module, r.record_id, r.type, r.title, r.due_date::text AS due_date, r.state, coalesce(s.enabled, 1)::int AS enabled, r.org_id,
-        r.expected_key, r.record_name, r.link,
+        r.expected_key, r.record_name, r.link, (r.escalated_due IS NOT NULL AND r.escalated_due = r.due_date) AS escalated,
         count(*) OVER ()::int AS total
       FROM reminders r LEFT JOIN reminder_settings s ON s.module = r.module AND s.type = r.type
       WHERE ${cond}
@@ -127,6 +134,7 @@ export async function reminderRoutes(app: FastifyInstance): Promise<void> {
       orgName: r.org_id === null ? '' : (orgNames.get(r.org_id) ?? ''),
       link: r.expected_key ? r.link : (links.get(r.module)?.get(r.record_id) ?? null),
       closable: !!declOf(r.module, r.type)?.decl.closable,
+      escalated: !!r.escalated,
     }));
     return { content, totalElements: total };
   });

@@ -23,6 +23,8 @@ export interface ReminderTables {
     link: ColumnType<string | null, string | null | undefined, string | null>;
     announced_due: string | null;
     closed_due: string | null;
+    /** The due date the reminder was escalated for (x-reminders `escalate`, migration 0511). */
+    escalated_due: ColumnType<string | null, string | null | undefined, string | null>;
     closed_by: number | null;
     updated_at: Stamp;
   };
