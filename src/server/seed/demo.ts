@@ -15,6 +15,7 @@ import { seedTransfers } from './transfers.js';
 import { seedStatistics } from './statistics.js';
 import { seedDemoCadres } from './cadres.js';
 import { seedDemoAppointments } from './cadre-appointments.js';
+import { seedDemoDispatches } from './cadre-dispatch.js';
 import { seedMeetings } from './meetings.js';
 import { seedElections } from './elections.js';
 import { seedMemberLife } from './member-life.js';
@@ -288,6 +289,8 @@ export const demoSeeders: DemoSeeder[] = [
   { name: 'demo-cadres', run: seedDemoCadres },
   // Selection and appointment in every stage, after the cadres (issue 26).
   { name: 'demo-appointments', run: seedDemoAppointments },
+  // 职位目录 of every unit and 任免文件 of the completed appointments, after them (issue 39).
+  { name: 'demo-dispatches', run: seedDemoDispatches },
   // Party dues of the last 13 months, last: every member the other areas added (预备党员, transfers in)
   // has a standard, so the next batch can be configured. The demo secretary and member are in their branch.
   { name: 'demo-dues', run: seedDemoDues },
