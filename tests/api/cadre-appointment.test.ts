@@ -362,5 +362,20 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
     expect(waiting.totalElements).toBeGreaterThan(0);
     const log = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM workflow_log WHERE module = 'appointment'`.execute(t.database.db)).rows[0].n;
     expect(log).toBeGreaterThan(20);
+    // [39.1] Each completed appointment has its 任 line in the dispatch of its number; the catalogue names the current posts.
+    const unlined = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_appointment a WHERE a.state IN (5, 6) AND a.name NOT LIKE '任用测试%'
+        AND NOT EXISTS (SELECT 1 FROM m_cadre_dispatch_line l JOIN m_cadre_dispatch d ON d.id = l.dispatch_id WHERE l.appointment_id = a.id AND l.action = '任' AND l.post_id = a.post_id AND d.doc_no = a.dispatch_no)`.execute(t.database.db)).rows[0].n;
+    expect(unlined).toBe(0);
+    const dispatches = (await dwzzb('POST', '/api/m/cadre-dispatch/list?size=5', {})).body as { totalElements: number };
+    expect(dispatches.totalElements).toBeGreaterThan(0);
+    const miscounted = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_cadre_dispatch d WHERE coalesce(d.line_count, 0) <> (SELECT count(*) FROM m_cadre_dispatch_line l WHERE l.dispatch_id = d.id)`.execute(t.database.db)).rows[0].n;
+    expect(miscounted).toBe(0);
+    const counted = (await sql<{ catalogued: number | null; open: number }>`SELECT s.catalogued, (SELECT count(*)::int FROM m_unit_post u WHERE u.unit_id = s.unit_id AND u.rank = s.rank AND (u.abolish_date IS NULL OR u.abolish_date > current_date)) AS open FROM m_staffing s`.execute(t.database.db)).rows;
+    expect(counted.filter((c) => c.open > 0).length).toBeGreaterThan(0);
+    for (const c of counted) expect(c.catalogued ?? 0).toBe(c.open);
+    // On probation the former post is kept (current beside the probation post).
+    const kept = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_appointment a JOIN m_cadre_post p ON p.cadre_id = a.cadre_id AND p.id <> a.post_id AND p.end_date IS NULL AND p.kind = '职务'
+        WHERE a.state = 5 AND a.name NOT LIKE '任用测试%'`.execute(t.database.db)).rows[0].n;
+    expect(kept).toBeGreaterThan(0);
   });
 });
