@@ -43,6 +43,8 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
     }
     return id;
   };
+  const dispatchOf = async (docNo: string) => ((await admin('POST', '/api/m/cadre-dispatch/list?size=5', { docNo })).body as { content: Record<string, unknown>[] }).content.find((d) => d.docNo === docNo);
+  const linesOf = async (dispatchId: number) => ((await admin('POST', '/api/m/cadre-dispatch-line/list?size=50&sort=lineDate,asc&fields=all', { dispatchId })).body as { content: Record<string, unknown>[] }).content;
   const record = async (id: number) => (await admin('GET', `${BASE}/${id}`)).body as Record<string, unknown>;
   const step = async (who: Client, id: number, transition: string, values: Record<string, unknown> = {}, comment = '') =>
     who('POST', `${BASE}/${id}/transitions/${transition}`, { version: (await record(id)).version, comment, values });
@@ -139,8 +141,13 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
 
     const posts = (await admin('POST', '/api/m/cadre-post/list?size=10&sort=startDate,asc', { cadreId })).body as { content: Record<string, unknown>[] };
     expect(posts.content).toHaveLength(2);
-    expect(posts.content[0]).toMatchObject({ startDate: previousStart, endDate: addDays(appointDate, -1) });
+    // [39.1] A promotion keeps the former post through the probation (《条例》第四十五条).
+    expect(posts.content[0]).toMatchObject({ startDate: previousStart, endDate: null });
     expect(posts.content[1].id).toBe(appointed.postId);
+    // [39.1] The 任 line of the dispatch named by the decision's number, written with the post.
+    const dispatch = await dispatchOf('校党干〔2025〕12号');
+    expect(dispatch).toMatchObject({ issueDate: appointDate, lineCount: 1 });
+    expect(await linesOf(dispatch!.id as number)).toMatchObject([{ action: '任', cadreId, postId: appointed.postId, unitId, rank: '05', lineDate: appointDate, appointmentId: id }]);
     expect((await admin('GET', `/api/m/cadre-post/${appointed.postId}`)).body).toMatchObject({
       unitId, post: '10', rank: '05', startDate: appointDate, endDate: null, termYears: 5,
       probationEnd: addMonths(appointDate, 12), appointDocNo: '校党干〔2025〕12号', overReason: '学科建设急需，经党委常委会研究同意',
@@ -163,6 +170,9 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
       expect(confirmed).toMatchObject({ state: 6, stateLabel: '已正式任职' });
       expect((await admin('GET', `/api/m/cadre-post/${appointed.postId}`)).body).toMatchObject({ confirmDate: end });
       expect((await admin('GET', `/api/m/cadre/${cadreId}`)).body.tenureStatus).toBe('1');
+      // [39.1] Confirmed: the former post ends the day before, with its 免 line in the same dispatch.
+      expect((await admin('GET', `/api/m/cadre-post/${posts.content[0].id}`)).body).toMatchObject({ endDate: addDays(end, -1), removeDocNo: '校党干〔2025〕12号' });
+      expect((await linesOf(dispatch!.id as number)).map((l) => [l.action, l.postId])).toEqual([['任', appointed.postId], ['免', posts.content[0].id]]);
     }
   });
 
@@ -230,6 +240,114 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
     expect(done).toMatchObject({ state: 6, probationEnd: null });
     const post = (await admin('GET', `/api/m/cadre-post/${done.postId}`)).body;
     expect(post).toMatchObject({ unitId, rank: '06', probationEnd: null, startDate: addDays(monday, 8) });
+    // [39.1] Without probation the post replaced ends the day before, by a 免 line of the same dispatch.
+    const lines = await linesOf((await dispatchOf('校党干〔2025〕30号'))!.id as number);
+    expect(lines.map((l) => [l.action, l.unitId, l.lineDate])).toEqual([['免', otherUnitId, addDays(monday, 7)], ['任', unitId, addDays(monday, 8)]]);
+    expect((await admin('GET', `/api/m/cadre-post/${lines[0].postId}`)).body).toMatchObject({ endDate: addDays(monday, 7), removeDocNo: '校党干〔2025〕30号' });
+  });
+
+  /** A promotion in `unit` brought to 任前公示 ended (state 4), ready for 任职 from `monday` + 5. */
+  const publicized = async (cadreId: number, monday: string, docNo: string, values: Record<string, unknown> = {}) => {
+    const id = await inspected(cadreId, monday, values);
+    await fourChecks(id, addDays(monday, -5));
+    await ok(dwzzb, id, 'decide', { decisionDate: addDays(monday, -3), decisionMeeting: '党委常委会', decisionDocNo: docNo });
+    await ok(dwzzb, id, 'publicize', { publicityStart: monday, publicityEnd: addDays(monday, 4) });
+    return id;
+  };
+
+  it('[39.1] 任职 writes the dispatch line and the post in one transaction: a failing line write leaves neither, and the step stays open', async () => {
+    const monday = quiet[0];
+    const cadreId = await cadre('06', { startDate: addDays(monday, -900) }, otherUnitId);
+    const id = await publicized(cadreId, monday, '校党干〔2025〕50号', { unitId: otherUnitId });
+    const db = t.database.db;
+    // The line's insert fails in the database after the dispatch and the post were written in the step.
+    await sql.raw(`CREATE OR REPLACE FUNCTION test_fail_line() RETURNS trigger AS $$ BEGIN IF NEW.cadre_id = ${cadreId} THEN RAISE EXCEPTION 'line refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`).execute(db);
+    await sql.raw('CREATE TRIGGER test_fail_line BEFORE INSERT ON m_cadre_dispatch_line FOR EACH ROW EXECUTE FUNCTION test_fail_line()').execute(db);
+    try {
+      const failed = await step(dwzzb, id, 'appoint', { appointDate: addDays(monday, 8), dispatchNo: '校党干〔2025〕51号' });
+      expect(failed.status).toBeGreaterThanOrEqual(400);
+    } finally {
+      await sql.raw('DROP TRIGGER test_fail_line ON m_cadre_dispatch_line').execute(db);
+    }
+    expect(await dispatchOf('校党干〔2025〕51号')).toBeUndefined();
+    const posts = (await admin('POST', '/api/m/cadre-post/list?size=10', { cadreId })).body as { content: unknown[] };
+    expect(posts.content).toHaveLength(1);
+    expect(await record(id)).toMatchObject({ state: 4, postId: null });
+    // Again without the failure: the dispatch (by the step's number), its line and the post together.
+    const done = await ok(dwzzb, id, 'appoint', { appointDate: addDays(monday, 8), dispatchNo: '校党干〔2025〕51号' });
+    const dispatch = await dispatchOf('校党干〔2025〕51号');
+    expect(await linesOf(dispatch!.id as number)).toMatchObject([{ action: '任', cadreId, postId: done.postId }]);
+    expect((await admin('GET', `/api/m/cadre-post/${done.postId}`)).body).toMatchObject({ appointDocNo: '校党干〔2025〕51号' });
+  });
+
+  it('[39.1] a post\'s rank must fit the catalogue post (职位目录): 党委书记 at 正处 taken at 副处级 is refused naming both ranks; an abolished post the day it is abolished, not the day before', async () => {
+    const proposeDate = addDays(quiet[1], -21);
+    const secretary = await admin('POST', '/api/m/unit-post', { unitId: otherUnitId, code: 'SJ01', title: '党委书记', post: '08', head: '正职', rank: '05', kind: '党委领导职务', openDate: '2000-01-01' });
+    expect(secretary.status, JSON.stringify(secretary.body)).toBe(201);
+    const unitPostId = secretary.body.id as number;
+    const newOne = async (rank: string) => (await dwzzb('POST', BASE, { cadreId: await cadre('06', { startDate: addDays(proposeDate, -900) }, otherUnitId), unitId: otherUnitId, unitPostId, post: '10', rank, kind: '提拔任职' })).body as Record<string, unknown>;
+    const low = await newOne('06');
+    expect(low).toMatchObject({ post: '08', unitId: otherUnitId });
+    const refused = await step(dwzzb, low.id as number, 'propose', { proposeDate, proposeReason: '书记岗位空缺' });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('职位“党委书记”为正处级，拟任职级副处级低于职位规格');
+    await ok(dwzzb, (await newOne('05')).id as number, 'propose', { proposeDate, proposeReason: '书记岗位空缺' });
+    // A cadre's post naming the catalogue post is held to the same rank.
+    const cadreId = await cadre('06', null, otherUnitId);
+    const post = await admin('POST', '/api/m/cadre-post', { cadreId, kind: '职务', unitPostId, rank: '06', startDate: proposeDate, fullTime: true });
+    expect(post.status).toBe(400);
+    expect((post.body as { message: string }).message).toContain('拟任职级副处级低于职位规格');
+    // Abolished: the day before its abolition passes, the day of is refused.
+    const abolish = async (on: string) => admin('PUT', '/api/m/unit-post', { id: unitPostId, version: (await admin('GET', `/api/m/unit-post/${unitPostId}`)).body.version, abolishDate: on });
+    expect((await abolish(addDays(proposeDate, 1))).status).toBe(200);
+    await ok(dwzzb, (await newOne('05')).id as number, 'propose', { proposeDate, proposeReason: '书记岗位空缺' });
+    expect((await abolish(proposeDate)).status).toBe(200);
+    const gone = await step(dwzzb, (await newOne('05')).id as number, 'propose', { proposeDate, proposeReason: '书记岗位空缺' });
+    expect(JSON.stringify(gone.body)).toContain(`已于${proposeDate}撤销`);
+    // The staffing row of the unit and rank counts the catalogue's open posts.
+    const staffing = await admin('POST', '/api/m/staffing', { unitId: otherUnitId, rank: '05', approved: 3 });
+    expect(staffing.body).toMatchObject({ catalogued: proposeDate < TODAY ? 0 : 1 });
+  });
+
+  it('[39.1] 试用期不合格免职: the probation post ends with a 免 line, the former post (kept through the probation) is current again and the cadre follows it; rank history from the posts', async () => {
+    const monday = quiet[0];
+    const previousStart = addDays(monday, -900);
+    const cadreId = await cadre('06', { startDate: previousStart }, otherUnitId);
+    const id = await publicized(cadreId, monday, '校党干〔2025〕60号', { unitId: otherUnitId });
+    const appointDate = addDays(monday, 8);
+    const appointed = await ok(dwzzb, id, 'appoint', { appointDate });
+    const [former] = ((await admin('POST', '/api/m/cadre-post/list?size=10&sort=startDate,asc', { cadreId })).body as { content: Record<string, unknown>[] }).content;
+    expect(former).toMatchObject({ startDate: previousStart, endDate: null });
+    const end = appointed.probationEnd as string;
+    // The dismissal is the probation's end: the day before refused.
+    expect((await step(dwzzb, id, 'dismiss', { confirmDate: addDays(end, -1), confirmOpinion: '不胜任' })).status).toBe(400);
+    if (end > TODAY) return;
+    await ok(dwzzb, id, 'dismiss', { confirmDate: end, confirmOpinion: '试用期考核不胜任', dispatchNo: '校党干〔2025〕61号' });
+    expect((await admin('GET', `/api/m/cadre-post/${appointed.postId}`)).body).toMatchObject({ endDate: end, removeDocNo: '校党干〔2025〕61号' });
+    expect((await admin('GET', `/api/m/cadre-post/${former.id}`)).body).toMatchObject({ endDate: null });
+    expect((await admin('GET', `/api/m/cadre/${cadreId}`)).body).toMatchObject({ unitId: otherUnitId, rank: '06', tenureStatus: '1', postDate: previousStart });
+    expect(await linesOf((await dispatchOf('校党干〔2025〕61号'))!.id as number)).toMatchObject([{ action: '免', postId: appointed.postId, lineDate: end }]);
+    // [39.1] Rank history: 副处级 from the former post, 正处级 from the appointment.
+    const ranks = (await dwzzb('GET', `/api/cadre/${cadreId}/ranks`)).body as { ranks: Record<string, unknown>[] };
+    expect(ranks.ranks).toMatchObject([{ rank: '06', rankLabel: '副处级', since: previousStart, until: addDays(appointDate, -1) }, { rank: '05', since: appointDate, until: null }]);
+    expect((await ejdw('GET', `/api/cadre/${cadreId}/ranks`)).status).toBeGreaterThanOrEqual(403);
+  });
+
+  it('[39.1] 免职 outside a selection: a 免 line entered on a dispatch ends the post with the document number; deleting it puts the post back', async () => {
+    const cadreId = await cadre('07', { startDate: addDays(TODAY, -400) }, otherUnitId);
+    const [post] = ((await admin('POST', '/api/m/cadre-post/list?size=5', { cadreId })).body as { content: Record<string, unknown>[] }).content;
+    const dispatch = await dwzzb('POST', '/api/m/cadre-dispatch', { docNo: '校党干〔2025〕70号', issueDate: addDays(TODAY, -1), issuer: '中共测试大学委员会', title: '关于免去某同志职务的通知' });
+    expect(dispatch.status, JSON.stringify(dispatch.body)).toBe(201);
+    const noPost = await dwzzb('POST', '/api/m/cadre-dispatch-line', { dispatchId: dispatch.body.id, action: '免', cadreId });
+    expect(noPost.status).toBe(400);
+    const line = await dwzzb('POST', '/api/m/cadre-dispatch-line', { dispatchId: dispatch.body.id, action: '免', cadreId, postId: post.id });
+    expect(line.status, JSON.stringify(line.body)).toBe(201);
+    expect(line.body).toMatchObject({ lineDate: addDays(TODAY, -1), rank: '07', unitId: otherUnitId });
+    expect((await admin('GET', `/api/m/cadre-post/${post.id}`)).body).toMatchObject({ endDate: addDays(TODAY, -1), removeDocNo: '校党干〔2025〕70号' });
+    expect((await admin('GET', `/api/m/cadre/${cadreId}`)).body.tenureStatus).toBe('3');
+    expect((await dwzzb('POST', '/api/m/cadre-dispatch-line', { dispatchId: dispatch.body.id, action: '免', cadreId, postId: post.id })).status).toBe(400);
+    expect((await dwzzb('DELETE', '/api/m/cadre-dispatch-line', { ids: [line.body.id] })).status).toBeLessThan(300);
+    expect((await admin('GET', `/api/m/cadre-post/${post.id}`)).body).toMatchObject({ endDate: null, removeDocNo: null });
   });
 
   it('[S1.F14g] the demo holds appointments in every stage, appointed ones naming the post they wrote; 党委组织部 has them waiting', async () => {
@@ -244,5 +362,20 @@ describe(`选拔任用 on ${TEST_DB}`, () => {
     expect(waiting.totalElements).toBeGreaterThan(0);
     const log = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM workflow_log WHERE module = 'appointment'`.execute(t.database.db)).rows[0].n;
     expect(log).toBeGreaterThan(20);
+    // [39.1] Each completed appointment has its 任 line in the dispatch of its number; the catalogue names the current posts.
+    const unlined = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_appointment a WHERE a.state IN (5, 6) AND a.name NOT LIKE '任用测试%'
+        AND NOT EXISTS (SELECT 1 FROM m_cadre_dispatch_line l JOIN m_cadre_dispatch d ON d.id = l.dispatch_id WHERE l.appointment_id = a.id AND l.action = '任' AND l.post_id = a.post_id AND d.doc_no = a.dispatch_no)`.execute(t.database.db)).rows[0].n;
+    expect(unlined).toBe(0);
+    const dispatches = (await dwzzb('POST', '/api/m/cadre-dispatch/list?size=5', {})).body as { totalElements: number };
+    expect(dispatches.totalElements).toBeGreaterThan(0);
+    const miscounted = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_cadre_dispatch d WHERE coalesce(d.line_count, 0) <> (SELECT count(*) FROM m_cadre_dispatch_line l WHERE l.dispatch_id = d.id)`.execute(t.database.db)).rows[0].n;
+    expect(miscounted).toBe(0);
+    const counted = (await sql<{ catalogued: number | null; open: number }>`SELECT s.catalogued, (SELECT count(*)::int FROM m_unit_post u WHERE u.unit_id = s.unit_id AND u.rank = s.rank AND (u.abolish_date IS NULL OR u.abolish_date > current_date)) AS open FROM m_staffing s`.execute(t.database.db)).rows;
+    expect(counted.filter((c) => c.open > 0).length).toBeGreaterThan(0);
+    for (const c of counted) expect(c.catalogued ?? 0).toBe(c.open);
+    // On probation the former post is kept (current beside the probation post).
+    const kept = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_appointment a JOIN m_cadre_post p ON p.cadre_id = a.cadre_id AND p.id <> a.post_id AND p.end_date IS NULL AND p.kind = '职务'
+        WHERE a.state = 5 AND a.name NOT LIKE '任用测试%'`.execute(t.database.db)).rows[0].n;
+    expect(kept).toBeGreaterThan(0);
   });
 });

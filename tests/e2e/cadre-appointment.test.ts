@@ -122,6 +122,13 @@ describe('[S1.F14g][S1.F3d][S1.F3b] cadre selection, analysis and assessment in 
     expect(a.probationEnd).toBe(addMonths(addDays(monday, 10), 12));
     const post = (await api<{ startDate: string; rank: string }>('GET', `/api/m/cadre-post/${a.postId}`, undefined, token)).body;
     expect(post).toMatchObject({ startDate: addDays(monday, 10), rank: '05' });
+    // [39.1] The 任职 wrote its line in the dispatch of the decision's number: the 任免通知 prints it.
+    const docNo = `校党干〔2026〕${stamp}号`;
+    const dispatch = (await api<{ content: { id: number; docNo: string }[] }>('POST', '/api/m/cadre-dispatch/list?size=5', { docNo }, token)).body.content.find((d) => d.docNo === docNo)!;
+    await dwzzb.goto(webUrl(`/cadre/dispatch/print/${dispatch.id}`));
+    const sheet = dwzzb.getByTestId('dispatch-print');
+    await sheet.getByText(`任命${name}同志为`).waitFor();
+    await expect.poll(() => sheet.innerText()).toContain(docNo);
     // The timeline of the detail shows the steps taken.
     await dwzzb.goto(webUrl(`/cadre/selection?id=${id}`));
     await drawer(dwzzb).getByRole('tab', { name: '办理记录' }).click();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ModuleRegistry } from '../../src/server/runtime/registry.js';
 import { SCHEMAS_DIR } from '../../src/server/paths.js';
 import { checkModuleSchema } from '../../src/shared/module-schema/check.js';
-import { nextLevels, stateCodes, stateTone, stepSchema, transitionsOf, type WorkflowSchema } from '../../src/shared/module-schema/workflow.js';
+import { nextLevels, recordFormSchema, stateCodes, stateTone, stepSchema, transitionsOf, type WorkflowSchema } from '../../src/shared/module-schema/workflow.js';
 import type { ModuleSchema } from '../../src/shared/module-schema/types.js';
 import { TRANSFER, schemasWith } from '../fixtures/workflow-schemas.js';
 
@@ -78,5 +78,16 @@ describe('x-workflow declarations', () => {
     expect(Object.keys(form.properties)).toEqual(['fullMeetingDate', 'fullEntitled', 'fullPresent', 'fullVotesFor', 'fullVotesAgainst', 'fullAbstentions']);
     expect(form.properties.fullMeetingDate.readOnly).toBeUndefined();
     expect(form.required).toEqual(['fullMeetingDate', 'fullEntitled', 'fullPresent', 'fullVotesFor', 'fullVotesAgainst', 'fullAbstentions']);
+  });
+
+  it('[39.1] the record form of appointment asks the 拟任情况 and the 动议 (the first step) only; each later step asks for its own', () => {
+    const appointment = JSON.parse(fs.readFileSync(path.join(SCHEMAS_DIR, 'modules/appointment.json'), 'utf8')) as ModuleSchema;
+    const form = recordFormSchema(appointment);
+    const fields = form['x-form']!.groups!.flatMap((g) => g.fields);
+    expect(fields).toEqual(expect.arrayContaining(['cadreId', 'unitId', 'unitPostId', 'post', 'rank', 'kind', 'proposeDate', 'proposeReason', 'exceptionReason']));
+    for (const later of ['recommendDate', 'inspectOpinion', 'checkArchiveResult', 'decisionDocNo', 'publicityEnd', 'appointDate', 'dispatchNo', 'overReason', 'confirmDate', 'state']) {
+      expect(form.properties[later], later).toBeUndefined();
+      expect(fields).not.toContain(later);
+    }
   });
 });

@@ -17,6 +17,7 @@ import { seedStatistics } from './statistics.js';
 import { seedDemoCadres } from './cadres.js';
 import { seedDemoAppointments } from './cadre-appointments.js';
 import { seedDemoCadreAbroad } from './cadre-abroad.js';
+import { seedDemoDispatches } from './cadre-dispatch.js';
 import { seedMeetings } from './meetings.js';
 import { seedElections } from './elections.js';
 import { seedMemberLife } from './member-life.js';
@@ -292,6 +293,8 @@ export const demoSeeders: DemoSeeder[] = [
   { name: 'demo-appointments', run: seedDemoAppointments },
   // 因私出国（境） (issue 39.3): passports in every state, trips in every step, one late and escalated.
   { name: 'demo-cadre-abroad', run: seedDemoCadreAbroad },
+  // 职位目录 of every unit and 任免文件 of the completed appointments, after them (issue 39).
+  { name: 'demo-dispatches', run: seedDemoDispatches },
   // Party dues of the last 13 months, last: every member the other areas added (预备党员, transfers in)
   // has a standard, so the next batch can be configured. The demo secretary and member are in their branch.
   { name: 'demo-dues', run: seedDemoDues },

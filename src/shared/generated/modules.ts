@@ -22,6 +22,10 @@ export interface AppointmentRecord {
    */
   post: string;
   /**
+   * 拟任职位: 单位职位目录中的职位；选定后职务名称随目录，职级须与目录职位的职级相符
+   */
+  unitPostId?: number;
+  /**
    * 拟任职级
    */
   rank: string;
@@ -185,6 +189,10 @@ export interface AppointmentRecord {
    * 任职日期
    */
   appointDate?: string;
+  /**
+   * 任免文件文号: 任职、转正免去原职务、试用期不合格免职写入的任免文件；已有该文号的文件则加入其中，否则新建。不填时用任职文号
+   */
+  dispatchNo?: string;
   /**
    * 超职数任用理由: 该单位该职级的核定职数已满时必填
    */
@@ -562,6 +570,82 @@ export interface CadreBasicAssessmentRecord {
 }
 
 /**
+ * 任免事项
+ */
+export interface CadreDispatchLineRecord {
+  /**
+   * 任免文件
+   */
+  dispatchId: number;
+  /**
+   * 任/免
+   */
+  action: "任" | "免";
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 任职记录: 免：被免去的职务（须为该干部现任职务）；任：由任职步骤写入
+   */
+  postId?: number;
+  /**
+   * 单位
+   */
+  unitId?: number;
+  /**
+   * 职务
+   */
+  postTitle?: string;
+  /**
+   * 职级
+   */
+  rank?: string;
+  /**
+   * 任免日期
+   */
+  lineDate?: string;
+  /**
+   * 选拔任用
+   */
+  appointmentId?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 任免文件
+ */
+export interface CadreDispatchRecord {
+  /**
+   * 文号
+   */
+  docNo: string;
+  /**
+   * 发文日期
+   */
+  issueDate: string;
+  /**
+   * 发文机关
+   */
+  issuer: string;
+  /**
+   * 文件标题
+   */
+  title?: string;
+  /**
+   * 任免人次
+   */
+  lineCount?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 教育培训
  */
 export interface CadreEducationRecord {
@@ -707,6 +791,10 @@ export interface CadrePostRecord {
    * 任职单位
    */
   unitId?: number;
+  /**
+   * 目录职位: 单位职位目录中的职位：单位随目录职位，职级须与其相符
+   */
+  unitPostId?: number;
   /**
    * 职务
    */
@@ -3896,6 +3984,10 @@ export interface StaffingRecord {
    */
   approved: number;
   /**
+   * 目录职位数: 职位目录中该单位该职级现设（未撤销）的职位数
+   */
+  catalogued?: number;
+  /**
    * 实配
    */
   occupied?: number;
@@ -4338,6 +4430,56 @@ export interface TransferOutRecord {
 }
 
 /**
+ * 职位目录
+ */
+export interface UnitPostRecord {
+  /**
+   * 单位
+   */
+  unitId: number;
+  /**
+   * 职位编码
+   */
+  code: string;
+  /**
+   * 职位名称
+   */
+  title: string;
+  /**
+   * 职务
+   */
+  post?: string;
+  /**
+   * 正/副职
+   */
+  head: "正职" | "副职";
+  /**
+   * 职级
+   */
+  rank: string;
+  /**
+   * 职位类别
+   */
+  kind?: "党委领导职务" | "行政领导职务" | "内设机构领导职务" | "其他";
+  /**
+   * 设立日期
+   */
+  openDate: string;
+  /**
+   * 撤销日期
+   */
+  abolishDate?: string;
+  /**
+   * 设立文号
+   */
+  approvedDoc?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 单位信息库
  */
 export interface UnitRecord {
@@ -4475,7 +4617,7 @@ export interface WorkTaskRecord {
   state?: number;
 }
 
-export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-abroad' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-education' | 'cadre-family' | 'cadre-passport' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'graduate-batch-item' | 'graduate-batch' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-abroad' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-discipline' | 'member-points-item' | 'member-points' | 'member-quit' | 'member-reward' | 'member-stay' | 'member-suspend' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit' | 'work-batch' | 'work-task';
+export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-abroad' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-dispatch-line' | 'cadre-dispatch' | 'cadre-education' | 'cadre-family' | 'cadre-passport' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'graduate-batch-item' | 'graduate-batch' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-abroad' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-discipline' | 'member-points-item' | 'member-points' | 'member-quit' | 'member-reward' | 'member-stay' | 'member-suspend' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit-post' | 'unit' | 'work-batch' | 'work-task';
 
 export interface ModuleRecords {
   'appointment': AppointmentRecord;
@@ -4488,6 +4630,8 @@ export interface ModuleRecords {
   'cadre-archive': CadreArchiveRecord;
   'cadre-assessment': CadreAssessmentRecord;
   'cadre-basic-assessment': CadreBasicAssessmentRecord;
+  'cadre-dispatch-line': CadreDispatchLineRecord;
+  'cadre-dispatch': CadreDispatchRecord;
   'cadre-education': CadreEducationRecord;
   'cadre-family': CadreFamilyRecord;
   'cadre-passport': CadrePassportRecord;
@@ -4553,6 +4697,7 @@ export interface ModuleRecords {
   'transfer-in': TransferInRecord;
   'transfer-internal': TransferInternalRecord;
   'transfer-out': TransferOutRecord;
+  'unit-post': UnitPostRecord;
   'unit': UnitRecord;
   'work-batch': WorkBatchRecord;
   'work-task': WorkTaskRecord;

@@ -292,14 +292,23 @@ export function stepSchema(module: ModuleSchema, transitionId: string, state?: n
 }
 
 /**
- * The create/edit form of a workflow module: the record without what its steps fill in (the state and
- * every step's fields), which are entered through the steps' dialogs. Other modules: the schema itself.
+ * The create/edit form of a workflow module: the record without what its steps fill in (the state, the
+ * read-only fields steps set, and the fields of every step after the first), which are entered through
+ * the steps' dialogs. Other modules: the schema itself.
  */
 export function recordFormSchema(module: ModuleSchema): ModuleSchema {
   const wf = module['x-workflow'];
   if (!wf) return module;
-  const stepFields = new Set([wf.stateField, ...Object.values(wf.transitions).flatMap((t) => t.fields ?? [])]);
-  const keep = (name: string) => !stepFields.has(name) || !module.properties[name]?.readOnly;
+  // The first step's fields (a step from the initial state) are asked with the record; later steps ask
+  // for their own in their dialogs. A field the record requires stays, and so does a read-only one's hiding.
+  const first = new Set(Object.values(wf.transitions).filter((t) => t && Array.isArray(t.from) && t.from.includes(wf.initial)).flatMap((t) => t.fields ?? []));
+  const later = new Set([wf.stateField, ...Object.values(wf.transitions).flatMap((t) => t?.fields ?? [])]);
+  const required = new Set(module.required ?? []);
+  const keep = (name: string) => {
+    if (!later.has(name)) return true;
+    if (module.properties[name]?.readOnly) return false;
+    return first.has(name) || required.has(name);
+  };
   const properties = Object.fromEntries(Object.entries(module.properties).filter(([name]) => keep(name)));
   const form = module['x-form'];
   return {

@@ -60,6 +60,7 @@ export const corePages: Record<string, Page> = {
   'cadre-structure': lazy(() => import('./cadre/StructureAnalysisPage')),
   'cadre-performance': lazy(() => import('./cadre/PerformanceAnalysisPage')),
   'cadre-lrmx': lazy(() => import('./cadre/LrmxPage')),
+  'cadre-dispatch-print': lazy(() => import('./cadre/DispatchPrintPage')),
   'meetings-three-one': lazy(() => import('./meetings/MeetingsPage')),
   'meetings-life': lazy(() => import('./meetings/MeetingsPage').then((m) => ({ default: m.LifeMeetingPage }))),
   'meetings-democratic': lazy(() => import('./meetings/MeetingsPage').then((m) => ({ default: m.DemocraticPage }))),
@@ -96,5 +97,6 @@ export const constantLayoutRoutes: ConstantLayoutRoute[] = [
   { path: '/cadre/info/profile/:id', name: 'CadreProfile', page: 'cadre-profile', title: '干部信息简表', hidden: true, noCache: true },
   { path: '/cadre/leadership/team/:id', name: 'CadreTeam', page: 'cadre-team', title: '领导班子成员与结构', hidden: true, noCache: true },
   { path: '/cadre/lrmx/:id', name: 'CadreLrmx', page: 'cadre-lrmx', title: '干部任免审批表', hidden: true, noCache: true },
+  { path: '/cadre/dispatch/print/:id', name: 'CadreDispatchPrint', page: 'cadre-dispatch-print', title: '任免通知', hidden: true, noCache: true },
   { path: '/pschool/:navigation', name: 'PschoolNavigation', page: 'pschool-study-center', title: '党校', hidden: true, noCache: true },
 ];

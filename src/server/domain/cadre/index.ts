@@ -11,6 +11,9 @@ import './staffing.js';
 import './teams.js';
 import './reminders.js';
 import './abroad.js';
+import './unit-post.js';
+import './dispatch.js';
+import { useRuntimeForDispatch } from './dispatch.js';
 import { pushBaseRefresh } from './base.js';
 import { cadreRoutes } from './routes.js';
 import { selectionArea } from './appointment-area.js';
@@ -22,6 +25,7 @@ export { RULE_STAFFING } from './rules.js';
 export async function cadreArea(app: FastifyInstance): Promise<void> {
   if (!app.runtime.module('cadre')) return;
   pushBaseRefresh(app);
+  useRuntimeForDispatch(app.runtime);
   await cadreRoutes(app);
   await selectionArea(app);
 }

@@ -4,6 +4,7 @@
  * - `GET /api/common/ldbzxx?page=&size=&name=&unitId=…`  leadership teams in scope, each with its members
  * - `GET /api/cadre/{id}/profile?showType=full|basic|posts|resume`  one cadre with the sections of the show type
  * - `GET /api/cadre/teams/{id}`  a team's members and structure against the unit's staffing
+ * - `GET /api/cadre/{id}/ranks`  rank history: when the cadre reached each rank, derived from its posts
  * (the uKey's routes and the guard of every cadre route: ukey.ts)
  */
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +15,7 @@ import { HttpError } from '../../errors.js';
 import { lookup } from '../member/lookups.js';
 import { serveRecords } from '../../runtime/read-policy.js';
 import { TEAM_RANKS, teamDetail } from './teams.js';
+import { rankHistory } from './rules.js';
 
 import { CADRE_READERS } from './ukey.js';
 
@@ -53,6 +55,16 @@ export async function cadreRoutes(app: FastifyInstance): Promise<void> {
       sections[module] = await serveRecords(runtime.ctx, runtime.module(module)!, actor, page.content, { mode: 'list', address: req.ip });
     }
     return { showType, showTypeTitle: CADRE_SHOW_TYPES[showType].title, cadre, sections };
+  });
+
+  // Rank history (issue 39): read through the read policy (the cadre in scope, its posts by the record service).
+  app.get('/api/cadre/:id/ranks', { config: perm('cadre-info:list') }, async (req) => {
+    const id = idOf(req.params);
+    const actor = await runtime.actorOf(currentUser(req));
+    await runtime.records('cadre').get(id, actor);
+    const page = await runtime.records('cadre-post').list({ filter: { cadreId: id }, query: { size: 1000, fields: 'all' } }, actor);
+    const posts = await serveRecords(runtime.ctx, runtime.module('cadre-post')!, actor, page.content, { mode: 'list', address: req.ip });
+    return { cadreId: id, ranks: rankHistory(posts) };
   });
 
   app.get('/api/cadre/teams/:id', { config: perm('cadre-leadership:list') }, async (req) => {

@@ -4,7 +4,7 @@
  * base.ts, resume.ts and staffing.ts and the reminder dates call them; tests/unit/cadre-rules.test.ts
  * holds them at their boundaries.
  */
-import { addMonths, isDate } from '../../../shared/calendar.js';
+import { addDays, addMonths, isDate } from '../../../shared/calendar.js';
 import { statutoryRetireDate, type RetirementInput } from '../../../shared/cadre/retirement.js';
 
 /** 干部人事档案工作条例 (2018) 第十六条 and 干部履历 practice: the work record is continuous from first employment. */
@@ -78,4 +78,36 @@ export function staffingFigures(approved: number, occupied: number): { occupied:
     excess: Math.max(0, occupied - approved),
     status: occupied < approved ? '空缺' : occupied === approved ? '满编' : '超编',
   };
+}
+
+export interface RankStep {
+  rank: string;
+  /** The dictionary's label of the rank, when the record carries it. */
+  rankLabel?: string;
+  /** The day the cadre first held a 职务 post of this rank. */
+  since: string;
+  /** The post that reached it. */
+  postId: number;
+  postTitle: string | null;
+  /** The rank's last day: the day before the next rank was reached; null while it is the current one. */
+  until: string | null;
+}
+
+/**
+ * Rank history (任职级经历) from a cadre's posts: the 职务 posts in order of start, a step each time the rank
+ * changes (a return to a former rank after a probation's dismissal is a step too), titles left out.
+ */
+export function rankHistory(posts: Record<string, unknown>[]): RankStep[] {
+  const held = posts
+    .filter((p) => p.kind !== '职称' && typeof p.rank === 'string' && p.rank && isDate(p.startDate))
+    .sort((a, b) => String(a.startDate).localeCompare(String(b.startDate)) || Number(a.id) - Number(b.id));
+  const steps: RankStep[] = [];
+  for (const p of held) {
+    const last = steps.at(-1);
+    if (last && last.rank === p.rank) continue;
+    if (last) last.until = addDays(String(p.startDate), -1);
+    const label = p.rankLabel;
+    steps.push({ rank: p.rank as string, ...(typeof label === 'string' && { rankLabel: label }), since: p.startDate as string, postId: Number(p.id), postTitle: (p.postTitle as string | null) ?? null, until: null });
+  }
+  return steps;
 }

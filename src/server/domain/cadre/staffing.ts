@@ -12,6 +12,7 @@ import { HttpError } from '../../errors.js';
 import { registerHook } from '../../runtime/index.js';
 import { RULE_STAFFING, staffingFigures } from './rules.js';
 import { refreshTeams } from './teams.js';
+import { cataloguedSql } from './unit-post.js';
 
 export interface StaffingCheck {
   /** The approved number for the unit and rank; null when none was set (no limit to check). */
@@ -68,7 +69,8 @@ registerHook('cadre.staffingRow', async (ctx) => {
   const r = { ...ctx.previous, ...ctx.record };
   if (typeof r.unitId !== 'number' || typeof r.rank !== 'string') return;
   const n = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_cadre_post WHERE unit_id = ${r.unitId} AND rank = ${r.rank} AND ${countsSql(todayOf())}`.execute(ctx.trx)).rows[0].n;
-  Object.assign(ctx.record, staffingFigures(Number(r.approved ?? 0), n));
+  const catalogued = (await sql<{ n: number }>`SELECT ${cataloguedSql(r.unitId, r.rank, todayOf())} AS n`.execute(ctx.trx)).rows[0].n;
+  Object.assign(ctx.record, staffingFigures(Number(r.approved ?? 0), n), { catalogued });
 });
 
 /** A post of the cadre base: dates in order, a 职务 names its unit and rank, and staffing is checked. */
