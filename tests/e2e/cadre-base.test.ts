@@ -127,10 +127,10 @@ describe('[S1.F3a] the cadre base in Chromium', () => {
       await pickOption(page, d.locator('[data-field="kind"] .ant-select'), '奖励');
       await d.locator('#root_content').fill('校级优秀教师');
     }, '校级优秀教师');
-    // 8 年度考核结果
+    // 8 年度考核结果 (称职: 优秀 is capped per unit and year, and the demo's share may be full)
     await addChild('年度考核结果', '年度考核结果', async (d) => {
       await d.locator('#root_year').fill('2025');
-      await pickOption(page, d.locator('[data-field="result"] .ant-select'), '优秀');
+      await pickOption(page, d.locator('[data-field="result"] .ant-select'), '称职');
     }, '2025');
     // 9 简历: two entries, the second continuing the first; a gap is refused with the rule's words.
     await addChild('简历', '简历', async (d) => {
