@@ -183,7 +183,7 @@ describe(`members' daily management on ${TEST_DB}`, () => {
       { module: 'member-assist', foreignKey: 'memberId', title: '党员帮扶', permission: 'member-assist:list' },
     ]);
     const cadre = (await call('admin', 'GET', '/api/m/cadre/schema')).body.schema;
-    expect(cadre['x-related']).toEqual([{ module: 'member-reward', foreignKey: 'memberId', key: 'memberId', title: '奖惩信息', permission: 'member-reward:list' }]);
+    expect(cadre['x-related']).toContainEqual({ module: 'member-reward', foreignKey: 'memberId', key: 'memberId', title: '奖惩信息', permission: 'member-reward:list' });
     // The tab's list: one member's rewards, and the approved appraisal rounds of the demo branch with their names.
     const member = (await sql<{ id: number }>`SELECT id FROM m_member WHERE org_id = ${branch} AND party_status = '1' ORDER BY id LIMIT 1`.execute(t.database.db)).rows[0].id;
     await call('zbsj', 'POST', '/api/m/member-reward', { memberId: member, kind: '惩', level: '4', name: '诫勉谈话', date: `${year}-03-01`, docNo: `党纪〔${year}〕2号`, reason: '迟交党费' });
