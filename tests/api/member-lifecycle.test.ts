@@ -247,7 +247,8 @@ describe(`the graduation wave (issue 41 §3) on ${TEST_DB}`, () => {
     const last = (await sql<{ s: number }>`SELECT coalesce(max(last_serial), 0) AS s FROM transfer_letter_serial WHERE year = ${year}`.execute(t.database.db)).rows[0].s;
     await sql`INSERT INTO transfer_letters (school, year, serial, letter_no, transfer_id, issued_on) VALUES ('hntb', ${year}, ${last + 2}, 'x', 0, ${today}::date)`.execute(t.database.db);
     const failed = await step(batch.id, 'transferOut');
-    expect(failed.status).not.toBe(200);
+    expect(failed.status).toBe(409);
+    expect(failed.body.message).toContain('本次未开具任何介绍信');
     await sql`DELETE FROM transfer_letters WHERE letter_no = 'x'`.execute(t.database.db);
     expect(await transfers(batch.id)).toHaveLength(0);
     expect((await items(batch.id)).every((i) => i.result === '通过')).toBe(true);

@@ -6,6 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { chineseMonth, isDate } from '../../../shared/calendar.js';
+import { ownValue } from '../../../shared/own.js';
 import type { DB } from '../../db/types.js';
 import type { Actor } from '../../runtime/hooks.js';
 import type { RuntimeModule } from '../../runtime/module.js';
@@ -133,7 +134,7 @@ export async function graduateProblems(trx: Kysely<DB>, modules: RuntimeModule[]
   const out = new Map<number, string[]>();
   for (const g of graduates) {
     const problems: string[] = [];
-    if (g.partyStatus !== '1') problems.push(`党籍状态为“${STATUS_TITLES[g.partyStatus ?? ''] ?? '未知'}”，不在党员名册中，不能转出`);
+    if (g.partyStatus !== '1') problems.push(`党籍状态为“${ownValue(STATUS_TITLES, g.partyStatus) ?? '未知'}”，不在党员名册中，不能转出`);
     const owed = (standings.get(g.memberId)?.unpaidMonths ?? []).filter((m) => m <= leaveMonth);
     if (owed.length) problems.push(`欠缴党费${owed.length}个月（${owed.slice(0, 6).join('、')}${owed.length > 6 ? '等' : ''}），请先补交党费至离校当月（${chineseMonth(leaveMonth)}）`);
     problems.push(...(open.get(g.memberId) ?? []));

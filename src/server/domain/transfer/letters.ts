@@ -5,6 +5,7 @@
  * the next one.
  */
 import { sql, type Kysely } from 'kysely';
+import { HttpError } from '../../errors.js';
 import type { DB } from '../../db/types.js';
 import { letterNumber } from '../../../shared/transfer/rules.js';
 
@@ -86,5 +87,11 @@ export async function reserveLetterNumbers(trx: Kysely<DB>, school: string, year
 /** Registers reserved letters as issued for their transfers (`transferIds[i]` holds `letters[i]`), in multi-row INSERTs. */
 export async function recordLetters(trx: Kysely<DB>, input: { school: string; letters: IssuedLetter[]; transferIds: number[]; issuedOn: string; issuedBy: number | null }): Promise<void> {
   const rows = input.letters.map((l, i) => ({ school: input.school, year: l.year, serial: l.serial, letter_no: l.letterNo, transfer_id: input.transferIds[i], issued_on: input.issuedOn, issued_by: input.issuedBy }));
-  for (let i = 0; i < rows.length; i += 5000) await trx.insertInto('transfer_letters').values(rows.slice(i, i + 5000)).execute();
+  try {
+    for (let i = 0; i < rows.length; i += 5000) await trx.insertInto('transfer_letters').values(rows.slice(i, i + 5000)).execute();
+  } catch (error) {
+    // A number of the reserved run already registered (the series was changed by hand): the whole batch rolls back.
+    if ((error as { code?: string }).code === '23505') throw new HttpError(409, '介绍信编号已被占用（编号序列与已开具的介绍信不一致），本次未开具任何介绍信，请联系系统管理员核对编号后重试');
+    throw error;
+  }
 }
