@@ -12,17 +12,20 @@ import { collectPermissions, flattenMenus, type MenuNode } from '../../src/share
 import { TEST_DB, createTestApp, type TestApp } from '../support/test-app.js';
 import { ACTOR_PASS, client, seedTransferWorld, type TransferWorld } from '../support/transfers.js';
 
+/** An app on a fresh transfer world of 200 members (`seed` varies who they are), with the administrator's client. */
+async function worldApp(seed?: number): Promise<{ t: TestApp; w: TransferWorld; admin: ReturnType<typeof client> }> {
+  const t = await createTestApp();
+  const w = await seedTransferWorld(t.database, 200, seed);
+  return { t, w, admin: client(t.app, await login(t.app)) };
+}
+
 describe(`a member's life in the party (issue 41) on ${TEST_DB}`, () => {
   let t: TestApp;
   let w: TransferWorld;
   let admin: ReturnType<typeof client>;
   const today = localToday();
 
-  beforeAll(async () => {
-    t = await createTestApp();
-    w = await seedTransferWorld(t.database, 200);
-    admin = client(t.app, await login(t.app));
-  }, 180_000);
+  beforeAll(async () => ({ t, w, admin } = await worldApp()), 180_000);
   afterAll(() => t.app.close());
 
   const created = async (module: string, body: Record<string, unknown>) => {
@@ -178,11 +181,7 @@ describe(`the graduation wave (issue 41 §3) on ${TEST_DB}`, () => {
   let w: TransferWorld;
   let admin: ReturnType<typeof client>;
   const today = localToday();
-  beforeAll(async () => {
-    t = await createTestApp();
-    w = await seedTransferWorld(t.database, 200, 23);
-    admin = client(t.app, await login(t.app));
-  }, 180_000);
+  beforeAll(async () => ({ t, w, admin } = await worldApp(23)), 180_000);
   afterAll(() => t.app.close());
 
   const personNo = async (id: number) => (await sql<{ n: string }>`SELECT person_no AS n FROM m_member WHERE id = ${id}`.execute(t.database.db)).rows[0].n;

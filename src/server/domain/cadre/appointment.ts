@@ -13,7 +13,7 @@ import { appointFromOf, dateProblems, probationEndOf, probationProblem, publicit
 import { RULE_STAFFING } from './rules.js';
 import { staffingCheck } from './staffing.js';
 import { TENURE, dispatchByNumber, writeLine } from './dispatch.js';
-import { cataloguePost, catalogueProblem } from './unit-post.js';
+import { cataloguePost, dictLabelIn, catalogueProblem } from './unit-post.js';
 
 export const PROMOTION = '提拔任职';
 
@@ -128,8 +128,8 @@ async function formerPosts(ctx: EffectContext, date: string): Promise<{ id: numb
 async function describePost(ctx: EffectContext, r: Record<string, unknown>): Promise<{ postTitle: string; postAttr: string }> {
   const unit = (await sql<{ name: string }>`SELECT name FROM m_unit WHERE id = ${r.unitId as number}`.execute(ctx.trx)).rows[0]?.name ?? '';
   const catalogue = typeof r.unitPostId === 'number' ? await cataloguePost(ctx.trx, r.unitPostId) : undefined;
-  const head = (await sql<{ head: string | null }>`SELECT head FROM m_unit_post WHERE id = ${catalogue?.id ?? 0}`.execute(ctx.trx)).rows[0]?.head;
-  const label = catalogue?.title ?? (await ctx.trx.selectFrom('dict_details').select('label').where('dict_code', '=', 'GB_JBXX_ZW').where('value', '=', String(r.post)).executeTakeFirst())?.label ?? '';
+  const head = catalogue?.head;
+  const label = catalogue?.title ?? (await dictLabelIn(ctx.trx, 'GB_JBXX_ZW', String(r.post))) ?? '';
   const chief = head ? head === '正职' : ['01', '03', '05', '07'].includes(String(r.rank));
   return { postTitle: `${unit}${label}`, postAttr: chief ? '1' : '2' };
 }

@@ -25,15 +25,20 @@ export interface CataloguePost {
   rank: string;
   openDate: string | null;
   abolishDate: string | null;
+  /** 正职 or 副职, when the catalogue says. */
+  head: string | null;
 }
 
-const rankLabel = async (db: Kysely<DB>, rank: string) =>
-  (await db.selectFrom('dict_details').select('label').where('dict_code', '=', 'GB_JBXX_XZJB').where('value', '=', rank).executeTakeFirst())?.label ?? rank;
+/** A dictionary value's label read in the caller's transaction (as RuntimeContext.dictLabels reads inside one). */
+export const dictLabelIn = async (db: Kysely<DB>, code: string, value: string) =>
+  (await db.selectFrom('dict_details').select('label').where('dict_code', '=', code).where('value', '=', value).executeTakeFirst())?.label;
+
+const rankLabel = async (db: Kysely<DB>, rank: string) => (await dictLabelIn(db, 'GB_JBXX_XZJB', rank)) ?? rank;
 
 export async function cataloguePost(db: Kysely<DB>, id: number): Promise<CataloguePost | undefined> {
-  const row = (await sql<{ id: number; unit_id: number; title: string; post: string | null; rank: string; open_date: string | null; abolish_date: string | null }>`
-    SELECT id, unit_id, title, post, rank, open_date::text, abolish_date::text FROM m_unit_post WHERE id = ${id}`.execute(db)).rows[0];
-  return row && { id: Number(row.id), unitId: row.unit_id, title: row.title, post: row.post, rank: row.rank, openDate: row.open_date, abolishDate: row.abolish_date };
+  const row = (await sql<{ id: number; unit_id: number; title: string; post: string | null; rank: string; open_date: string | null; abolish_date: string | null; head: string | null }>`
+    SELECT id, unit_id, title, post, rank, open_date::text, abolish_date::text, head FROM m_unit_post WHERE id = ${id}`.execute(db)).rows[0];
+  return row && { id: Number(row.id), unitId: row.unit_id, title: row.title, post: row.post, rank: row.rank, openDate: row.open_date, abolishDate: row.abolish_date, head: row.head };
 }
 
 /**
