@@ -167,6 +167,10 @@ describe(`a member's life in the party (issue 41) on ${TEST_DB}`, () => {
     expect(drill.body.totalElements).toBe(row.values.outQuit);
     // The first page by default (pages count from 0, as every list of the spec).
     expect(drill.body.content.length).toBe(Math.min(20, row.values.outQuit));
+    // A list answer: identity numbers masked, as in every list (issue 38's read policy, list mode).
+    const all20 = (await admin.get(`/api/lifecycle/member-change/members?year=${year}&measure=end&size=20`)).body.content as { idCard: string | null }[];
+    expect(all20.some((m) => m.idCard)).toBe(true);
+    for (const m of all20) if (m.idCard) expect(m.idCard).toContain('*');
     const all = await admin.get(`/api/lifecycle/member-change/members?year=${year}&measure=end&size=1`);
     expect(all.body.totalElements).toBe(totals.end);
     // A past year is the same when run again.

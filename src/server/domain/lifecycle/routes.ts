@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { HttpError } from '../../errors.js';
+import { serveRecords } from '../../runtime/read-policy.js';
 import { attachmentHeader } from '../../core/xlsx.js';
 import { letterData } from '../transfer/letter-print.js';
 import { letterTexts, lettersPdf } from './graduate-letters.js';
@@ -26,10 +27,14 @@ export async function lifecycleRoutes(app: FastifyInstance): Promise<void> {
     const orgIds = q.orgId ? await runtime.ctx.orgTree.subtreeIds([Number(q.orgId)]) : null;
     const rows = memberChangeRows(runtime.ctx.school, year);
     const cell = sql<number>`(SELECT c.member_id FROM ${rows} AS c WHERE ${sql.ref(`c.${column[1]}`)} <> 0 ${orgIds ? sql`AND c.org_id IN (${sql.join(orgIds.length ? orgIds : [0])})` : sql``})`;
-    return runtime.records('member').list(
+    const actor = await runtime.actorOf(currentUser(req));
+    const page = await runtime.records('member').list(
       { filter: {}, query: { page: q.page ?? '0', size: q.size ?? '20', sort: 'name,asc' }, conditions: [(eb) => eb('id', 'in', cell)] },
-      await runtime.actorOf(currentUser(req)),
+      actor,
     );
+    // A list answer: identity numbers masked as in every list (the runtime's read policy, list mode).
+    await serveRecords(runtime.ctx, runtime.module('member')!, actor, page.content, { mode: 'list', address: req.ip });
+    return page;
   });
 
   if (!runtime.module('graduate-batch') || !runtime.module('transfer-out')) return;
@@ -49,6 +54,8 @@ export async function lifecycleRoutes(app: FastifyInstance): Promise<void> {
       if (chunk.content.length < 1000) break;
     }
     if (!transfers.length) throw new HttpError(404, '该批次尚未转出，没有介绍信');
+    // A document of records: sensitive values whole only where the caller may edit the transfer, and logged.
+    await serveRecords(runtime.ctx, runtime.module('transfer-out')!, actor, transfers, { address: req.ip });
     const sources = { db: app.services.database.db, dicts: app.services.dicts, config: app.services.config };
     const letters = [];
     for (const t of transfers) {

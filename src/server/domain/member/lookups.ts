@@ -6,6 +6,7 @@ import { containsText } from '../../db/text-search.js';
 import { MEMBER_STATUS_FIELD } from '../../../shared/party-members.js';
 import { memberStatusOf } from './members.js';
 import { filterFromQuery } from '../../runtime/query.js';
+import { serveRecords } from '../../runtime/read-policy.js';
 
 const PAGING_KEYS = new Set(['page', 'size', 'sort', 'count']);
 
@@ -27,7 +28,11 @@ export async function lookup(req: FastifyRequest, moduleId: string, extra: Recor
   }
   // A query string carries text: numbers, lists and ranges are read as the filter's field needs them.
   const filter = { ...extra, ...filterFromQuery(m, given) };
-  return runtime.records(moduleId).list({ filter, query: paging }, await runtime.actorOf(currentUser(req)));
+  const actor = await runtime.actorOf(currentUser(req));
+  const page = await runtime.records(moduleId).list({ filter, query: paging }, actor);
+  // A list answer: every sensitive value masked (the runtime's read policy, list mode).
+  await serveRecords(runtime.ctx, m, actor, page.content, { mode: 'list', address: req.ip });
+  return page;
 }
 
 /** A member lookup lists an organisation's members (members.ts): `partyStatus` defaults to 正常, `all` lifts it. */
