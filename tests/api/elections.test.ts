@@ -1,6 +1,7 @@
 // engines: both — the election workflow's guarded steps, the term written onto the organisation in the step's transaction, date arithmetic of terms
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../src/shared/calendar.js';
+import { byStrokes } from '../../src/shared/strokes.js';
 import { localToday } from '../../src/shared/module-schema/computed.js';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { login } from '../support/auth.js';
@@ -116,7 +117,13 @@ describe(`elections on ${TEST_DB}`, () => {
     const full = await membersOf(branchId, '1');
     expect(full.length, 'the demo branch has five full members or more').toBeGreaterThanOrEqual(5);
     const voters = full.map((m) => m.id);
-    const candidates = voters.slice(0, 4);
+    // The ballot lists the candidates 按姓氏笔画为序 and the counters enter its serial numbers: `candidates` in
+    // that order; the branch submits them the other way round, so a count by the stored order would elect others.
+    const distinct = full.filter((m, i) => full.findIndex((o) => o.name === m.name) === i).slice(0, 4);
+    expect(distinct).toHaveLength(4);
+    const candidates = byStrokes(distinct, (m) => m.name).map((m) => m.id);
+    const submitted = [...candidates].reverse();
+    const sorted = (ids: unknown) => [...(ids as number[])].sort((a, b) => a - b);
     const created = await zbsj.post('/api/m/election', { name: `换届选举测试${Date.now()}`, orgId: branchId });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id as number;
@@ -128,12 +135,12 @@ describe(`elections on ${TEST_DB}`, () => {
     await ok(ejdw, 'approveRequest', { approveDate: today });
     expect((await step(zbsj, 'plan', { seats: 3, termYears: 5 })).body.message).toMatch(/三年/);
     await ok(zbsj, 'plan', { seats: 3, termYears: 3 });
-    await ok(zbsj, 'nominate', { nominationRound: '三下三上', candidateIds: candidates });
+    await ok(zbsj, 'nominate', { nominationRound: '三下三上', candidateIds: submitted });
     // 3 candidates for 3 seats break the 20% rule; 4 meet it.
-    const few = await step(zbsj, 'submitCandidates', { candidateIds: candidates.slice(0, 3) });
+    const few = await step(zbsj, 'submitCandidates', { candidateIds: submitted.slice(0, 3) });
     expect(few.status).toBe(400);
     expect(few.body.message).toContain('候选人至少4名');
-    await ok(zbsj, 'submitCandidates', { candidateIds: candidates });
+    await ok(zbsj, 'submitCandidates', { candidateIds: submitted });
     await ok(ejdw, 'approveCandidates', { candidatesApproveDate: today });
     // Quorum: more than 4/5 of those entitled present.
     const n = voters.length;
@@ -142,23 +149,31 @@ describe(`elections on ${TEST_DB}`, () => {
     expect(short.status).toBe(400);
     expect(short.body.message).toContain(`至少须到${quorum}人`);
     await ok(zbsj, 'assembly', { assemblyDate: today, voterIds: voters, present: quorum });
+    // [issue 40.1] Before the count the dialog names the round and each serial number's candidate.
+    const open = (await zbsj.get(`/api/m/election/${id}/transitions`)).body as { id: string; notes: string[] }[];
+    const names = new Map(full.map((m) => [m.id, m.name]));
+    expect(open.find((x) => x.id === 'count')!.notes).toEqual([
+      expect.stringContaining('第1轮：应选3名，候选人4名'),
+      `选票序号（按姓氏笔画为序）：${candidates.map((c, i) => `${i + 1} ${names.get(c)}`).join('；')}。`,
+    ]);
     // Round 1: candidates 1 and 2 pass with every ballot; 3 and 4 tie at the last seat.
     const half = Math.ceil(quorum / 2);
     const lines = Array.from({ length: quorum }, (_, i) => (i < half ? '1 2 3' : '1 2 4'));
     const sameVotes = half === quorum - half;
     const round1 = await ok(zbsj, 'count', { ballotsIssued: quorum, ballots: lines.join('\n') });
     if (sameVotes) {
-      expect(round1.electedIds).toEqual(candidates.slice(0, 2));
+      expect(sorted(round1.electedIds)).toEqual(sorted(candidates.slice(0, 2)));
       expect(round1.furtherRoundIds.sort()).toEqual(candidates.slice(2).sort());
       expect(round1.seatsLeft).toBe(1);
       expect((await step(zbsj, 'confirm')).status).toBe(400); // a seat is still open
     }
     // The further round (or a clean count): the third candidate with every ballot, one more ballot void.
     if (round1.seatsLeft > 0) {
-      const serial = (round1.furtherRoundIds as number[]).indexOf(candidates[2]!) + 1;
+      // The further round's ballot lists the tied 按姓氏笔画为序 too.
+      const serial = candidates.filter((c) => (round1.furtherRoundIds as number[]).includes(c)).indexOf(candidates[2]!) + 1;
       const round2 = await ok(zbsj, 'count', { ballotsIssued: quorum, ballots: [...Array.from({ length: quorum - 1 }, () => String(serial)), '1 2'].join('\n') });
       expect(round2.ballotsVoid).toBe(1);
-      expect(round2.electedIds).toEqual(candidates.slice(0, 3));
+      expect(sorted(round2.electedIds)).toEqual(sorted(candidates.slice(0, 3)));
     }
     await ok(zbsj, 'confirm');
     const posts = await step(zbsj, 'firstMeeting', { firstMeetingDate: today, secretaryId: candidates[3] });
@@ -176,16 +191,18 @@ describe(`elections on ${TEST_DB}`, () => {
     const org = (await admin.get(`/api/m/org/${branchId}`)).body;
     expect(org.termStart).toBe(today);
     expect(org.termEnd).toBe(done.termEnd);
-    expect(org.secretary).toBe(full[0]!.name);
-    expect(org.committee).toContain(`${full[1]!.name}（副书记）`);
+    expect(org.secretary).toBe(names.get(candidates[0]!));
+    expect(org.committee).toContain(`${names.get(candidates[1]!)}（副书记）`);
     const terms = (await admin.post('/api/m/org-term/list?size=50&fields=all', { orgId: branchId })).body.content as { current: boolean; electionId: number }[];
     expect(terms.filter((x) => x.current)).toHaveLength(1);
     expect(terms.find((x) => x.current)!.electionId).toBe(id);
     // The count is in the approval log: the ballots as entered and the result.
-    const log = (await admin.get(`/api/m/election/${id}/approvals`)).body as { transition: string; values: Record<string, unknown>; warnings: string[] }[];
+    const log = (await admin.get(`/api/m/election/${id}/approvals`)).body as { transition: string; values: Record<string, unknown>; valueTexts: { field: string; title: string; text: string }[]; warnings: string[] }[];
     const counts = log.filter((e) => e.transition === 'count');
     expect(counts[0]!.values.ballots).toBe(lines.join('\n'));
-    expect(counts[0]!.warnings[0]).toContain(`收回${quorum}张`);
+    // The result is the step's 结果, not a warning.
+    expect(counts[0]!.valueTexts.find((v) => v.title === '结果')!.text).toContain(`收回${quorum}张`);
+    expect(counts[0]!.warnings).toEqual([]);
     // The printable documents: each round recounted from the ballots in the log; the report names the posts; .xlsx.
     const docs = (await zbsj.get(`/api/elections/${id}/documents`)).body;
     expect(docs.rounds).toHaveLength(counts.length);

@@ -157,8 +157,8 @@ describe(`messages, to-dos and counters on ${TEST_DB}`, () => {
     expect(bobs.content[0]).toMatchObject({ title: '周五开会', content: '下午三点 302 会议室', type: 'private', isRead: false, senderName: 'alice', userId: bobId });
     expect((await messagesOf(alice)).totalElements).toBe(0);
     expect((await messagesOf(bob, '/api/msgPushHistory/remind')).content.map((m) => m.title)).toEqual(['周五开会']);
-    expect(await count(bob, 'msgPushHistory')).toEqual({ totalElements: 1 });
-    expect(await count(alice, 'msgPushHistory')).toEqual({ totalElements: 0 });
+    expect(await count(bob, 'msgPushHistory')).toEqual({ totalElements: 1, private: 1, system: 0 });
+    expect(await count(alice, 'msgPushHistory')).toEqual({ totalElements: 0, private: 0, system: 0 });
   });
 
   it('any signed-in user looks up recipients by name or username (not by phone), enabled people only, at most 20', async () => {
@@ -186,8 +186,10 @@ describe(`messages, to-dos and counters on ${TEST_DB}`, () => {
     const res = await inject('POST', '/api/msgPushHistory', admin, { roleIds: [roleId], title: '支部通知', type: 'notice' });
     expect(res.statusCode, res.body).toBe(201);
     expect((await messagesOf(alice, '/api/msgPushHistory?type=notice')).content.map((m) => m.title)).toEqual(['支部通知']);
-    // A notice is listed but is not one of the reminders of the badge.
-    expect(await count(alice, 'msgPushHistory')).toEqual({ totalElements: 0 });
+    // A notice is listed but is not one of the reminders of the badge; it is an unread 系统消息 (issue 43.13).
+    expect(await count(alice, 'msgPushHistory')).toEqual({ totalElements: 0, private: 0, system: 1 });
+    expect((await messagesOf(alice, '/api/msgPushHistory?type=system')).content.map((m) => m.title)).toEqual(['支部通知']);
+    expect((await messagesOf(alice, '/api/msgPushHistory?type=private')).totalElements).toBe(0);
     expect((await messagesOf(bob, '/api/msgPushHistory?type=notice')).totalElements).toBe(0);
     expect((await inject('GET', '/api/msgPushHistory?type=spam', alice)).json().message).toBe('不支持的消息类型：spam');
   });
@@ -208,17 +210,17 @@ describe(`messages, to-dos and counters on ${TEST_DB}`, () => {
   it('[S7.MS2d] POST api/msgPushHistory/updateRemind marks the given reminders read; {all:true} marks all', async () => {
     await inject('POST', '/api/msgPushHistory', alice, { userIds: [bobId], title: '第二条' });
     await inject('POST', '/api/msgPushHistory', alice, { userIds: [bobId], title: '第三条' });
-    expect(await count(bob, 'msgPushHistory')).toEqual({ totalElements: 3 });
+    expect(await count(bob, 'msgPushHistory')).toEqual({ totalElements: 3, private: 3, system: 0 });
     const [newest] = (await messagesOf(bob, '/api/msgPushHistory/remind')).content;
     expect(newest.title).toBe('第三条');
     expect((await inject('POST', '/api/msgPushHistory/updateRemind', alice, [newest.id])).json()).toMatchObject({ status: 404, message: '消息不存在或已被删除' });
     const res = await inject('POST', '/api/msgPushHistory/updateRemind', bob, [newest.id]);
     expect(res.statusCode, res.body).toBe(200);
     expect((await messagesOf(bob, '/api/msgPushHistory?read=true')).content.map((m) => m.id)).toEqual([newest.id]);
-    expect(await count(bob, 'msgPushHistory')).toEqual({ totalElements: 2 });
+    expect(await count(bob, 'msgPushHistory')).toEqual({ totalElements: 2, private: 2, system: 0 });
     expect((await messagesOf(bob, '/api/msgPushHistory/remind')).content.map((m) => m.title)).not.toContain('第三条');
     await inject('POST', '/api/msgPushHistory/updateRemind', bob, { all: true });
-    expect(await count(bob, 'msgPushHistory')).toEqual({ totalElements: 0 });
+    expect(await count(bob, 'msgPushHistory')).toEqual({ totalElements: 0, private: 0, system: 0 });
     expect((await messagesOf(bob, '/api/msgPushHistory?read=false')).totalElements).toBe(0);
   });
 
@@ -251,17 +253,18 @@ describe(`messages, to-dos and counters on ${TEST_DB}`, () => {
 
     await inject('POST', '/api/msgPushHistory', alice, { userIds: [bobId], title: '实时消息' });
     expect(await client.next()).toMatchObject({ type: 'message', action: 'created', title: '实时消息', messageType: 'private', senderName: 'alice' });
-    expect(await client.next()).toEqual({ type: 'counters', todo: before.todo, remind: { totalElements: before.remind.totalElements + 1 } });
+    const remindAfter = { totalElements: before.remind.totalElements + 1, private: before.remind.private + 1, system: before.remind.system };
+    expect(await client.next()).toEqual({ type: 'counters', todo: before.todo, remind: remindAfter });
 
     await inject('POST', '/api/msgTodo', admin, { userIds: [bobId], title: '实时待办' });
     expect(await client.next()).toMatchObject({ type: 'todo', action: 'created', title: '实时待办' });
-    expect(await client.next()).toEqual({ type: 'counters', todo: { totalElements: before.todo.totalElements + 1 }, remind: { totalElements: before.remind.totalElements + 1 } });
+    expect(await client.next()).toEqual({ type: 'counters', todo: { totalElements: before.todo.totalElements + 1 }, remind: remindAfter });
 
     // Alice's activity is not pushed to Bob.
     await inject('POST', '/api/msgPushHistory', bob, { userIds: [aliceId], title: '给爱丽丝' });
     await inject('POST', '/api/msgPushHistory/updateRemind', bob, { all: true });
     expect(await client.next()).toMatchObject({ type: 'message', action: 'updated' });
-    expect((await client.next()).remind).toEqual({ totalElements: 0 });
+    expect((await client.next()).remind).toEqual({ totalElements: 0, private: 0, system: 0 });
     client.ws.close();
   });
 

@@ -184,7 +184,7 @@ describe(`workflow engine holes on ${TEST_DB}`, () => {
     const { id } = await newHole();
     const res = await w.branch('POST', `/api/m/test-hole/${id}/transitions/handOver`, { version: 1 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ id, version: 2, state: 1, stateLabel: '转出党委已审批', visible: false, warnings: [] });
+    expect(res.body).toEqual({ id, version: 2, state: 1, stateLabel: '转出党委已审批', visible: false, warnings: [], notes: [] });
     expect((await w.branch('GET', `/api/m/test-hole/${id}`)).status).toBe(404);
     expect((await w.admin('GET', `/api/m/test-hole/${id}`)).body).toMatchObject({ state: 1, orgId: w.ids.college2 });
   });

@@ -6,6 +6,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { byStrokes } from '../../src/shared/strokes.js';
 import { localToday } from '../../src/shared/module-schema/computed.js';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { api, apiToken } from '../support/admin-e2e.js';
@@ -42,7 +43,8 @@ describe('[S1.F4c] a branch election in Chromium', () => {
     // Names unique in the branch, to pick the secretary by name.
     const counts = new Map<string, number>();
     for (const m of members) counts.set(m.name, (counts.get(m.name) ?? 0) + 1);
-    people = members.filter((m) => counts.get(m.name) === 1 && !onProbation.has(m.id));
+    // In the ballot's order (按姓氏笔画为序): candidate i is serial i + 1 on the ballot and in the count.
+    people = byStrokes(members.filter((m) => counts.get(m.name) === 1 && !onProbation.has(m.id)), (m) => m.name);
     expect(people.length, 'five full members with unique names in the demo branch').toBeGreaterThanOrEqual(5);
     name = `换届选举${Date.now().toString(36).slice(-5)}`;
     // The roll and the candidate list as the branch prepared them (the dialogs show and keep them).
@@ -88,9 +90,16 @@ describe('[S1.F4c] a branch election in Chromium', () => {
     // Every voter marks candidates 1, 2 and 3; one ballot marks all four (void).
     const ballots = [...Array.from({ length: n - 1 }, () => '1 2 3'), '1 2 3 4'].join('\n');
     await take('zbsj', 'count', async (dl) => {
+      // [issue 40.1] The dialog says the round and whom each serial number names.
+      const notes = dl.locator('.wf-notes');
+      await notes.getByText('第1轮').waitFor();
+      expect(await notes.innerText()).toContain(`1 ${people[0]!.name}；2 ${people[1]!.name}`);
       await f(dl, 'ballotsIssued').fill(String(n));
       await f(dl, 'ballots').fill(ballots);
     });
+    // The count's result shows as a result, not as a warning.
+    await pages.zbsj.locator('.wf-result').getByText(/应选名额已全部选出/).waitFor();
+    expect(await pages.zbsj.getByText('以下情况已记入办理记录').count()).toBe(0);
     const counted = (await api<{ electedIds: number[]; ballotsVoid: number; voteSummary: string }>('GET', `/api/m/election/${id}`, undefined, tokens.zbsj)).body;
     expect(counted.electedIds).toEqual(people.slice(0, 3).map((p) => p.id));
     expect(counted.ballotsVoid).toBe(1);

@@ -15,25 +15,31 @@ describe('private messages and to-dos', () => {
       expect((await send('todo', { userId: user.id, title: `${tag}的待办${run}`, link: '/user/center' })).status).toBe(201);
     }
     const page = await openAs(a, '/message/msginfo');
-    const messages = page.locator('.msginfo-messages');
+    const messages = page.locator('.msginfo-tab-private .msginfo-messages');
     await messages.getByText(`致A的私信${run}`).waitFor();
-    await messages.getByText(`A的提醒${run}`).waitFor();
     expect(await page.getByText(`致B的私信${run}`).count()).toBe(0);
+    // [43.13] 私信 holds people's messages only; reminders are 系统消息, each tab with its own unread badge.
+    expect(await messages.locator('tbody tr.ant-table-row').count()).toBe(1);
+    expect(await page.getByText(`A的提醒${run}`).count()).toBe(0);
+    await expect.poll(() => page.getByRole('tab', { name: /私信/ }).locator('.ant-badge-count').getAttribute('title')).toBe('1');
+    await page.getByRole('tab', { name: /系统消息/ }).click();
+    await page.locator('.msginfo-tab-system .msginfo-messages').getByText(`A的提醒${run}`).waitFor();
     expect(await page.getByText(`B的提醒${run}`).count()).toBe(0);
-    expect(await messages.locator('tbody tr.ant-table-row').count()).toBe(2);
-    expect(await messages.getByText('提醒', { exact: true }).count()).toBe(1);
+    expect(await page.locator('.msginfo-tab-system .msginfo-messages').getByText('提醒', { exact: true }).count()).toBe(1);
+    expect(await page.locator('.msginfo-tab-system .msginfo-toolbar').getByRole('button', { name: '发私信' }).count()).toBe(0);
+    await page.getByRole('tab', { name: /私信/ }).click();
 
     // Unread filter, open (marks read), read filter.
-    await page.getByText('未读', { exact: true }).first().click();
-    await expect.poll(() => messages.locator('tbody tr.ant-table-row').count()).toBe(2);
+    await page.locator('.msginfo-tab-private .msginfo-toolbar').getByText('未读', { exact: true }).first().click();
+    await expect.poll(() => messages.locator('tbody tr.ant-table-row').count()).toBe(1);
     await messages.getByText(`致A的私信${run}`).click();
     await page.locator('.ant-modal').getByText('正文A').waitFor();
     await page.locator('.ant-modal-footer').getByRole('button', { name: /关\s*闭/ }).click();
-    await expect.poll(() => messages.locator('tbody tr.ant-table-row').count()).toBe(1);
-    await page.locator('.msginfo-toolbar').getByText('已读', { exact: true }).click();
+    await expect.poll(() => messages.locator('tbody tr.ant-table-row').count()).toBe(0);
+    await page.locator('.msginfo-tab-private .msginfo-toolbar').getByText('已读', { exact: true }).click();
     await messages.getByText(`致A的私信${run}`).waitFor();
-    const unreadLeft = await api<{ totalElements: number }>('GET', '/api/msgPushHistory/count', undefined, a.token);
-    expect(unreadLeft.body.totalElements).toBe(1);
+    const unreadLeft = await api<{ totalElements: number; private: number; system: number }>('GET', '/api/msgPushHistory/count', undefined, a.token);
+    expect(unreadLeft.body).toMatchObject({ totalElements: 1, private: 0, system: 1 });
 
     // To-dos: only A's; marking done takes it off the open list.
     await page.getByRole('tab', { name: /待办/ }).click();

@@ -62,6 +62,7 @@ describe('the branch secretary on a 390 × 844 phone', () => {
     await page.waitForURL((url) => url.pathname === `/web/m/approvals/development/${shown.id}`, SLOW);
     await page.getByLabel('记录信息').getByText(shown.name).waitFor(SLOW);
     await page.getByRole('button', { name: '党组织派人谈话' }).waitFor(SLOW);
+    await expect.poll(() => page.locator('.m-bar h1').textContent(), SLOW).toBe('审批');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 

@@ -22,6 +22,8 @@ const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleW
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, userAgent: IPHONE_UA };
 const SLOW = { timeout: 30_000 };
 
+interface Waiting { module: string; records: { id: number; name: string }[] }
+
 describe('the mobile terminal on a 390 × 844 phone', () => {
   let browser: Browser;
   let page: Page;
@@ -77,6 +79,21 @@ describe('the mobile terminal on a 390 × 844 phone', () => {
     await page.getByText('每月标准').waitFor(SLOW);
     await page.getByRole('button', { name: '返回' }).tap();
     await page.getByRole('button', { name: '我的党费' }).waitFor(SLOW);
+  });
+
+  it('[43.13] a member\'s own task opens titled 办理, not 审批, and its note is a 说明', async () => {
+    const dy = await apiToken('dy', DEMO_USER_PASSWORD);
+    const waiting = (await api<Waiting[]>('GET', '/api/workflow/waiting', undefined, dy)).body;
+    const task = waiting.find((m) => m.module === 'work-task')?.records.find((r) => r.name === '撰写学习党章心得体会');
+    expect(task, JSON.stringify(waiting)).toBeTruthy();
+    await page.goto(webUrl(`/m/approvals/work-task/${task!.id}`));
+    await page.getByRole('button', { name: '本人反馈' }).waitFor(SLOW);
+    await expect.poll(() => page.locator('.m-bar h1').textContent(), SLOW).toBe('办理');
+    await page.getByRole('button', { name: '本人反馈' }).tap();
+    const step = page.getByRole('form', { name: '本人反馈' });
+    await step.getByText('说明', { exact: true }).waitFor(SLOW);
+    expect(await step.getByText('审批意见').count()).toBe(0);
+    await step.getByRole('button', { name: '取消' }).tap();
   });
 
   it('支部党员: the secretary reminds dy, who is behind on dues, and the reminder reaches dy (before dy pays below)', async () => {

@@ -51,7 +51,7 @@ describe('统计', () => {
 
       // The owner's message leads back here, where the file is downloadable.
       const jobId = new URL(page.url()).searchParams.get('job');
-      await page.goto(webUrl('/message/msginfo?tab=private'));
+      await page.goto(webUrl('/message/msginfo?tab=system'));
       await page.locator('.msginfo-title', { hasText: /导出“.*”已完成/ }).first().click();
       await page.getByRole('button', { name: /前往处理/ }).click();
       await page.waitForURL((u) => u.pathname === '/web/service/info/query' && u.searchParams.get('job') === jobId);

@@ -11,7 +11,7 @@ import { localToday } from '../../shared/module-schema/computed.js';
 import type { Database } from '../db/database.js';
 import type { DB } from '../db/types.js';
 import { memberCountUnder } from '../domain/elections/congress.js';
-import { countRound } from '../domain/elections/count.js';
+import { ballotOrder, countRound } from '../domain/elections/count.js';
 import { bodyOf, defaultTermYears, newTermOf } from '../domain/elections/rules.js';
 
 interface OrgRow {
@@ -182,7 +182,8 @@ async function finishedBranchElection(db: Kysely<DB>, school: string, orgs: OrgR
     marks: i === 0 ? candidates : i % 6 === 1 ? candidates.slice(1, seats + 1) : candidates.slice(0, seats),
     against: i % 4 === 2 ? candidates.slice(seats) : [],
   }));
-  const ballotText = ballotLines(ballots, candidates);
+  const voterName = new Map(voters.map((m) => [m.id, m.name]));
+  const ballotText = ballotLines(ballots, ballotOrder(candidates, (id) => voterName.get(id) ?? ''));
   const base = { name: `${branch.name}换届选举（${assemblyDate.slice(0, 4)}年）`, orgId: branch.id, seats, candidateIds: candidates, voterIds, round: 0 };
   const counted = await countRound(db, base, present, ballotText);
   if ('problem' in counted) return null;
@@ -191,8 +192,7 @@ async function finishedBranchElection(db: Kysely<DB>, school: string, orgs: OrgR
   // The term starts on the level above's approval of the result.
   const approvedOn = addDays(assemblyDate, 10);
   const term = newTermOf(approvedOn, defaultTermYears(branch.type));
-  const name = new Map(voters.map((m) => [m.id, m.name]));
-  const committee = elected.map((id) => `${name.get(id)}（${id === secretaryId ? '书记' : '委员'}）`).join('、');
+  const committee = elected.map((id) => `${voterName.get(id)}（${id === secretaryId ? '书记' : '委员'}）`).join('、');
   const [row] = (
     await sql<{ id: number }>`INSERT INTO m_election (school, version, name, org_id, body, method, state, current_term_end, request_date, request_doc, approve_date, approve_doc,
         seats, term_years, nomination_round, candidate_ids, candidates_approve_date, voter_ids, assembly_date, present, round, ballots_issued, ballots_returned, ballots_valid,
@@ -223,8 +223,8 @@ async function finishedBranchElection(db: Kysely<DB>, school: string, orgs: OrgR
   // The new term: the branch's third, current; the demo term before it becomes history.
   await sql`UPDATE m_org_term SET current = false WHERE org_id = ${branch.id} AND body IS DISTINCT FROM '纪委'`.execute(db);
   await sql`INSERT INTO m_org_term (school, version, org_id, body, term_no, name, term_start, term_end, current, secretary, committee, election_id)
-    VALUES (${school}, 1, ${branch.id}, '支部', 3, ${`${branch.name}第3届（${term.termStart}至${term.termEnd}）`}, ${term.termStart}, ${term.termEnd}, true, ${secretaryId ? name.get(secretaryId)! : null}, ${committee}, ${id})`.execute(db);
-  await sql`UPDATE m_org SET term_start = ${term.termStart}, term_end = ${term.termEnd}, secretary = ${secretaryId ? name.get(secretaryId)! : null}, committee = ${committee} WHERE id = ${branch.id}`.execute(db);
+    VALUES (${school}, 1, ${branch.id}, '支部', 3, ${`${branch.name}第3届（${term.termStart}至${term.termEnd}）`}, ${term.termStart}, ${term.termEnd}, true, ${secretaryId ? voterName.get(secretaryId)! : null}, ${committee}, ${id})`.execute(db);
+  await sql`UPDATE m_org SET term_start = ${term.termStart}, term_end = ${term.termEnd}, secretary = ${secretaryId ? voterName.get(secretaryId)! : null}, committee = ${committee} WHERE id = ${branch.id}`.execute(db);
   return id;
 }
 

@@ -33,6 +33,8 @@ export function MobileApp() {
   const [path, setPath] = useState(pathNow);
   const [user, setUser] = useState<PublicUser | null>(userFromPage);
   const [error, setError] = useState('');
+  // A screen's own title for its path (ScreenContext.setTitle); another path shows its screen's declared title.
+  const [titled, setTitled] = useState<{ path: string; title: string } | null>(null);
   const online = useOnline();
   useEffect(() => {
     const back = () => setPath(pathNow());
@@ -58,7 +60,7 @@ export function MobileApp() {
   let body: ReactNode;
   if (!online) body = <p className="m-offline-body">离线：网络恢复后内容会自动更新</p>;
   else if (!user) body = <p className="m-note">{error || '加载中…'}</p>;
-  else body = screen.render({ user, go, params });
+  else body = screen.render({ user, go, params, setTitle: (title) => setTitled((t) => (t?.path === path && t.title === title ? t : { path, title })) });
 
   return (
     <div className="m-shell" data-live="">
@@ -68,7 +70,7 @@ export function MobileApp() {
             ‹
           </button>
         )}
-        <h1>{screen.title}</h1>
+        <h1>{titled?.path === path ? titled.title : screen.title}</h1>
         <a className="m-desktop" href="/web/">电脑版</a>
       </header>
       {!online && (

@@ -12,6 +12,8 @@ export interface ScreenContext {
   go(path: string): void;
   /** The path's parameters (`meetings/:id` → `{ id }`). */
   params: Record<string, string>;
+  /** Replaces the title bar's text while this screen shows (a screen whose title depends on its data). */
+  setTitle(title: string): void;
 }
 
 export interface MobileScreen {

@@ -6,7 +6,7 @@ import { LOGIN, currentUser, perm } from '../auth/guard.js';
 import { hasAnyPermission, type SessionUser } from '../auth/session-user.js';
 import { idsOf } from '../ids.js';
 import { likeContains, parsePaging } from '../paging.js';
-import { REMIND_TYPES, TODO_DONE, TODO_OPEN } from './service.js';
+import { REMIND_TYPES, SYSTEM_TYPES, TODO_DONE, TODO_OPEN } from './service.js';
 import { assertSameOrigin } from './same-origin.js';
 import type { MessageType } from './tables.js';
 import { reachOf, withinReach } from './reach.js';
@@ -224,7 +224,9 @@ export async function messageRoutes(app: FastifyInstance): Promise<void> {
     let q = db.selectFrom('msg_push_history').where('user_id', '=', currentUser(req).id);
     if (remindOnly) q = q.where('is_read', '=', false).where('type', 'in', REMIND_TYPES);
     else {
-      if (query.type) {
+      // `system`: the 系统消息 tab's reminders and notices together.
+      if (query.type === 'system') q = q.where('type', 'in', SYSTEM_TYPES);
+      else if (query.type) {
         if (!['private', 'remind', 'notice'].includes(query.type)) throw new HttpError(400, `不支持的消息类型：${query.type}`);
         q = q.where('type', '=', query.type as MessageType);
       }

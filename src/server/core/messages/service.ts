@@ -11,10 +11,13 @@ export const REMIND_TYPES: MessageType[] = ['remind', 'private'];
 export const TODO_OPEN = 0;
 export const TODO_DONE = 1;
 
+/** The badge counters of spec §3; the remind counter also says how many unread messages each tab of 消息中心 holds. */
 export interface Counters {
   todo: { totalElements: number };
-  remind: { totalElements: number };
+  remind: { totalElements: number; private: number; system: number };
 }
+/** Message types of the 系统消息 tab (sent by the system, not by a person). */
+export const SYSTEM_TYPES: MessageType[] = ['remind', 'notice'];
 
 export interface NewMessage {
   toUserIds: number[];
@@ -184,15 +187,29 @@ export class MessageService {
 
   private async countersOf(userIds: number[]): Promise<Map<number, Counters>> {
     const { db } = this.database;
-    const [todos, reminds] = await Promise.all([
+    const [todos, unread] = await Promise.all([
       db.selectFrom('msg_todo').select(['user_id', sql<number>`count(*)::int`.as('n')]).where('user_id', 'in', userIds).where('status', '=', TODO_OPEN).groupBy('user_id').execute(),
-      db.selectFrom('msg_push_history').select(['user_id', sql<number>`count(*)::int`.as('n')]).where('user_id', 'in', userIds).where('is_read', '=', false).where('type', 'in', REMIND_TYPES).where('reminder_id', 'is', null).groupBy('user_id').execute(),
+      db.selectFrom('msg_push_history')
+        .select(['user_id', 'type', sql<boolean>`reminder_id is null`.as('plain'), sql<number>`count(*)::int`.as('n')])
+        .where('user_id', 'in', userIds).where('is_read', '=', false)
+        .groupBy(['user_id', 'type', sql`reminder_id is null`]).execute(),
     ]);
     const todo = new Map(todos.map((r) => [r.user_id, r.n]));
-    const remind = new Map(reminds.map((r) => [r.user_id, r.n]));
+    const empty = () => ({ remind: 0, private: 0, system: 0 });
+    const messages = new Map<number, ReturnType<typeof empty>>();
+    for (const r of unread) {
+      const m = messages.get(r.user_id) ?? messages.set(r.user_id, empty()).get(r.user_id)!;
+      // A started reminder's announcement is not counted on the badge again (the reminder itself is, below).
+      if (r.plain && REMIND_TYPES.includes(r.type as MessageType)) m.remind += r.n;
+      if (r.type === 'private') m.private += r.n;
+      else if (SYSTEM_TYPES.includes(r.type as MessageType)) m.system += r.n;
+    }
     // Spec §4: a started reminder of an enabled type counts until it ends (its announcement is not counted again).
     const started = this.remindSource ? await this.remindSource(userIds) : new Map<number, number>();
-    return new Map(userIds.map((id) => [id, { todo: { totalElements: todo.get(id) ?? 0 }, remind: { totalElements: (remind.get(id) ?? 0) + (started.get(id) ?? 0) } }]));
+    return new Map(userIds.map((id) => {
+      const m = messages.get(id) ?? empty();
+      return [id, { todo: { totalElements: todo.get(id) ?? 0 }, remind: { totalElements: m.remind + (started.get(id) ?? 0), private: m.private, system: m.system } }];
+    }));
   }
 
   /**

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { tallyElection, type ElectionTally } from '../../../shared/ballot.js';
 import { parseBallotLines } from '../../../shared/ballot-sheet.js';
 import type { DB } from '../../db/types.js';
+import { byStrokes } from '../../../shared/strokes.js';
 import { entitledOf, idList, membersNamed, membersOf } from './facts.js';
 
 export interface RoundSetup {
@@ -32,15 +33,35 @@ export interface RoundResult {
 
 export type RoundOutcome = { problem: string } | RoundResult;
 
+/**
+ * The candidates of a round as the ballot lists them, 按姓氏笔画为序 (条例: 候选人名单按姓氏笔画为序排列): their
+ * position is the serial number (序号) the counters enter. The printed ballot (ballot-documents.ts) sorts the same way.
+ */
+export const ballotOrder = (candidates: readonly number[], name: (id: number) => string): number[] => byStrokes(candidates, name);
+
+/** What the count dialog says before the count (GuardResult.notes): the round, the majority, the ballot's serial numbers. */
+export async function roundNotes(db: Kysely<DB>, record: Record<string, unknown>): Promise<string[]> {
+  const setup = roundOf(record);
+  if (setup.seats < 1 || !setup.candidates.length) return [];
+  const entitled = entitledOf(record);
+  const names = await membersOf(db, setup.candidates, null);
+  const name = (id: number) => names.get(id)?.name ?? String(id);
+  const order = ballotOrder(setup.candidates, name);
+  return [
+    `第${setup.round}轮${setup.round > 1 ? '（另行选举）' : ''}：应选${setup.seats}名，候选人${order.length}名；应到会有选举权的党员${entitled}人，获得赞成票${Math.floor(entitled / 2) + 1}票以上方可当选。`,
+    `选票序号（按姓氏笔画为序）：${order.map((id, i) => `${i + 1} ${name(id)}`).join('；')}。`,
+  ];
+}
+
 export async function countRound(db: Kysely<DB>, record: Record<string, unknown>, ballotsIssued: number, ballotsText: string): Promise<RoundOutcome> {
   const setup = roundOf(record);
   if (setup.seats < 1 || !setup.candidates.length) return { problem: '应选名额已全部选出，无需再投票' };
   const entitled = entitledOf(record);
-  const { ballots, errors } = parseBallotLines(ballotsText, setup.candidates);
-  if (errors.length) return { problem: `第${errors[0]!.line}行“${errors[0]!.text}”无法识别：按选票上的序号录入（赞成填序号，不赞成填-序号，弃权可不填或填~序号，另选他人填+姓名，空白票填0）` };
-  const tally = tallyElection({ seats: setup.seats, entitled, ballotsIssued, ballots, candidates: setup.candidates });
   const names = await membersOf(db, setup.candidates, null);
   const name = (id: number) => names.get(id)?.name ?? String(id);
+  const { ballots, errors } = parseBallotLines(ballotsText, ballotOrder(setup.candidates, name));
+  if (errors.length) return { problem: `第${errors[0]!.line}行“${errors[0]!.text}”无法识别：按选票上的序号录入（赞成填序号，不赞成填-序号，弃权可不填或填~序号，另选他人填+姓名，空白票填0）` };
+  const tally = tallyElection({ seats: setup.seats, entitled, ballotsIssued, ballots, candidates: setup.candidates });
   // A name written in that passes is elected like a candidate: it must name one member of the organisation.
   const writtenIn = tally.valid ? tally.votes.filter((v) => v.writeIn && v.elected).map((v) => v.name as string) : [];
   const found = await membersNamed(db, writtenIn, typeof record.orgId === 'number' ? record.orgId : null);

@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { tallyElection } from '../../../shared/ballot.js';
 import { ELECTION_DOCUMENTS, electionDocument, type ElectionDocument, type ElectionDocumentsData, type ElectionRound } from '../../../shared/ballot-documents.js';
 import { parseBallotLines } from '../../../shared/ballot-sheet.js';
+import { ballotOrder } from './count.js';
 import { hasOwn } from '../../../shared/own.js';
 import { currentUser, perm } from '../../core/auth/guard.js';
 import { sendXlsx } from '../../core/xlsx.js';
@@ -39,7 +40,8 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     for (const entry of log.filter((e) => e.transition === 'count')) {
       const v = typeof entry.step_values === 'string' ? JSON.parse(entry.step_values) : entry.step_values;
       const ballotsIssued = Number(v.ballotsIssued) || 0;
-      const tally = tallyElection({ seats, entitled, ballotsIssued, ballots: parseBallotLines(String(v.ballots ?? ''), list).ballots, candidates: list });
+      const serials = ballotOrder(list, (pid) => person(pid).name);
+      const tally = tallyElection({ seats, entitled, ballotsIssued, ballots: parseBallotLines(String(v.ballots ?? ''), serials).ballots, candidates: list });
       rounds.push({ round: rounds.length + 1, seats, entitled, ballotsIssued, candidates: list.map(person), tally, at: entry.at.toISOString() });
       if (tally.valid) [list, seats] = [tally.furtherRound, tally.seatsLeft];
     }

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { checkCandidates, hasQuorum, passesMajority, quorumMinimum } from '../../../shared/ballot.js';
 import { HttpError } from '../../errors.js';
 import { registerGuard, registerEffect, registerHook, type GuardResult } from '../../runtime/index.js';
-import { countRound } from './count.js';
+import { countRound, roundNotes } from './count.js';
 import { entitledOf, FULL_MEMBER, idList, membersOf, orgOf } from './facts.js';
 import { rollProblems } from './roll.js';
 import { bodyOf, defaultTermYears, newTermOf, DISCIPLINE_BODY, seatsProblem, termBodyOf, termYearsProblem } from './rules.js';
@@ -72,11 +72,12 @@ registerGuard('election.quorum', (ctx) => {
 });
 
 registerGuard('election.count', async (ctx) => {
-  if (ctx.preview) return;
+  // Before the count the dialog says which round it is and whom each serial number on the ballot names.
+  if (ctx.preview) return { notes: await roundNotes(ctx.trx, ctx.record) };
   const outcome = await countRound(ctx.trx, ctx.record, Number(ctx.values.ballotsIssued), String(ctx.values.ballots ?? ''));
   if ('problem' in outcome) return refuse('ballots', outcome.problem);
-  // The result goes into the approval log with the ballots as entered.
-  return { warnings: [outcome.summary] };
+  // The result is the step's result (not a warning); it goes into the approval log with the ballots as entered.
+  return { notes: outcome.summary.split('\n') };
 });
 
 registerEffect('election.count', async (ctx) => {

@@ -63,6 +63,8 @@ export interface OpenStep {
   comment: 'required' | 'optional' | 'none';
   /** Warnings the guards give now (they go into the log when the step is taken). */
   warnings: string[];
+  /** What the guards say about the step now (GuardResult.notes): shown in its dialog, not as warnings. */
+  notes: string[];
   /** What the guards would refuse if the step were taken now with the record as it is. */
   blocked: string[];
 }
@@ -73,7 +75,11 @@ export interface BatchResult {
   code: number;
   message: string;
   warnings?: string[];
+  notes?: string[];
 }
+
+/** The log's value text holding a step's notes (GuardResult.notes): not a field of the module. */
+const RESULT_TEXT_FIELD = '@result';
 
 export class WorkflowEngine {
   readonly levels: OrgLevels;
@@ -155,16 +161,18 @@ export class WorkflowEngine {
     };
   }
 
-  private async runGuards(t: Step, ctx: GuardContext): Promise<{ problems: (GuardProblem & { rule: string })[]; warnings: string[] }> {
+  private async runGuards(t: Step, ctx: GuardContext): Promise<{ problems: (GuardProblem & { rule: string })[]; warnings: string[]; notes: string[] }> {
     const problems: (GuardProblem & { rule: string })[] = [];
     const warnings: string[] = [];
+    const notes: string[] = [];
     for (const name of t.guards) {
       const result = await guardNamed(name)(ctx);
       if (!result) continue;
       for (const p of result.problems ?? []) problems.push({ ...p, rule: name });
       warnings.push(...(result.warnings ?? []));
+      notes.push(...(result.notes ?? []));
     }
-    return { problems, warnings };
+    return { problems, warnings, notes };
   }
 
   /**
@@ -240,6 +248,7 @@ export class WorkflowEngine {
         fields: t.inputs.map((f) => ({ name: f.name, title: f.title, required: t.required.includes(f.name) })),
         comment: t.comment,
         warnings: preview.warnings,
+        notes: preview.notes,
         blocked: preview.problems.map((x) => x.message),
       });
     }
@@ -284,19 +293,19 @@ export class WorkflowEngine {
   }
 
   /** One step on one record; answers the record as it is now, with the guards' warnings. */
-  async take(m: RuntimeModule, id: number, transitionId: string, body: unknown, user: SessionUser, ip: string | null): Promise<ApiRecord & { warnings: string[] }> {
+  async take(m: RuntimeModule, id: number, transitionId: string, body: unknown, user: SessionUser, ip: string | null): Promise<ApiRecord & { warnings: string[]; notes: string[] }> {
     const t = this.stepOf(m, transitionId, user);
     const { actor, p } = await this.who(user);
-    const { warnings, to, version } = await this.takeAs(m, t, id, readInput(body, true), actor, p, ip, this.directory());
+    const { warnings, notes, to, version } = await this.takeAs(m, t, id, readInput(body, true), actor, p, ip, this.directory());
     const service = this.deps.records(m.id);
     // Read once: the applicant sees their own application outside their data scope, others as `get` would.
     const row = await service.readRow(id);
     if (!row || !(this.isSelf(m, row, actor) || (await service.inScope([row], actor, this.ctx.db, 'read')))) {
       // The step committed, though the record has left the caller's sight (moved to another organisation): its result, not a 404.
       const state = m.workflow!.stateField.name;
-      return { id, version, [state]: to, [`${state}Label`]: m.workflow!.stateTitle(to), visible: false, warnings };
+      return { id, version, [state]: to, [`${state}Label`]: m.workflow!.stateTitle(to), visible: false, warnings, notes };
     }
-    return { ...((await service.decorateOne(row)) as ApiRecord), warnings };
+    return { ...((await service.decorateOne(row)) as ApiRecord), warnings, notes };
   }
 
   /** The same step on many records, each in its own transaction: answers per record. */
@@ -312,8 +321,8 @@ export class WorkflowEngine {
     const results: BatchResult[] = [];
     for (const id of ids as number[]) {
       try {
-        const { warnings } = await this.takeAs(m, t, id, input, actor, p, ip, directory);
-        results.push({ id, status: 'done', code: 200, message: '办理成功', ...(warnings.length && { warnings }) });
+        const { warnings, notes } = await this.takeAs(m, t, id, input, actor, p, ip, directory);
+        results.push({ id, status: 'done', code: 200, message: '办理成功', ...(warnings.length && { warnings }), ...(notes.length && { notes }) });
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         results.push({ id, status: 'failed', code: error.statusCode, message: error.message });
@@ -330,7 +339,7 @@ export class WorkflowEngine {
     throw new HttpError(409, STATUS_MESSAGES[409], { current: await service.decorateOne(row, db) });
   }
 
-  private async takeAs(m: RuntimeModule, named: Step[], id: number, input: StepInput, actor: Actor, p: Participant, ip: string | null, directory: Directory): Promise<{ warnings: string[]; to: number; version: number }> {
+  private async takeAs(m: RuntimeModule, named: Step[], id: number, input: StepInput, actor: Actor, p: Participant, ip: string | null, directory: Directory): Promise<{ warnings: string[]; notes: string[]; to: number; version: number }> {
     const wf = m.workflow!;
     const service = this.deps.records(m.id);
     const record = await this.visibleRow(m, id, actor);
@@ -358,7 +367,7 @@ export class WorkflowEngine {
     // Write events of the step's effects go out after the commit, with the step's own below.
     const outcome = await this.ctx.transaction(async (trx) => {
       const ctx = await this.stepContext(m, t, record, values, actor, acting, trx, input.comment);
-      const { problems, warnings } = await this.runGuards(t, { ...ctx, preview: false });
+      const { problems, warnings, notes } = await this.runGuards(t, { ...ctx, preview: false });
       if (problems.length) throw new HttpError(400, problems[0].message, { rule: problems[0].rule, errors: problems.map((x) => ({ field: x.field ?? '', message: x.message, rule: x.rule })) });
       const to = t.to === 'previous' ? await previousState(trx, m, id, from) : (t.to ?? from);
 
@@ -394,7 +403,7 @@ export class WorkflowEngine {
         actorName: p.name,
         comment: input.comment,
         values,
-        valueTexts: await valueTexts(this.ctx, trx, t.inputs, values),
+        valueTexts: [...(await valueTexts(this.ctx, trx, t.inputs, values)), ...(notes.length ? [{ field: RESULT_TEXT_FIELD, title: '结果', text: notes.join('\n') }] : [])],
         warnings,
         ip,
       });
@@ -408,7 +417,7 @@ export class WorkflowEngine {
         todos = messages.inTransaction(trx);
         await this.updateTodos(todos, m, t, id, from, final, actor, directory, link);
       }
-      return { warnings, to: final[wf.stateField.name] as number, version: (record.version as number) + 1 };
+      return { warnings, notes, to: final[wf.stateField.name] as number, version: (record.version as number) + 1 };
     });
     await todos?.flush();
     this.deps.emit({ module: m.id, action: 'update', ids: [id], origin: ChangeRecordOrigin.USER_UPDATE });

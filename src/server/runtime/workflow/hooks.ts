@@ -54,8 +54,12 @@ export interface GuardProblem {
   message: string;
 }
 
-/** A refusal (problems) or a pass with warnings; nothing means pass. */
-export type GuardResult = void | { problems?: GuardProblem[]; warnings?: string[] };
+/**
+ * A refusal (problems) or a pass with warnings; nothing means pass. `notes` say what the step finds or will do
+ * (a count's result, the candidates of a round by their ballot numbers): not warnings, shown in the step's
+ * dialog before it is taken (preview) and as its result afterwards, and logged as the step's 结果.
+ */
+export type GuardResult = void | { problems?: GuardProblem[]; warnings?: string[]; notes?: string[] };
 export type Guard = (ctx: GuardContext) => GuardResult | Promise<GuardResult>;
 
 export interface EffectContext extends StepContext {

@@ -30,6 +30,7 @@ export function UserMenu() {
   const { modal } = App.useApp();
   const user = useSession((s) => s.user);
   const remind = useCounters((s) => s.remind.totalElements);
+  const unreadPrivate = useCounters((s) => s.unread.private);
   const todo = useCounters((s) => s.todo.totalElements);
 
   const confirmLogout = () =>
@@ -56,7 +57,7 @@ export function UserMenu() {
         className: 'user-menu',
         items: [
           { key: 'center', icon: <UserOutlined />, label: '个人中心' },
-          { key: 'private', icon: <MailOutlined />, label: <ItemWithBadge label="私信" count={remind} /> },
+          { key: 'private', icon: <MailOutlined />, label: <ItemWithBadge label="私信" count={unreadPrivate} /> },
           { key: 'todo', icon: <ScheduleOutlined />, label: <ItemWithBadge label="我的待办" count={todo} /> },
           { type: 'divider' },
           { key: 'logout', icon: <LogoutOutlined />, label: '退出登录' },

@@ -6,6 +6,11 @@ import { get } from '../request/request';
 export interface Counter {
   totalElements: number;
 }
+/** The remind counter also says how many unread messages each tab of 消息中心 holds (私信, 系统消息). */
+export interface RemindCounter extends Counter {
+  private?: number;
+  system?: number;
+}
 
 /** The badge counters of spec §3: to-dos and unread reminders (private messages included). */
 export interface Counters {
@@ -21,10 +26,12 @@ export interface MessageSummary {
 }
 
 interface CountersState extends Counters {
+  /** Unread private messages and unread system messages (reminders, notices), for the 消息中心 tabs. */
+  unread: { private: number; system: number };
   /** The newest unread reminders and open to-dos, loaded when the layout starts. */
   reminders: MessageSummary[];
   todos: MessageSummary[];
-  setCounters(counters: Partial<Counters>): void;
+  setCounters(counters: Partial<{ todo: Counter; remind: RemindCounter }>): void;
   fetchTodo(): Promise<void>;
   fetchRemind(): Promise<void>;
   loadAtStart(): Promise<void>;
@@ -43,14 +50,19 @@ const asCounter = (value: unknown): Counter | undefined => {
   return typeof n === 'number' && Number.isFinite(n) ? { totalElements: n } : undefined;
 };
 
-const initial = { todo: { totalElements: 0 }, remind: { totalElements: 0 }, reminders: [], todos: [] };
+const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+const initial = { todo: { totalElements: 0 }, remind: { totalElements: 0 }, unread: { private: 0, system: 0 }, reminders: [], todos: [] };
 
 export const useCounters = create<CountersState>((set, getState) => ({
   ...initial,
   setCounters(counters) {
     const todo = asCounter(counters.todo);
     const remind = asCounter(counters.remind);
-    set({ ...(todo && { todo }), ...(remind && { remind }) });
+    const privateUnread = count(counters.remind?.private);
+    const systemUnread = count(counters.remind?.system);
+    const unread = privateUnread === undefined || systemUnread === undefined ? undefined : { private: privateUnread, system: systemUnread };
+    set({ ...(todo && { todo }), ...(remind && { remind }), ...(unread && { unread }) });
   },
   // A failing counter keeps the last value: a badge must not flicker to 0 because of one bad request.
   async fetchTodo() {
@@ -58,7 +70,7 @@ export const useCounters = create<CountersState>((set, getState) => ({
     getState().setCounters({ todo });
   },
   async fetchRemind() {
-    const remind = await get<Counter>(COUNTER_URLS.remind, undefined, quiet).catch(() => undefined);
+    const remind = await get<RemindCounter>(COUNTER_URLS.remind, undefined, quiet).catch(() => undefined);
     getState().setCounters({ remind });
   },
   /** Spec §7: the layout loads reminders and to-dos at start; their totals fill the badges at once. */

@@ -9,17 +9,19 @@ import { SendMessageDialog } from './SendMessageDialog';
 import { usePagedQuery } from '../../core/usePagedQuery';
 
 const LIST_KEY = 'msg-list';
+const SYSTEM_KINDS: MessageType[] = ['remind', 'notice'];
 
-/** 私信: the current user's private messages, reminders and notices; read/unread, mark read, delete, send. */
-export function MessagesTab() {
+/** 私信 (people's messages, with 发私信) or 系统消息 (reminders and notices): read/unread, mark read, delete. */
+export function MessagesTab({ kind }: { kind: 'private' | 'system' }) {
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<MessageFilter>({ read: '' });
+  const listed = { ...filter, type: kind === 'private' ? ('private' as const) : (filter.type ?? 'system') };
   const [selected, setSelected] = useState<number[]>([]);
   const [reading, setReading] = useState<Message>();
   const [sending, setSending] = useState(false);
-  const { query, rows, pagination } = usePagedQuery(LIST_KEY, filter, listMessages);
+  const { query, rows, pagination } = usePagedQuery(LIST_KEY, listed, listMessages);
 
   const changed = () => {
     setSelected([]);
@@ -51,7 +53,7 @@ export function MessagesTab() {
     });
 
   return (
-    <div className="msginfo-tab">
+    <div className={`msginfo-tab msginfo-tab-${kind}`}>
       <Space className="msginfo-toolbar" wrap>
         <Segmented<MessageFilter['read']>
           value={filter.read}
@@ -62,18 +64,20 @@ export function MessagesTab() {
             { value: 'true', label: '已读' },
           ]}
         />
-        <Select<MessageType | undefined>
+        {kind === 'system' ? (<Select<MessageType | undefined>
           allowClear
           placeholder="消息类型"
           style={{ width: 120 }}
-          value={filter.type}
+          value={filter.type === 'system' ? undefined : filter.type}
           onChange={(type) => setFilter((f) => ({ ...f, type }))}
-          options={Object.entries(MESSAGE_TYPE_LABELS).map(([value, label]) => ({ value: value as MessageType, label }))}
-        />
-        <Input.Search placeholder="标题、内容或发送人" allowClear style={{ width: 220 }} onSearch={(blurry) => setFilter((f) => ({ ...f, blurry }))} />
-        <Button type="primary" icon={<EditOutlined />} onClick={() => setSending(true)}>
-          发私信
-        </Button>
+          options={SYSTEM_KINDS.map((value) => ({ value, label: MESSAGE_TYPE_LABELS[value] }))}
+        />) : null}
+        <Input.Search placeholder={kind === 'private' ? '标题、内容或发送人' : '标题或内容'} allowClear style={{ width: 220 }} onSearch={(blurry) => setFilter((f) => ({ ...f, blurry }))} />
+        {kind === 'private' ? (
+          <Button type="primary" icon={<EditOutlined />} onClick={() => setSending(true)}>
+            发私信
+          </Button>
+        ) : null}
         <Button icon={<ReadOutlined />} disabled={!selected.length} onClick={() => void read(selected)}>
           标为已读
         </Button>
@@ -104,7 +108,7 @@ export function MessagesTab() {
             ),
           },
           { title: '发送人', dataIndex: 'senderName', width: 140, ellipsis: true },
-          { title: '类型', dataIndex: 'type', width: 80, render: (t: MessageType) => <Tag>{MESSAGE_TYPE_LABELS[t] ?? t}</Tag> },
+          ...(kind === 'system' ? [{ title: '类型', dataIndex: 'type', width: 80, render: (t: MessageType) => <Tag>{MESSAGE_TYPE_LABELS[t] ?? t}</Tag> }] : []),
           {
             title: '时间',
             dataIndex: 'createTime',

@@ -8,11 +8,11 @@ import { MessagesTab } from './MessagesTab';
 import { TodosTab } from './TodosTab';
 import './msginfo.css';
 
-type Tab = 'private' | 'todo';
+type Tab = 'private' | 'system' | 'todo';
 
-/** The tab a path opens: `?tab=todo|private` (user menu), else the menu page's own path (…/todo). */
+/** The tab a path opens: `?tab=todo|private|system` (user menu), else the menu page's own path (…/todo). */
 export function tabFor(pathname: string, query: string | null): Tab {
-  if (query === 'todo' || query === 'private') return query;
+  if (query === 'todo' || query === 'private' || query === 'system') return query;
   return /\/todo\/?$/.test(pathname) ? 'todo' : 'private';
 }
 
@@ -28,7 +28,8 @@ function useRefetchOnChange(value: number, key: string) {
 }
 
 /**
- * 私信与待办 (/message/msginfo, and the core:msginfo menu pages): the current user's messages and to-dos.
+ * 私信与待办 (/message/msginfo, and the core:msginfo menu pages): the current user's private messages, the
+ * system's messages (reminders, notices: a badge of 私信 that was mostly reminders told a user nothing) and to-dos.
  * The lists follow the badge counters, so a message pushed over the websocket shows without a reload.
  */
 export default function MsgInfoPage() {
@@ -36,9 +37,10 @@ export default function MsgInfoPage() {
   const [params, setParams] = useSearchParams();
   const tab = tabFor(pathname, params.get('tab'));
   const remind = useCounters((s) => s.remind.totalElements);
+  const unread = useCounters((s) => s.unread);
   const todo = useCounters((s) => s.todo.totalElements);
 
-  useRefetchOnChange(remind, 'msg-list');
+  useRefetchOnChange(remind + unread.private + unread.system, 'msg-list');
   useRefetchOnChange(todo, 'todo-list');
 
   return (
@@ -47,7 +49,8 @@ export default function MsgInfoPage() {
         activeKey={tab}
         onChange={(key) => setParams({ tab: key }, { replace: true })}
         items={[
-          { key: 'private', label: <Badge count={remind} overflowCount={BADGE_MAX} size="small" offset={[8, -2]}>私信</Badge>, children: <MessagesTab /> },
+          { key: 'private', label: <Badge count={unread.private} overflowCount={BADGE_MAX} size="small" offset={[8, -2]}>私信</Badge>, children: <MessagesTab kind="private" /> },
+          { key: 'system', label: <Badge count={unread.system} overflowCount={BADGE_MAX} size="small" offset={[8, -2]}>系统消息</Badge>, children: <MessagesTab kind="system" /> },
           { key: 'todo', label: <Badge count={todo} overflowCount={BADGE_MAX} size="small" offset={[8, -2]}>待办</Badge>, children: <TodosTab /> },
         ]}
       />

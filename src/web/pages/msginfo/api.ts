@@ -36,7 +36,8 @@ export const MESSAGE_TYPE_LABELS: Record<MessageType, string> = { private: '私�
 export interface MessageFilter {
   /** '' all, 'false' unread, 'true' read. */
   read: '' | 'true' | 'false';
-  type?: MessageType;
+  /** `system`: reminders and notices together (the 系统消息 tab). */
+  type?: MessageType | 'system';
   blurry?: string;
 }
 

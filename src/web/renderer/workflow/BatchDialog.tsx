@@ -90,7 +90,7 @@ export function BatchDialog({ module, schema, records, onClose }: { module: stri
             columns={[
               { title: '姓名', dataIndex: 'id', width: 140, render: (id: number) => names.get(id) ?? id },
               { title: '结果', dataIndex: 'status', width: 90, render: (s: string) => <Tag color={s === 'done' ? 'success' : 'error'}>{s === 'done' ? '成功' : '未办理'}</Tag> },
-              { title: '说明', dataIndex: 'message', render: (m: string, r) => [m, ...(r.warnings ?? [])].join('；') },
+              { title: '说明', dataIndex: 'message', render: (m: string, r) => [m, ...(r.notes ?? []), ...(r.warnings ?? [])].join('；') },
             ]}
           />
         </>

@@ -84,8 +84,15 @@ export function TransitionDialog({
       const answer = await workflowApi.take(module, record.id, step.id, { version: record.version, comment: comment.trim(), values });
       void queryClient.invalidateQueries({ queryKey: moduleKeys.all(module) });
       onClose();
+      const notes = answer.notes ?? [];
       if (answer.warnings?.length) {
-        modal.warning({ title: `${step.title}已办理，以下情况已记入办理记录`, content: <ul className="wf-warning-list">{answer.warnings.map((w) => <li key={w}>{w}</li>)}</ul> });
+        modal.warning({
+          title: `${step.title}已办理，以下情况已记入办理记录`,
+          content: <ul className="wf-warning-list">{[...notes, ...answer.warnings].map((w) => <li key={w}>{w}</li>)}</ul>,
+        });
+      } else if (notes.length) {
+        // A step's result (a count) is shown as its result, not as a warning.
+        modal.success({ title: `${step.title}已办理`, className: 'wf-result', content: <ul className="wf-note-list">{notes.map((n) => <li key={n}>{n}</li>)}</ul> });
       } else message.success(`${step.title}办理成功`);
     } catch (error) {
       const e = error as AxiosError<ErrorBody>;
@@ -174,6 +181,7 @@ export function TransitionDialog({
           }
         />
       )}
+      {!!step.notes?.length && <Alert className="rf-alert wf-notes" type="info" showIcon title="说明" description={<ul className="wf-note-list">{step.notes.map((n) => <li key={n}>{n}</li>)}</ul>} />}
       {step.warnings.length > 0 && <Alert className="rf-alert" type="warning" showIcon title="请注意" description={<ul className="wf-warning-list">{step.warnings.map((r) => <li key={r}>{r}</li>)}</ul>} />}
       {/* No submit on Enter: a step is taken by its button only. */}
       {formSchema && (

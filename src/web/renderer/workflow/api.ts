@@ -17,6 +17,8 @@ export interface OpenStep {
   fields: { name: string; title: string; required: boolean }[];
   comment: 'required' | 'optional' | 'none';
   warnings: string[];
+  /** What the step finds or will do (a round's candidates, a count's result): information, not a warning. */
+  notes?: string[];
   blocked: string[];
 }
 
@@ -44,7 +46,7 @@ export interface Approval {
 }
 
 export interface BatchAnswer {
-  results: { id: number; status: 'done' | 'failed'; code: number; message: string; warnings?: string[] }[];
+  results: { id: number; status: 'done' | 'failed'; code: number; message: string; warnings?: string[]; notes?: string[] }[];
   done: number;
   failed: number;
 }
@@ -62,7 +64,7 @@ export const workflowApi = {
   approvals: (module: string, id: number) => get<Approval[]>(`${base(module)}/${id}/approvals`),
   /** Errors are shown in the step's dialog (field messages, the rule refused, a conflict). */
   take: (module: string, id: number, step: string, body: { version: number; comment: string; values: Record<string, unknown> }) =>
-    post<ModuleRecord & { warnings: string[] }>(`${base(module)}/${id}/transitions/${encodeURIComponent(step)}`, body, { skipErrorNotify: true }),
+    post<ModuleRecord & { warnings: string[]; notes?: string[] }>(`${base(module)}/${id}/transitions/${encodeURIComponent(step)}`, body, { skipErrorNotify: true }),
   batch: (module: string, step: string, body: { ids: number[]; comment: string; values: Record<string, unknown> }) =>
     post<BatchAnswer>(`${base(module)}/transitions/${encodeURIComponent(step)}`, body),
   /** How many records wait for the caller. */

@@ -3,7 +3,7 @@
  * screen: its main fields, the steps open to me now with their fields and refusals (`GET .../transitions`), taken
  * with a comment (`POST .../transitions/{step}`: the workflow engine's own rules and Chinese refusals), and the log.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ModuleSchema } from '../../../../shared/module-schema/types';
 import { listColumnFields } from '../../../../shared/module-schema/fields';
 import { displayText } from '../../../renderer/model';
@@ -25,10 +25,14 @@ interface OpenStep {
   title: string;
   toTitle: string;
   result: 'pass' | 'return' | 'reject' | 'withdraw';
+  /** Who takes it: `self` is the record's own person (a member reporting on their own task), not an approver. */
+  level: string;
   levelTitle: string;
   fields: { name: string; title: string; required: boolean }[];
   comment: 'required' | 'optional' | 'none';
   warnings: string[];
+  /** What the step finds or will do (a round's candidates): information, not a warning. */
+  notes?: string[];
   blocked: string[];
 }
 
@@ -93,8 +97,8 @@ function StepForm({ module, recordId, schema, step, version, onDone, onCancel }:
     setMessage('');
     try {
       const body = { version, comment, values: Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== '')) };
-      const answer = await post<{ warnings?: string[] }>(`/api/m/${encodeURIComponent(module)}/${recordId}/transitions/${encodeURIComponent(step.id)}`, body);
-      onDone(`已办理：${step.title}${answer.warnings?.length ? `（提示：${answer.warnings.join('；')}）` : ''}`);
+      const answer = await post<{ warnings?: string[]; notes?: string[] }>(`/api/m/${encodeURIComponent(module)}/${recordId}/transitions/${encodeURIComponent(step.id)}`, body);
+      onDone(`已办理：${step.title}${answer.notes?.length ? `。${answer.notes.join('')}` : ''}${answer.warnings?.length ? `（提示：${answer.warnings.join('；')}）` : ''}`);
     } catch (e) {
       setMessage((e as Error).message);
       if (e instanceof ApiError) setErrors(fieldErrors(e.fields));
@@ -105,6 +109,7 @@ function StepForm({ module, recordId, schema, step, version, onDone, onCancel }:
   return (
     <form className="m-card m-form" aria-label={step.title} noValidate onSubmit={(e) => { e.preventDefault(); void submit(); }}>
       <h3 className="m-step-title">{step.title}<span className="m-item-meta"> → {step.toTitle}</span></h3>
+      {step.notes?.map((n) => <p key={n} className="m-note">{n}</p>)}
       {step.warnings.map((w) => <p key={w} className="m-warn-box">{w}</p>)}
       {desktopOnly.length > 0 ? (
         <p className="m-note">此步骤需要填写{desktopOnly.map((f) => f.schema.title).join('、')}，请在<a href="/web/">电脑端</a>办理</p>
@@ -112,7 +117,7 @@ function StepForm({ module, recordId, schema, step, version, onDone, onCancel }:
         <>
           <MobileFields fields={shown} values={values} onChange={(n, v) => setValues((x) => ({ ...x, [n]: v }))} errors={errors} dicts={dicts} moduleName={module} idPrefix={`step-${step.id}`} />
           {step.comment !== 'none' && (
-            <FieldRow id={`step-${step.id}-comment`} title="审批意见" required={step.comment === 'required'} error={errors.comment}>
+            <FieldRow id={`step-${step.id}-comment`} title={step.level === 'self' ? '说明' : '审批意见'} required={step.comment === 'required'} error={errors.comment}>
               <textarea id={`step-${step.id}-comment`} className="m-input m-textarea" rows={3} maxLength={500} value={comment} onChange={(e) => setComment(e.target.value)} />
             </FieldRow>
           )}
@@ -130,7 +135,7 @@ function StepForm({ module, recordId, schema, step, version, onDone, onCancel }:
 }
 
 /** One record waiting for me: its main fields, the steps open now (refused ones with the reason), the log. */
-export function ApprovalRecord({ module, id }: { module: string; id: string }) {
+export function ApprovalRecord({ module, id, setTitle }: { module: string; id: string; setTitle: (title: string) => void }) {
   const recordId = Number(id);
   const base = `/api/m/${encodeURIComponent(module)}`;
   const meta = useLoad(() => get<{ schema: ModuleSchema }>(`${base}/schema`), [module]);
@@ -150,6 +155,11 @@ export function ApprovalRecord({ module, id }: { module: string; id: string }) {
     window.scrollTo(0, 0);
   };
   const main = schema ? listColumnFields(schema).filter((n) => schema.properties[n]) : [];
+  // A member's own report (every open step is the record's own person's) is not an approval (issue 43.13).
+  const ownTask = !!steps.data?.length && steps.data.every((s) => s.level === 'self');
+  useEffect(() => {
+    if (steps.data) setTitle(ownTask ? '办理' : '审批');
+  }, [steps.data, ownTask, setTitle]);
   return (
     <>
       {done && <p className="m-done" role="status">{done}</p>}
@@ -183,7 +193,7 @@ export function ApprovalRecord({ module, id }: { module: string; id: string }) {
           </div>
         )}
       </Section>
-      <Section title="审批记录" loading={log.loading} error={log.error} empty={log.data?.length === 0}>
+      <Section title={ownTask ? '办理记录' : '审批记录'} loading={log.loading} error={log.error} empty={log.data?.length === 0}>
         <ul className="m-list" aria-label="审批记录">
           {log.data?.slice().reverse().map((a) => (
             <li key={a.id} className="m-item">
