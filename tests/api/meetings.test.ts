@@ -43,6 +43,30 @@ describe(`organisation life on ${TEST_DB}`, () => {
   }, 120_000);
   afterAll(() => t.app.close());
 
+  it('[43.7] a 支委会 starts from the current term\'s committee (its size from the term, also on save), a 支部党员大会 from the branch\'s roll', async () => {
+    ids.third = await created('/api/m/org', { name: '机关第一党支部', type: '3', parentId: ids.root, code: 'M-FILL' });
+    const names = ['甲委员', '乙委员', '丙委员'];
+    const rows = [...names, '丁党员'].map((name) => ({ school: t.config.school, name, org_id: ids.third, member_type: '1', party_status: '1' }));
+    rows.push({ school: t.config.school, name: '戊预备', org_id: ids.third, member_type: '2', party_status: '1' });
+    const other = ((await t.database.db.insertInto('m_member' as never).values(rows as never).returning('id' as never).execute()) as { id: number }[]).map((r) => r.id);
+    await created('/api/m/org-term', { orgId: ids.third, termNo: 1, termStart: `${YEAR}-01-01`, termEnd: `${YEAR + 2}-12-31`, current: true, committee: `${names[0]}（书记）、${names[1]}（委员）、${names[2]}（委员）` });
+    const fill = (values: Record<string, unknown>, token = admin) => call('POST', '/api/m/meeting/fill/meetings.attendance', { values }, token);
+    const committee = await fill({ type: '支委会', orgId: ids.third });
+    expect(committee.status, JSON.stringify(committee.body)).toBe(200);
+    expect(committee.body.values).toEqual({ committeeSize: 3, attendeeIds: other.slice(0, 3) });
+    const assembly = await fill({ type: '支部党员大会', orgId: ids.third });
+    expect(assembly.body.values).toEqual({ attendeeIds: other, entitled: 4 });
+    // No term naming a committee: nothing is filled; nor for an organisation outside the caller's scope.
+    expect((await fill({ type: '支委会', orgId: ids.branch })).body.values).toEqual({});
+    const secretary = await login(t.app, 'mtgsj', 'Meeting@2026x');
+    expect((await fill({ type: '支委会', orgId: ids.third }, secretary)).body.values).toEqual({});
+    expect((await call('POST', '/api/m/meeting/fill/nothing', { values: {} })).status).toBe(404);
+    // Saved with another size typed: the term's size counts (2 of 3 present is more than half; of 5 it would not be).
+    const saved = await call('POST', '/api/m/meeting', { orgId: ids.third, topic: '支委会', type: '支委会', date: `${YEAR}-06-02`, committeeSize: 5, attendeeIds: other.slice(0, 2) });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    expect(saved.body.committeeSize).toBe(3);
+  });
+
   it('[S1.F12c] 支委会: attendees exactly half of the committee refused with the rule, one more accepted, 无效 on purpose accepted', async () => {
     for (const size of [4, 5]) {
       const half = Math.floor(size / 2);

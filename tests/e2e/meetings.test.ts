@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../src/web/core/auth/token';
 import { localToday } from '../../src/shared/module-schema/computed.js';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
-import { apiToken, menuPagePath } from '../support/admin-e2e.js';
+import { api, apiToken, menuPagePath } from '../support/admin-e2e.js';
 import { launchBrowser, newPage, webUrl } from '../support/browser.js';
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -49,18 +49,27 @@ describe('a branch secretary records a 支委会', () => {
     const dialog = page.locator('.rf-dialog');
     await step(page.getByRole('button', { name: /新\s*增/ }).click());
     await dialog.getByText('出席人员').waitFor(SLOW);
-    // 会议类型 starts as 支委会; the date, the topic, the committee's size.
+    // 会议类型 starts as 支委会 of the secretary's branch: [43.7] its committee comes from the current term — the
+    // size and the attendance filled in (all present, the quorum met); the date and the topic are typed.
+    const token = await apiToken('zbsj', DEMO_USER_PASSWORD);
+    const me = (await api<{ orgId: number }>('GET', '/auth/info', undefined, token)).body;
+    const terms = (await api<{ content: { committee: string }[] }>('POST', '/api/m/org-term/list?size=1', { orgId: me.orgId, current: true }, token)).body.content;
+    const members = terms[0]!.committee.split('、').length;
+    const size = dialog.locator('.rf-field', { hasText: '支委会成员数' }).locator('input');
+    await expect.poll(() => size.inputValue(), SLOW).toBe(String(members));
+    const quorum = () => dialog.locator('.rf-field', { hasText: '到会情况' }).locator('input').inputValue();
+    await expect.poll(quorum, SLOW).toContain('超过半数，符合');
     const date = dialog.locator('.rf-field', { hasText: '会议日期' }).locator('input');
     await step(date.fill(`${YEAR}-02-${day}`).then(() => date.press('Enter')));
     await step(dialog.locator('.rf-field', { hasText: '会议主题' }).locator('input').fill('研究二月支部工作'));
-    await step(dialog.locator('.rf-field', { hasText: '支委会成员数' }).locator('input').fill('3'));
-    // Attendance: tap two of the branch's members on the roster; the quorum shows as they are picked.
+    // Attendance: half of the committee present is short of the quorum; one more back, and it holds.
     const roster = dialog.locator('.rf-roster');
-    await roster.locator('.ant-checkbox-wrapper').first().waitFor(SLOW);
-    await step(roster.locator('.ant-checkbox-wrapper').nth(0).click());
-    await expect.poll(() => dialog.locator('.rf-field', { hasText: '到会情况' }).locator('input').inputValue()).toContain('未超过半数');
-    await step(roster.locator('.ant-checkbox-wrapper').nth(1).click());
-    await expect.poll(() => dialog.locator('.rf-field', { hasText: '到会情况' }).locator('input').inputValue()).toContain('超过半数，符合');
+    const checked = roster.locator('.ant-checkbox-wrapper-checked');
+    await expect.poll(() => checked.count(), SLOW).toBe(members);
+    for (let i = Math.floor(members / 2); i < members; i++) await checked.nth(0).click();
+    await expect.poll(quorum).toContain('未超过半数');
+    await step(roster.locator('.ant-checkbox-wrapper:not(.ant-checkbox-wrapper-checked)').first().click());
+    await expect.poll(quorum).toContain('超过半数，符合');
     await step(dialog.locator('.rf-field', { hasText: '会议照片' }).locator('input[type=file]').setInputFiles({ name: '支委会.png', mimeType: 'image/png', buffer: PHOTO }));
     await dialog.locator('.rf-field', { hasText: '会议照片' }).locator('.rf-image').waitFor(SLOW);
     await step(dialog.getByRole('button', { name: /保\s*存/ }).click());

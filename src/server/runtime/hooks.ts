@@ -94,11 +94,33 @@ export function hookNamed(name: string): Hook {
   return fn;
 }
 
+/** What a fill (`x-fill`) receives: the form's values of its `on` fields, and who asks. */
+export interface FillContext {
+  module: RuntimeModule;
+  actor: Actor;
+  db: Kysely<DB>;
+  values: Record<string, unknown>;
+}
+/** Values a form takes over when its `on` fields change (only those of the fill's `sets` are passed on). */
+export type Fill = (ctx: FillContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
+
+const fills = new Map<string, Fill>();
+
+/** A schema's `x-fill` names it: the form asks for its values (POST /api/m/{id}/fill/{name}) as the user types. */
+export function registerFill(name: string, fn: Fill): void {
+  fills.set(name, fn);
+}
+
+export function fillNamed(name: string): Fill | undefined {
+  return fills.get(name);
+}
+
 /** Hook names the schemas use that no service registered. */
 export function missingHooks(modules: RuntimeModule[]): string[] {
   const names = modules.flatMap((m) => [...m.hooks.beforeWrite, ...m.hooks.afterWrite, ...m.hooks.beforeDelete].map((h) => `${m.id}: ${h}`));
   const restore = modules.flatMap((m) => m.hooks.afterRestore.map((h) => `${m.id}: ${h}`));
-  return [...names.filter((n) => !hooks.has(n.split(': ')[1])), ...restore.filter((n) => !restoreHooks.has(n.split(': ')[1]))];
+  const filled = modules.flatMap((m) => (m.schema['x-fill'] ?? []).map((f) => `${m.id}: ${f.name}`));
+  return [...names.filter((n) => !hooks.has(n.split(': ')[1])), ...restore.filter((n) => !restoreHooks.has(n.split(': ')[1])), ...filled.filter((n) => !fills.has(n.split(': ')[1]))];
 }
 
 export async function runHooks(names: string[], ctx: HookContext): Promise<void> {

@@ -8,7 +8,7 @@ import { idsOf } from '../core/ids.js';
 import { parsePaging } from '../core/paging.js';
 import { HttpError, STATUS_MESSAGES } from '../errors.js';
 import { streamExport } from './export.js';
-import { missingHooks } from './hooks.js';
+import { fillNamed, missingHooks } from './hooks.js';
 import { readImportUpload, registerImportMultipart } from './import.js';
 import type { Runtime } from './index.js';
 import type { RuntimeModule } from './module.js';
@@ -231,6 +231,25 @@ const MODULE_ROUTES: ModuleRoute[] = [
         throw new HttpError(400, '筛选条件的格式不正确', { errors: [{ field: 'filter', message: '筛选条件必须是 JSON 对象' }] });
       }
       return streamExport(req.server, reply, runtime.records(m.id), { filter, query: req.query }, await actor(runtime, req), await jobPage(runtime, m, req));
+    },
+  },
+  {
+    // x-fill: values a form takes as the user types (a meeting's attendance from its organisation and type).
+    method: 'POST', path: '/fill/:name', permissions: (m) => [m.permissions.add, m.permissions.edit], when: (m) => !!m.schema['x-fill']?.length,
+    handler: async (runtime, m, req) => {
+      const spec = m.schema['x-fill']!.find((f) => f.name === (req.params as { name: string }).name);
+      const fill = spec && fillNamed(spec.name);
+      if (!spec || !fill) throw new HttpError(404, '没有这项自动填写');
+      const body = (req.body ?? {}) as { values?: Record<string, unknown> };
+      const values = Object.fromEntries(spec.on.map((n) => [n, body.values && typeof body.values === 'object' ? body.values[n] : undefined]));
+      const a = await actor(runtime, req);
+      // The organisation a form names must be one the caller may write in: nothing of another is filled in.
+      const scopeField = m.schema['x-scope'];
+      // An empty organisation is the caller's own, as a write takes it.
+      if (scopeField && spec.on.includes(scopeField) && (values[scopeField] === undefined || values[scopeField] === null || values[scopeField] === '')) values[scopeField] = a.orgId;
+      if (scopeField && spec.on.includes(scopeField) && a.scope !== 'all' && !a.scope.includes(Number(values[scopeField]))) return { values: {} };
+      const answer = await fill({ module: m, actor: a, db: runtime.ctx.db, values });
+      return { values: Object.fromEntries(spec.sets.filter((n) => answer[n] !== undefined).map((n) => [n, answer[n]])) };
     },
   },
   { method: 'GET', path: '/template', permissions: may('import'), handler: async (runtime, m, _req, reply) => sendTemplate(reply, runtime.ctx, m) },

@@ -54,6 +54,7 @@ export async function seedElections(database: Database, options: { school: strin
     const values = sql.join(orgs.map((o) => sql`(${o.id}::int, ${ends.get(o.id)!.start}::date, ${ends.get(o.id)!.end}::date)`));
     await sql`UPDATE m_org o SET term_start = v.s, term_end = v.e FROM (VALUES ${values}) AS v(id, s, e) WHERE o.id = v.id`.execute(db);
   }
+  await branchCommittees(db);
 
   const finished = await finishedBranchElection(db, options.school, orgs, options.focusBranchId ?? null, today);
   const inProgress = await electionInProgress(db, options.school, orgs, options.focusCommitteeId ?? null, today);
@@ -112,6 +113,26 @@ async function congressInPreparation(db: Kysely<DB>, school: string, orgs: OrgRo
 async function fullMembersOf(db: Kysely<DB>, orgIds: number[]): Promise<{ id: number; name: string }[]> {
   if (!orgIds.length) return [];
   return (await sql<{ id: number; name: string }>`SELECT id, name FROM m_member WHERE org_id = ANY(${orgIds}::int[]) AND member_type = '1' AND party_status = '1' ORDER BY id`.execute(db)).rows;
+}
+
+/**
+ * Each branch's current 支部委员会: its first three full members on the roll (书记 the first), on the current term
+ * and on the organisation alike — one source of truth for who leads a branch (a 支委会's attendance starts from it).
+ */
+async function branchCommittees(db: Kysely<DB>): Promise<void> {
+  await sql`
+    WITH ranked AS (
+      SELECT m.org_id, m.name, row_number() OVER (PARTITION BY m.org_id ORDER BY m.id) AS n
+      FROM m_member m JOIN m_org o ON o.id = m.org_id
+      WHERE o.type = '3' AND m.member_type = '1' AND m.party_status = '1'),
+    committees AS (
+      SELECT org_id, max(name) FILTER (WHERE n = 1) AS secretary,
+             string_agg(name || CASE WHEN n = 1 THEN '（书记）' ELSE '（委员）' END, '、' ORDER BY n) AS committee
+      FROM ranked WHERE n <= 3 GROUP BY org_id),
+    terms AS (
+      UPDATE m_org_term t SET secretary = c.secretary, committee = c.committee FROM committees c
+      WHERE t.org_id = c.org_id AND t.current AND t.body IS NULL RETURNING t.id)
+    UPDATE m_org o SET secretary = c.secretary, committee = c.committee FROM committees c WHERE o.id = c.org_id`.execute(db);
 }
 
 /** The branch to show a finished election in: the demo branch when it has enough full members, else the largest. */

@@ -10,7 +10,7 @@ import { ownValue } from '../own.js';
 
 /** The x- keywords a module schema may carry on a field; ajv must know them to stay strict. */
 export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden', 'x-required-from', 'x-enum-titles', 'x-choices'];
-export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-scope', 'x-scope-self', 'x-name-field', 'x-workflow', 'x-links', 'x-related', 'x-reminders', 'x-params', 'x-table', 'x-page', 'x-owner'];
+export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-fill', 'x-scope', 'x-scope-self', 'x-name-field', 'x-workflow', 'x-links', 'x-related', 'x-reminders', 'x-params', 'x-table', 'x-page', 'x-owner'];
 
 /** Custom string formats of module schemas, as names only; validators are added by the runtime. */
 export const CUSTOM_FORMATS = ['id-card', 'mobile', 'money', 'textarea', 'rich-text', 'file', 'image'];
@@ -64,6 +64,7 @@ export function checkModuleSchema(schema: unknown, expectedId?: string): string[
   if (module['x-name-field']) refer('x-name-field', module['x-name-field']);
   module['x-links']?.forEach((l) => l['x-show-if'] && refer(`x-links "${l.title}".x-show-if`, l['x-show-if'].field));
   module['x-related']?.forEach((r) => r.key && refer(`x-related "${r.module}".key`, r.key));
+  module['x-fill']?.forEach((f) => [...f.on, ...f.sets].forEach((n) => refer(`x-fill "${f.name}"`, n)));
   for (const [name, field] of Object.entries(module.properties)) {
     if (field['x-show-if']) refer(`${name}.x-show-if`, field['x-show-if'].field);
     if (field.enum && field['x-dict']) problems.push(`${name} has both enum and x-dict: choose one`);

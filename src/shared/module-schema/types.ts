@@ -68,6 +68,12 @@ export interface ModuleSchema {
   'x-trail'?: boolean | { module?: number };
   'x-unique'?: string[][];
   'x-hooks'?: { beforeWrite?: string[]; afterWrite?: string[]; beforeDelete?: string[]; afterRestore?: string[] };
+  /**
+   * Values the form takes from the server as the user types (a meeting's attendance from its organisation and
+   * type): when every `on` field has a value, the form asks the registered fill `name` and sets the `sets` fields
+   * it answers, unless the user changed them since. Server rules still decide on save.
+   */
+  'x-fill'?: { name: string; on: string[]; sets: string[] }[];
   'x-scope'?: string;
   /**
    * The records are organisations themselves (the org module): one is in the caller's scope when its id is,

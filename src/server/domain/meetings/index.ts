@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import './quorum.js';
+import './attendance.js';
 import { useFrequenciesOf } from './reminders.js';
 import { checkFrequencies } from './frequencies.js';
 import { meetingRoutes } from './routes.js';

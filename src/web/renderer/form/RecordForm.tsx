@@ -13,6 +13,7 @@ import { valuesDiffer } from '../../core/confirm-discard';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { showIfMatches } from '../model';
 import type { RecordFormContext } from './context';
+import { useFills } from './fills';
 import { FormStore } from './store';
 import { recordTemplates } from './templates';
 import { formLayout, formSchema, formUiSchema, watchedFields } from './ui-schema';
@@ -91,6 +92,8 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
     const transform = chineseErrors(schema, optionalKey ? optionalKey.split(',') : []);
     return { rjsfSchema, ui, layout: formLayout(schema), transform, validator: validatorFor(rjsfSchema) };
   }, [schema, fixedKey, optionalKey]);
+
+  useFills(schema, store, true);
 
   const onSubmitRef = useRef(onSubmit);
   onSubmitRef.current = onSubmit;

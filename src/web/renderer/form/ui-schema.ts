@@ -97,5 +97,7 @@ export function watchedFields(schema: ModuleSchema): string[] {
     if (f['x-show-if']) names.add(f['x-show-if'].field);
     f['x-computed']?.args.forEach((a) => names.add(a));
   }
+  // x-fill asks the server when its fields change (fills.ts).
+  for (const f of schema['x-fill'] ?? []) f.on.forEach((n) => names.add(n));
   return [...names];
 }

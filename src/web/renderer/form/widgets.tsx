@@ -7,7 +7,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import { App, Button, Checkbox, Input, InputNumber, Progress, Radio, Select, Space, Switch, Upload } from 'antd';
 import dayjs from 'dayjs';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { computeField } from '../../../shared/module-schema/computed';
 import type { FieldSchema } from '../../../shared/module-schema/types';
 import { IMAGE_TYPES } from '../../../shared/file-types';
@@ -34,10 +34,34 @@ const FULL = { width: '100%' };
  * second commit per keystroke. The form is remounted whenever its values are replaced. The other widgets
  * show the store's value of their field (useFieldValue) and re-render when it changes.
  */
+/**
+ * The handlers of an uncontrolled input, and a key that changes when its field's value is set from outside the
+ * input (an x-fill answer): the input then starts again from the store's value. Typing changes no key.
+ */
+function useUncontrolled(props: WidgetProps) {
+  const handlers = useFieldHandlers(props);
+  const { store } = handlers.ctx;
+  const [key, setKey] = useState(0);
+  const typing = useRef(false);
+  useEffect(() => store.subscribeField(props.name, () => {
+    if (!typing.current) setKey((k) => k + 1);
+  }), [store, props.name]);
+  const change = useCallback((value: unknown) => {
+    typing.current = true;
+    try {
+      handlers.change(value);
+    } finally {
+      typing.current = false;
+    }
+  }, [handlers]);
+  return { ...handlers, change, key };
+}
+
 function TextWidget(props: WidgetProps) {
-  const { change, blur, ctx } = useFieldHandlers(props);
+  const { change, blur, ctx, key } = useUncontrolled(props);
   return (
     <Input
+      key={key}
       id={props.id}
       defaultValue={(ctx.store.values[props.name] as string | undefined) ?? ''}
       placeholder={props.placeholder}
@@ -51,10 +75,11 @@ function TextWidget(props: WidgetProps) {
 }
 
 function TextareaWidget(props: WidgetProps) {
-  const { change, blur, ctx } = useFieldHandlers(props);
+  const { change, blur, ctx, key } = useUncontrolled(props);
   const max = fieldOf(props).maxLength;
   return (
     <Input.TextArea
+      key={key}
       id={props.id}
       defaultValue={(ctx.store.values[props.name] as string | undefined) ?? ''}
       placeholder={props.placeholder}
@@ -70,10 +95,11 @@ function TextareaWidget(props: WidgetProps) {
 }
 
 function NumberWidget(props: WidgetProps) {
-  const { change, blur, ctx } = useFieldHandlers(props);
+  const { change, blur, ctx, key } = useUncontrolled(props);
   const f = fieldOf(props);
   return (
     <InputNumber
+      key={key}
       id={props.id}
       style={FULL}
       defaultValue={(ctx.store.values[props.name] as number | undefined)}
