@@ -45,11 +45,15 @@ describe('organisation life in the demo', () => {
     const [orgId] = [...orgIds] as number[];
     const feb = before.body.periods.find((p: { type: string; period: string }) => p.type === '支委会' && p.period === `${year}-02`);
     expect(feb).toMatchObject({ held: 0, compliant: false });
-    const members = await t.app.inject({ method: 'POST', url: '/api/m/member/list?size=5', headers: bearer(token.zbsj), payload: { orgId } });
-    const ids = members.json().content.map((m: { id: number }) => m.id);
+    // [43.7] The committee is the current term's: the form's fill names it; more than half of it attend.
+    const fill = await t.app.inject({ method: 'POST', url: '/api/m/meeting/fill/meetings.attendance', headers: bearer(token.zbsj), payload: { values: { type: '支委会' } } });
+    const committee = fill.json().values as { committeeSize: number; attendeeIds: number[] };
+    // (a name on the term that two members share is not picked for either)
+    expect(committee.attendeeIds.length, fill.body).toBeGreaterThan(committee.committeeSize / 2);
+    expect(committee.attendeeIds.length).toBeLessThanOrEqual(committee.committeeSize);
     const created = await t.app.inject({
       method: 'POST', url: '/api/m/meeting', headers: bearer(token.zbsj),
-      payload: { type: '支委会', date: `${year}-02-27`, topic: '补记二月支委会', committeeSize: 3, attendeeIds: ids.slice(0, 2) },
+      payload: { type: '支委会', date: `${year}-02-27`, topic: '补记二月支委会', attendeeIds: committee.attendeeIds.slice(0, Math.floor(committee.committeeSize / 2) + 1) },
     });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json().orgId).toBe(orgId);

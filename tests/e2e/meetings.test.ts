@@ -96,6 +96,15 @@ describe('a branch secretary records a 支委会', () => {
     await drillDown(page, before + 1);
   });
 
+  it('[43.7] 民主生活会 as a branch secretary says no branch of theirs holds one, not "0个党组织 … 100%"', async () => {
+    const page = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+    pages.push(page);
+    await page.context().addCookies([{ name: TOKEN_KEY, value: await apiToken('zbsj', DEMO_USER_PASSWORD), url: new URL(webUrl('/')).origin }]);
+    await page.goto(webUrl(menuPagePath('core:meetings-democratic')));
+    await page.locator('.mt-none').getByText('没有需要按要求召开民主生活会的党组织').waitFor(SLOW);
+    expect(await page.getByText('总体完成率').count()).toBe(0);
+  });
+
   it('[S1.F12c] on a desktop: the same steps, the calendar counts it and lists it', async () => {
     const page = await open({ viewport: { width: 1440, height: 900 } });
     await februaryCell(page).waitFor(SLOW);

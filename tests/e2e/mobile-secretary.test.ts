@@ -88,6 +88,10 @@ describe('the branch secretary on a 390 × 844 phone', () => {
     await page.getByRole('navigation', { name: '常用' }).getByRole('button', { name: '记录会议' }).tap();
     await page.getByRole('list', { name: '出席情况', exact: true }).waitFor(SLOW);
     await page.locator('#mf-type').selectOption('党小组会');
+    // [43.7] Nobody counts as present before being marked: a save names the unmarked; 全部出席 marks them all.
+    await page.getByRole('button', { name: '保存会议' }).tap();
+    await page.locator('.m-field-error').filter({ hasText: '未标记出席情况' }).waitFor(SLOW);
+    await page.getByRole('button', { name: '全部出席' }).tap();
     await page.getByRole('button', { name: '保存会议' }).tap();
     await page.locator('.m-field-bad').filter({ hasText: '会议主题' }).getByRole('alert').waitFor(SLOW);
 

@@ -36,6 +36,8 @@ describe('the branch secretary\'s mobile forms (issue 31)', () => {
     ]);
     expect(attendanceValues(roll, new Map([[1, '甲'], [2, '乙'], [3, '丙']]))).toEqual({ attendeeIds: [1], absentIds: [2, 3], absentReason: '乙请假：出差；丙缺席' });
     expect(attendanceValues(new Map([[1, { presence: 'present' as const, reason: '' }]]), new Map())).toEqual({ attendeeIds: [1], absentIds: [] });
+    // [43.7] Someone not marked yet is neither present nor absent.
+    expect(attendanceValues(new Map([[1, { presence: 'unmarked' as const, reason: '' }], [2, { presence: 'present' as const, reason: '' }]]), new Map())).toEqual({ attendeeIds: [2], absentIds: [] });
   });
 
   it('goes back after login only to a screen of the mobile app', () => {

@@ -2570,7 +2570,7 @@ export interface MeetingRecord {
    */
   themePlanId?: number;
   /**
-   * 支委会成员数: 应到的支部委员人数：到会须超过半数
+   * 支委会成员数: 应到的支部委员人数：从本组织现任届次的支部委员会带出（保存时以届次为准），没有届次记录的手工填写；到会须超过半数
    */
   committeeSize?: number;
   /**

@@ -146,6 +146,10 @@ export function MeetingsPage({ title, types, compliance = true }: { title?: stri
         <Card size="small" title={`${calendarName ?? ''} ${year}年会议完成情况`} extra={<span className="mt-legend"><i className="mt-ok" />已完成 <i className="mt-miss" />未完成 <i className="mt-open" />本期未结束</span>}>
           {calendar.isLoading ? <Spin /> : <BranchCalendar periods={calendarPeriods} onPick={setCell} />}
         </Card>
+      ) : counts.total === 0 ? (
+        // Nothing of these types is due from the caller's organisations (a branch and 民主生活会, held by 党委):
+        // say so rather than "0个党组织, 100%" (issue 43.7).
+        <Alert className="mt-none" type="info" showIcon title={`您可见的党组织中没有需要按要求召开${types.join('、')}的党组织`} description={types.includes('民主生活会') ? '民主生活会由党委（党组）领导班子召开；党支部召开组织生活会。' : undefined} />
       ) : (
         <div className="mt-summary">
           <div className="mt-stats">

@@ -1,6 +1,8 @@
 /**
  * 记录会议: the branch secretary records a meeting of organisation life on the phone — type, topic, date, place,
- * attendance of the branch's members (出席 / 请假 / 缺席, with the reason), the minutes, a photo from the camera —
+ * attendance (出席 / 请假 / 缺席, with the reason) of those the meeting is for — a 支委会's committee from the current
+ * term, a 支部党员大会's and other meetings' the branch's members (the module's x-fill) — each marked, nobody counted
+ * present before they are (全部出席 marks everyone at once), the minutes, a photo from the camera —
  * saved through the generic module API (`POST /api/m/meeting`), so the meeting's own rules (quorum, no date
  * ahead) answer, and their messages show under the fields.
  */
@@ -18,7 +20,7 @@ const MODULE = 'meeting';
 const BEFORE_ATTENDANCE = ['type', 'topic', 'date', 'place', 'committeeSize', 'secretaryLecture', 'votes', 'entitled'];
 const AFTER_ATTENDANCE = ['minutes', 'photo', 'invalid'];
 
-type Presence = 'present' | 'leave' | 'absent';
+type Presence = 'present' | 'leave' | 'absent' | 'unmarked';
 const PRESENCE: { key: Presence; label: string }[] = [
   { key: 'present', label: '出席' },
   { key: 'leave', label: '请假' },
@@ -30,14 +32,14 @@ interface Attendance {
   reason: string;
 }
 
-/** The meeting's attendance fields from the roll: present → attendeeIds; on leave or absent → absentIds, with the reasons. */
+/** The meeting's attendance fields from the roll: present → attendeeIds; on leave or absent → absentIds, with the reasons (unmarked: neither). */
 export function attendanceValues(roll: Map<number, Attendance>, names: Map<number, string>): { attendeeIds: number[]; absentIds: number[]; absentReason?: string } {
   const attendeeIds: number[] = [];
   const absentIds: number[] = [];
   const reasons: string[] = [];
   for (const [id, a] of roll) {
     if (a.presence === 'present') attendeeIds.push(id);
-    else {
+    else if (a.presence !== 'unmarked') {
       absentIds.push(id);
       reasons.push(`${names.get(id) ?? id}${a.presence === 'leave' ? '请假' : '缺席'}${a.reason.trim() ? `：${a.reason.trim()}` : ''}`);
     }
@@ -64,8 +66,26 @@ export default function RecordMeeting({ user }: { user: PublicUser }) {
   const dicts = useDictOptions(schema ? Object.values(schema.properties).flatMap((f) => (f['x-dict'] ? [f['x-dict']] : [])) : []);
   const names = useMemo(() => new Map((members.data?.content ?? []).map((m) => [m.id, m.name])), [members.data]);
 
-  // Everyone present until marked otherwise; the schema's defaults (the type) filled in.
-  useEffect(() => setRoll(new Map((members.data?.content ?? []).map((m) => [m.id, { presence: 'present', reason: '' }]))), [members.data]);
+  // The roll of the meeting's type (x-fill: a 支委会's committee), else the branch's members; nobody marked yet.
+  const type = values.type as string | undefined;
+  useEffect(() => {
+    if (!members.data || !type) return;
+    let alive = true;
+    const everyone = members.data.content.map((m) => m.id);
+    post<{ values: { attendeeIds?: number[]; committeeSize?: number; entitled?: number } }>(`/api/m/${MODULE}/fill/meetings.attendance`, { values: { type, orgId: user.orgId } })
+      .catch(() => ({ values: {} as { attendeeIds?: number[]; committeeSize?: number; entitled?: number } }))
+      .then(({ values: filled }) => {
+        if (!alive) return;
+        const ids = filled.attendeeIds?.length ? filled.attendeeIds.filter((id) => everyone.includes(id)) : everyone;
+        // Those already marked keep their mark when the roll changes with the type.
+        setRoll((prev) => new Map(ids.map((id) => [id, prev.get(id) ?? { presence: 'unmarked', reason: '' }])));
+        const sizes = Object.fromEntries(Object.entries({ committeeSize: filled.committeeSize, entitled: filled.entitled }).filter(([, v]) => v !== undefined));
+        if (Object.keys(sizes).length) setValues((v) => ({ ...v, ...sizes }));
+      });
+    return () => {
+      alive = false;
+    };
+  }, [members.data, type, user.orgId]);
   useEffect(() => {
     if (schema) setValues((v) => ({ ...Object.fromEntries(Object.entries(schema.properties).filter(([, f]) => f.default !== undefined && !f.readOnly).map(([n, f]) => [n, f.default])), ...v }));
   }, [schema]);
@@ -77,7 +97,7 @@ export default function RecordMeeting({ user }: { user: PublicUser }) {
     return (
       <div className="m-card" role="status">
         <p className="m-done">会议已保存：{saved.topic}</p>
-        <button type="button" className="m-btn m-btn-primary m-block" onClick={() => { setSaved(null); setValues({ date: localToday(), type: values.type }); setRoll(new Map([...roll.keys()].map((id) => [id, { presence: 'present', reason: '' }]))); }}>
+        <button type="button" className="m-btn m-btn-primary m-block" onClick={() => { setSaved(null); setValues({ date: localToday(), type: values.type, committeeSize: values.committeeSize, entitled: values.entitled }); setRoll(new Map([...roll.keys()].map((id) => [id, { presence: 'unmarked', reason: '' }]))); }}>
           再记录一次
         </button>
       </div>
@@ -87,9 +107,17 @@ export default function RecordMeeting({ user }: { user: PublicUser }) {
   const set = (name: string, value: unknown) => setValues((v) => ({ ...v, [name]: value }));
   const mark = (id: number, change: Partial<Attendance>) => setRoll((r) => new Map(r).set(id, { ...r.get(id)!, ...change }));
   const counts = PRESENCE.map((p) => [...roll.values()].filter((a) => a.presence === p.key).length);
+  const unmarked = [...roll.values()].filter((a) => a.presence === 'unmarked').length;
+  const allPresent = () => setRoll((r) => new Map([...r].map(([id, a]) => [id, a.presence === 'unmarked' ? { ...a, presence: 'present' } : a])));
   const save = async () => {
-    setBusy(true);
     setErrors({});
+    // Nobody is counted present without being marked (a save with only a topic used to count everyone).
+    if (unmarked) {
+      setMessage('');
+      setErrors({ attendeeIds: `还有${unmarked}人未标记出席情况：请逐一标记，或点“全部出席”后再标记请假、缺席的人` });
+      return;
+    }
+    setBusy(true);
     setMessage('');
     const body = Object.fromEntries(Object.entries({ ...values, orgId: user.orgId, ...attendanceValues(roll, names) }).filter(([, v]) => v !== undefined && v !== ''));
     try {
@@ -110,7 +138,12 @@ export default function RecordMeeting({ user }: { user: PublicUser }) {
       <div className="m-card">
         <MobileFields fields={fieldsOf(schema, BEFORE_ATTENDANCE)} values={values} onChange={set} errors={errors} dicts={dicts} moduleName={MODULE} />
       </div>
-      <Section title={`出席情况（出席 ${counts[0]}，请假 ${counts[1]}，缺席 ${counts[2]}）`} empty={roll.size === 0}>
+      <Section title={`出席情况（出席 ${counts[0]}，请假 ${counts[1]}，缺席 ${counts[2]}${unmarked ? `，未标记 ${unmarked}` : ''}）`} empty={roll.size === 0}>
+        {unmarked > 0 && (
+          <button type="button" className="m-btn m-block" onClick={allPresent}>
+            全部出席
+          </button>
+        )}
         <ul className="m-list" aria-label="出席情况">
           {[...roll].map(([id, a]) => (
             <li key={id} className="m-item m-attend">
@@ -124,7 +157,7 @@ export default function RecordMeeting({ user }: { user: PublicUser }) {
                   ))}
                 </span>
               </div>
-              {a.presence !== 'present' && (
+              {(a.presence === 'leave' || a.presence === 'absent') && (
                 <input className="m-input" aria-label={`${names.get(id)}${a.presence === 'leave' ? '请假' : '缺席'}原因`} placeholder={a.presence === 'leave' ? '请假原因' : '缺席原因（可不填）'} value={a.reason} maxLength={100} onChange={(e) => mark(id, { reason: e.target.value })} />
               )}
             </li>
