@@ -53,6 +53,16 @@ describe('the module form', () => {
     expect(ui['ui:order']).toEqual(formLayout(memberSchema).sections.flatMap((s) => s.fields));
   });
 
+  it('[43.7] a required field the form lets stay empty (a new record\'s own organisation) has no star and says what empty means', () => {
+    const starred = renderForm(memberSchema);
+    expect(field(starred.container, 'orgId')!.querySelector('.ant-form-item-required')).not.toBeNull();
+    cleanup();
+    const { container } = renderWithProviders(<RecordForm schema={memberSchema} optional={['orgId']} />);
+    expect(field(container, 'orgId')!.querySelector('.ant-form-item-required')).toBeNull();
+    expect(field(container, 'orgId')!.textContent).toContain('不选则为本人所在党组织');
+    expect(field(container, 'idCard')!.querySelector('.ant-form-item-required')).not.toBeNull();
+  });
+
   it('lays out x-form groups in two columns with their titles', () => {
     const { container } = renderForm(memberSchema);
     const titles = [...container.querySelectorAll('.rf-section-title')].map((e) => e.textContent);

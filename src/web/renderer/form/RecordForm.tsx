@@ -88,6 +88,9 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
   const built = useMemo(() => {
     const ui: UiSchema = formUiSchema(schema);
     for (const name of fixedKey ? fixedKey.split(',') : []) ui[name] = { ...ui[name], 'ui:widget': 'readonly' };
+    // The organisation a new record may leave empty is the caller's own (x-scope): the field says so (issue 43.7).
+    const scope = schema['x-scope'];
+    if (scope && ui[scope] && optionalKey.split(',').includes(scope)) ui[scope] = { ...ui[scope], 'ui:placeholder': '不选则为本人所在党组织' };
     const rjsfSchema = formSchema(schema);
     const transform = chineseErrors(schema, optionalKey ? optionalKey.split(',') : []);
     return { rjsfSchema, ui, layout: formLayout(schema), transform, validator: validatorFor(rjsfSchema) };
@@ -108,6 +111,7 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
       store,
       schema,
       refNames: refNames ?? {},
+      optional: new Set(optionalKey ? optionalKey.split(',') : []),
       layout: built.layout,
       shown,
       validateField: (name) => store.setErrors({ [name]: messagesOf(name) }),
@@ -119,7 +123,7 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
     return ctx;
     // refNames are read when a picker opens: the first ones given are the record's.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [store, schema, built]);
+  }, [store, schema, built, optionalKey]);
 
   /** Shows these messages; the first field in form order is brought into view (its tab opened first). */
   const show = (errors: Record<string, string[]>) => {

@@ -15,6 +15,8 @@ export interface RecordFormContext {
   revalidate(name: string): void;
   /** Enter was pressed in a field (its cell's form was submitted). */
   fieldSubmitted(): void;
+  /** Required fields this form lets stay empty (RecordFormProps.optional): shown without the star. */
+  optional?: ReadonlySet<string>;
 }
 
 export const contextOf = (props: { registry: { formContext?: unknown } }) => props.registry.formContext as RecordFormContext;

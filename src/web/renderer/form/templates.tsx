@@ -31,7 +31,7 @@ function FieldItem(props: FieldTemplateProps & { name: string }) {
       className="rf-field"
       label={label}
       extra={description}
-      required={required}
+      required={required && !ctx.optional?.has(name)}
       htmlFor={id}
       validateStatus={errors.length ? 'error' : undefined}
       help={errors.length ? errors.join('；') : undefined}
