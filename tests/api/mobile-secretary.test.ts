@@ -5,6 +5,7 @@
  * module's records waiting for the caller in one answer).
  */
 import { sql } from 'kysely';
+import { pinyinKey } from '../../src/server/runtime/pinyin.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { login } from '../support/auth.js';
@@ -36,6 +37,9 @@ describe(`the branch secretary's mobile screens on ${TEST_DB}`, () => {
     expect(members.length).toBeGreaterThan(0);
     expect(all.body.totalElements).toBe(members.length);
     expect(members.every((m) => m.orgId === branchId)).toBe(true);
+    // [43.14] By the pinyin of the names, as the roster sorts them.
+    const keys = members.map((m) => pinyinKey(m.name) ?? '');
+    expect(keys).toEqual([...keys].sort());
     const behind = await call('GET', '/api/dues/branch/members?behind=true&size=1000', undefined, zbsj);
     const late = behind.body.content as Standing[];
     expect(late.length).toBe(all.body.behind);

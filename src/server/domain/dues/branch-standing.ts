@@ -29,11 +29,12 @@ export async function branchStanding(dues: Dues, caller: Caller, q: { orgId?: nu
   const inOrgs = sql<boolean>`${onRosterSql('m')} AND ${scopeSql(covered, 'm.org_id')}`;
   const counts = (await sql<{ total: number; behind: number }>`
     SELECT count(*)::int AS total, count(*) FILTER (WHERE ${unsettled})::int AS behind FROM m_member m WHERE ${inOrgs}`.execute(dues.db)).rows[0];
+  // Members by the pinyin of their names (name__py, the runtime's sort key), as every list of members (issue 43.14).
   const rows = (await sql<{ id: number; name: string; orgId: number; orgName: string | null; reachable: boolean }>`
     SELECT m.id, m.name, m.org_id AS "orgId", o.name AS "orgName", EXISTS (SELECT 1 FROM users u WHERE u.member_id = m.id AND u.enabled) AS reachable
     FROM m_member m LEFT JOIN m_org o ON o.id = m.org_id
     WHERE ${inOrgs} AND ${q.behind ? unsettled : sql<boolean>`true`}
-    ORDER BY o.name, m.name, m.id LIMIT ${q.size} OFFSET ${q.page * q.size}`.execute(dues.db)).rows;
+    ORDER BY o.name, m.name__py, m.name, m.id LIMIT ${q.size} OFFSET ${q.page * q.size}`.execute(dues.db)).rows;
   const standing = await duesStatusesOf(dues.db, rows.map((r) => r.id));
   return {
     totalElements: q.behind ? counts.behind : counts.total,
