@@ -2,6 +2,7 @@
  * The cadre base's rules (src/server/domain/cadre/rules.ts, docs/cadres.md) at their boundaries: the work
  * record's continuity in months, the retirement age by rank and gender, a term's end, staffing figures.
  */
+import { schoolAndMajor } from '../../src/server/domain/cadre/lrmx.js';
 import { describe, expect, it } from 'vitest';
 import { resumeProblems, retirementDateOf, staffingFigures, termEndOf } from '../../src/server/domain/cadre/rules.js';
 import { ageLabel, retirementAgeMonths } from '../../src/shared/cadre/retirement.js';
@@ -64,5 +65,13 @@ describe('cadre rules', () => {
     expect(staffingFigures(3, 2)).toEqual({ occupied: 2, vacant: 1, excess: 0, status: '空缺' });
     expect(staffingFigures(3, 3)).toEqual({ occupied: 3, vacant: 0, excess: 0, status: '满编' });
     expect(staffingFigures(3, 4)).toEqual({ occupied: 4, vacant: 0, excess: 1, status: '超编' });
+  });
+});
+
+describe('[43.14] LRMX 毕业院校系及专业', () => {
+  it('names the institution and the major as a major', () => {
+    expect(schoolAndMajor({ school: '湖南大学', major: '计算机科学与技术' })).toBe('湖南大学计算机科学与技术专业');
+    expect(schoolAndMajor({ school: '湖南大学', major: '法学专业' })).toBe('湖南大学法学专业');
+    expect(schoolAndMajor({ school: '中央党校', major: null })).toBe('中央党校');
   });
 });

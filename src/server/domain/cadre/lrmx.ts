@@ -32,6 +32,12 @@ const dot = (date: unknown) => (typeof date === 'string' && date.length >= 7 ? `
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const IN_PROGRESS = [0, 1, 2, 3, 4];
 
+/** 毕业院校系及专业 as the form reads it: the institution, then the major named as one (某大学计算机科学与技术专业). */
+export function schoolAndMajor(e: { school: string | null; major: string | null }): string {
+  const major = e.major?.trim();
+  return `${e.school?.trim() ?? ''}${major ? (major.endsWith('专业') ? major : `${major}专业`) : ''}`;
+}
+
 /** The form of one cadre the actor may see (404 otherwise, as the record API answers). */
 export async function lrmxForm(app: FastifyInstance, cadreId: number, actor: Actor): Promise<LrmxForm> {
   const c = await app.runtime.records('cadre').get(cadreId, actor);
@@ -75,10 +81,10 @@ export async function lrmxForm(app: FastifyInstance, cadreId: number, actor: Act
     speciality: text(c.speciality),
     fullTimeEducation: full ? label('GB_JBXX_XL', full.education) : text(c.educationLabel),
     fullTimeDegree: full ? label('GB_JBXX_XW', full.degree) : text(c.degreeLabel),
-    fullTimeSchool: full ? [full.school, full.major].filter(Boolean).join('') : text(c.graduatedFrom),
+    fullTimeSchool: full ? schoolAndMajor(full) : text(c.graduatedFrom),
     partTimeEducation: part ? label('GB_JBXX_XL', part.education) : '',
     partTimeDegree: part ? label('GB_JBXX_XW', part.degree) : '',
-    partTimeSchool: part ? [part.school, part.major].filter(Boolean).join('') : '',
+    partTimeSchool: part ? schoolAndMajor(part) : '',
     currentPost,
     proposedPost: proposed ? `${proposed.unit ?? ''}${label('GB_JBXX_ZW', proposed.post)}` : '',
     proposedRemoval: proposed ? currentPost : '',
