@@ -93,9 +93,7 @@ export class RuntimeContext {
    * for the transaction to end).
    */
   async dictLabels(code: string, db: Kysely<DB> = this.db): Promise<Map<string, string>> {
-    if (db === this.db) return this.dicts.labels(code);
-    const rows = await db.selectFrom('dict_details').select(['value', 'label']).where('dict_code', '=', code).execute();
-    return new Map(rows.map((r) => [r.value, r.label]));
+    return db === this.db ? this.dicts.labels(code) : dictLabelsIn(db, code);
   }
 
   /** The values a dictionary field may take (enabled entries), like dictLabels for transactions. */
@@ -125,4 +123,10 @@ export class RuntimeContext {
     for (const r of rows as { id: number; name: string }[]) out.set(r.name, [...(out.get(r.name) ?? []), r.id]);
     return out;
   }
+}
+
+/** A dictionary's labels (value → label) read through `db`: inside a transaction, where the dictionary service's cache query would wait. */
+export async function dictLabelsIn(db: Kysely<DB>, code: string): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('dict_details').select(['value', 'label']).where('dict_code', '=', code).execute();
+  return new Map(rows.map((r) => [r.value, r.label]));
 }

@@ -1,6 +1,7 @@
 import { ruleParamRoutes } from './params/routes.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import { isBlank } from '../../shared/module-schema/fields.js';
 import { MODULE_ACTIONS, type ModuleAction } from '../../shared/module-schema/types.js';
 import { LOGIN, currentUser, perm } from '../core/auth/guard.js';
 import { hasAnyPermission, type SessionUser } from '../core/auth/session-user.js';
@@ -14,6 +15,7 @@ import type { Runtime } from './index.js';
 import type { RuntimeModule } from './module.js';
 import { containsText } from '../db/text-search.js';
 import { serveRecords } from './read-policy.js';
+import { outOfScope } from './scope.js';
 import { sendTemplate } from './template.js';
 import { trailOf } from './trail.js';
 import { listDeleted } from './deleted.js';
@@ -243,11 +245,14 @@ const MODULE_ROUTES: ModuleRoute[] = [
       const body = (req.body ?? {}) as { values?: Record<string, unknown> };
       const values = Object.fromEntries(spec.on.map((n) => [n, body.values && typeof body.values === 'object' ? body.values[n] : undefined]));
       const a = await actor(runtime, req);
-      // The organisation a form names must be one the caller may write in: nothing of another is filled in.
+      // An empty organisation is the caller's own, as a write takes it; one the caller may not write in fills nothing
+      // (the runtime's own write-scope check).
       const scopeField = m.schema['x-scope'];
-      // An empty organisation is the caller's own, as a write takes it.
-      if (scopeField && spec.on.includes(scopeField) && (values[scopeField] === undefined || values[scopeField] === null || values[scopeField] === '')) values[scopeField] = a.orgId;
-      if (scopeField && spec.on.includes(scopeField) && a.scope !== 'all' && !a.scope.includes(Number(values[scopeField]))) return { values: {} };
+      if (scopeField && spec.on.includes(scopeField)) {
+        if (isBlank(values[scopeField])) values[scopeField] = a.orgId;
+        const [outside] = await outOfScope(runtime.ctx, m, [values], a);
+        if (outside) return { values: {} };
+      }
       const answer = await fill({ module: m, actor: a, db: runtime.ctx.db, values });
       return { values: Object.fromEntries(spec.sets.filter((n) => answer[n] !== undefined).map((n) => [n, answer[n]])) };
     },

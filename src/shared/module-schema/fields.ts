@@ -33,7 +33,8 @@ export function modulePermissions(schema: ModuleSchema): Record<ModuleAction, st
   return Object.fromEntries(MODULE_ACTIONS.map((a) => [a, own[a] ?? `${schema['x-id']}:${a}`])) as Record<ModuleAction, string>;
 }
 
-const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+/** An empty value: nothing, an empty text or an empty list. */
+export const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 
 /**
  * Required fields a stored record lacks that a save of it may leave empty: a field made required after

@@ -6,6 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { localToday } from '../../../shared/module-schema/computed.js';
+import { dictLabelsIn } from '../../runtime/context.js';
 import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import { registerHook } from '../../runtime/index.js';
@@ -29,9 +30,8 @@ export interface CataloguePost {
   head: string | null;
 }
 
-/** A dictionary value's label read in the caller's transaction (as RuntimeContext.dictLabels reads inside one). */
-export const dictLabelIn = async (db: Kysely<DB>, code: string, value: string) =>
-  (await db.selectFrom('dict_details').select('label').where('dict_code', '=', code).where('value', '=', value).executeTakeFirst())?.label;
+/** A dictionary value's label read in the caller's transaction (the runtime's dictLabelsIn). */
+export const dictLabelIn = async (db: Kysely<DB>, code: string, value: string) => (await dictLabelsIn(db, code)).get(value);
 
 const rankLabel = async (db: Kysely<DB>, rank: string) => (await dictLabelIn(db, 'GB_JBXX_XZJB', rank)) ?? rank;
 

@@ -5,11 +5,11 @@
  * the last fill keeps the user's value. A failed request fills nothing (the form works as without it).
  */
 import { useEffect } from 'react';
+import { isBlank } from '../../../shared/module-schema/fields';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { post } from '../../core/request/request';
 import type { FormStore } from './store';
 
-const isBlank = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export function useFills(schema: ModuleSchema, store: FormStore, enabled: boolean): void {
@@ -33,9 +33,9 @@ export function useFills(schema: ModuleSchema, store: FormStore, enabled: boolea
             if (!alive || asked.get(spec.name) !== key) return;
             for (const [name, value] of Object.entries(values)) {
               if (!spec.sets.includes(name)) continue;
+              // A value the user gave (not the last fill's) stays.
               const now = store.values[name];
-              if (!isBlank(now) && filled.has(name) && !same(now, filled.get(name))) continue;
-              if (!isBlank(now) && !filled.has(name)) continue;
+              if (!isBlank(now) && !(filled.has(name) && same(now, filled.get(name)))) continue;
               filled.set(name, value);
               store.change(name, value);
             }

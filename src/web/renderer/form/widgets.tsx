@@ -7,7 +7,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import { App, Button, Checkbox, Input, InputNumber, Progress, Radio, Select, Space, Switch, Upload } from 'antd';
 import dayjs from 'dayjs';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { computeField } from '../../../shared/module-schema/computed';
 import type { FieldSchema } from '../../../shared/module-schema/types';
 import { IMAGE_TYPES } from '../../../shared/file-types';
@@ -46,14 +46,14 @@ function useUncontrolled(props: WidgetProps) {
   useEffect(() => store.subscribeField(props.name, () => {
     if (!typing.current) setKey((k) => k + 1);
   }), [store, props.name]);
-  const change = useCallback((value: unknown) => {
+  const change = (value: unknown) => {
     typing.current = true;
     try {
       handlers.change(value);
     } finally {
       typing.current = false;
     }
-  }, [handlers]);
+  };
   return { ...handlers, change, key };
 }
 
