@@ -91,7 +91,7 @@ export interface UkeySimulatorState {
   pin: string;
   locked: boolean;
   wrongTries: number;
-  /** Connections accepted since start, per port. */
+  /** TCP connections accepted since start, per port (a websocket the client gave up on still counts). */
   connections: Record<number, number>;
   /** Connections open now. */
   clients: number;
@@ -157,20 +157,23 @@ export async function startUkeySimulator(options: UkeySimulatorOptions = {}): Pr
     send(socket, { type: 'unlockResult', deviceId: s.deviceId, ok: true });
   };
 
+  // Connections are counted when the TCP connection is accepted, not when the websocket handshake ends:
+  // the web app closes the slower of its two sockets as soon as one opens, so a handshake may never finish.
   const servers = await Promise.all(
     ports.map(
       (port) =>
-        new Promise<WebSocketServer>((resolve, reject) => {
-          const wss = new WebSocketServer({ port, host });
-          wss.once('listening', () => resolve(wss));
-          wss.once('error', reject);
+        new Promise<{ http: http.Server; wss: WebSocketServer }>((resolve, reject) => {
+          const server = http.createServer((_req, res) => res.writeHead(426).end());
+          server.on('connection', () => connections[port]++);
+          const wss = new WebSocketServer({ server });
           wss.on('connection', (socket) => {
-            connections[port]++;
             clients.add(socket);
             log(`client connected on ${port}`);
             socket.on('message', (data) => answer(socket, data.toString()));
             socket.on('close', () => clients.delete(socket));
           });
+          server.once('error', reject);
+          server.listen(port, host, () => resolve({ http: server, wss }));
         }),
     ),
   );
@@ -203,7 +206,16 @@ export async function startUkeySimulator(options: UkeySimulatorOptions = {}): Pr
     state: () => ({ ...s, connections: { ...connections }, clients: clients.size, received: [...received], publicKey: simulatorKeyPair(s.deviceId).publicKeyPem }),
     async close() {
       for (const c of clients) c.terminate();
-      await Promise.all(servers.map((wss) => new Promise<void>((resolve) => wss.close(() => resolve()))));
+      await Promise.all(
+        servers.map(
+          ({ http: server, wss }) =>
+            new Promise<void>((resolve) => {
+              wss.close();
+              server.closeAllConnections();
+              server.close(() => resolve());
+            }),
+        ),
+      );
       await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
     },
   };

@@ -51,8 +51,7 @@ describe('hardware certificate (uKey) against the simulator', () => {
     });
     const dialog = pinDialog(page);
     await dialog.getByText(promptFor(5)).waitFor();
-    const after = sim.state().connections;
-    for (const port of UKEY_PORTS) expect(after[port]).toBeGreaterThan(before[port] ?? 0);
+    for (const port of UKEY_PORTS) await expect.poll(() => sim.state().connections[port]).toBeGreaterThan(before[port] ?? 0);
 
     // [S5.V9b] a 7-character PIN is refused on the page and never sent.
     const frames = sim.state().received.length;
