@@ -36,7 +36,6 @@ export async function main(): Promise<void> {
     process.exit(1);
   }
   const { app, url } = started;
-  process.stdout.write(banner(url, config));
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -61,6 +60,9 @@ export async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // The banner last: whoever waits for it (a supervisor, a test) may signal at once, and until the handlers
+  // above are on, a signal kills the process without a clean stop.
+  process.stdout.write(banner(url, config));
 }
 
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);

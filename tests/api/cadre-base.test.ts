@@ -296,6 +296,22 @@ describe(`cadre base on ${TEST_DB}`, () => {
     expect(await reminderOn('cadre-secondment', 'secondment-expiry', s.id, addDays(end, 1))).toEqual({ due_date: end, state: 3 });
   });
 
+  it('[issue 40.3] a leadership team\'s 届满 is reminded 180 days ahead (not the day before), naming the unit and the team', async () => {
+    // Someone who receives it: holders of cadre-leadership:edit (superusers never receive).
+    const role = await admin('POST', '/api/roles', { name: '班子管理T', code: 'r_team_t', permissions: ['cadre-leadership:list', 'cadre-leadership:edit', 'msg-remind:list'], dataScope: 'all' });
+    expect((await admin('POST', '/api/users', { username: 'team_t', nickName: '班子管理T', roles: [role.body.id] })).status).toBe(201);
+    const termStart = addMonths(addDays(TODAY, 100), -60);
+    const team = await created(admin, '/api/m/leader-team', { unitId: unitB, name: '干部测试处领导班子', teamType: '9', termStart, termYears: 5 });
+    // Five years from the start (addMonths, as the hook computes it: a 29 February start ends on the 28th).
+    const due = addMonths(termStart, 60);
+    expect(team.termEnd).toBe(due);
+    expect(await reminderOn('leader-team', 'team-term-due', team.id, addDays(due, -181))).toEqual({ due_date: due, state: 1 });
+    expect(await reminderOn('leader-team', 'team-term-due', team.id, addDays(due, -180))).toEqual({ due_date: due, state: 2 });
+    const sent = (await sql<{ title: string; content: string }>`SELECT o.title, o.content FROM reminder_outbox o JOIN reminders r ON r.id = o.reminder_id WHERE r.module = 'leader-team' AND r.record_id = ${team.id}`.execute(t.database.db)).rows;
+    expect(sent[0]?.title).toBe('领导班子任期届满：干部测试处领导班子');
+    expect(sent[0]?.content).toContain('干部测试处干部测试处领导班子本届任期于');
+  });
+
   it('[S1.F3a] reminder 5 (retirement) is due on retireDate (the statutory day) and ends once the cadre has retired', async () => {
     // A woman at 处级 retires at 60 exactly: born 60 years before the day in 15 days.
     const retireDate = addDays(TODAY, 15);

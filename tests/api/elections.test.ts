@@ -97,6 +97,32 @@ describe(`elections on ${TEST_DB}`, () => {
     expect((await admin.post('/api/m/election/list', {})).body.totalElements).toBe(before);
   });
 
+  it('[issue 40.1] the roll fills in as the full members with rights; the pickers name who may not be listed and why, and only for members the caller may pick', async () => {
+    const full = await membersOf(branchId, '1');
+    const probationary = (await membersOf(branchId, '2'))[0]!;
+    // x-fill: choosing the organisation lists every full member whose rights stand (then adjusted by hand).
+    const fill = await zbsj.post('/api/m/election/fill/elections.roll', { values: { orgId: branchId } });
+    expect(fill.status, JSON.stringify(fill.body)).toBe(200);
+    expect([...fill.body.values.voterIds].sort((a: number, b: number) => a - b)).toEqual(full.map((m) => m.id).sort((a, b) => a - b));
+    // x-ref-eligible: the probationary member is greyed out with the reason, a full member is not.
+    const judged = await zbsj.post('/api/m/election/eligible/candidateIds', { values: { orgId: branchId }, ids: [full[0]!.id, probationary.id] });
+    expect(judged.status, JSON.stringify(judged.body)).toBe(200);
+    expect(Object.keys(judged.body.ineligible)).toEqual([String(probationary.id)]);
+    expect(judged.body.ineligible[probationary.id]).toContain(`“${probationary.name}”是预备党员`);
+    expect(judged.body.ineligible[probationary.id]).toContain('被选举权');
+    const roll = await zbsj.post('/api/m/election/eligible/voterIds', { values: { orgId: branchId }, ids: [probationary.id] });
+    expect(roll.body.ineligible[probationary.id]).toContain('选举权');
+    // A member of another branch, judged for this branch, is not of the organisation.
+    const other = (await admin.post('/api/m/member/list?size=5', { memberType: '1', partyStatus: '1' })).body.content.find((m: { orgId: number }) => m.orgId !== branchId) as { id: number; name: string } | undefined;
+    if (other) {
+      const outside = await admin.post('/api/m/election/eligible/candidateIds', { values: { orgId: branchId }, ids: [other.id] });
+      expect(outside.body.ineligible[other.id]).toBe(`“${other.name}”不是本组织的党员，不能列入候选人`);
+      // The branch secretary may not pick that member: no reason tells about them.
+      expect((await zbsj.post('/api/m/election/eligible/candidateIds', { values: { orgId: branchId }, ids: [other.id] })).body.ineligible).toEqual({});
+    }
+    expect((await zbsj.post('/api/m/election/eligible/name', { values: {}, ids: [1] })).status).toBe(404);
+  });
+
   it('[S1.F4c] terms due within six months or ended, overdue flagged', async () => {
     const res = await admin.get('/api/elections/terms?due=6');
     expect(res.status).toBe(200);

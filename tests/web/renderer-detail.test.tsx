@@ -61,6 +61,12 @@ vi.mock('../../src/web/core/request/request', async (original) => {
   };
 });
 
+const downloads = vi.hoisted(() => [] as { url: string; name: string }[]);
+vi.mock('../../src/web/core/request/download', async (original) => {
+  const real = await original<typeof import('../../src/web/core/request/download')>();
+  return { ...real, download: async (url: string, _params: unknown, name: string) => void downloads.push({ url, name }) };
+});
+
 describe('the record detail', () => {
   beforeEach(() => {
     server.calls.length = 0;
@@ -104,5 +110,17 @@ describe('the record detail', () => {
     fireEvent.click(screen.getByRole('tab', { name: '修改记录' }));
     await screen.findByText('用户修改', undefined, { timeout: 30_000 });
     await waitFor(() => expect(screen.queryByRole('button', { name: /恢\s*复/ })).toBeNull());
+  });
+
+  it('[issue 41.3] an x-links download is a button that fetches the API file under the record\'s name, shown only when its x-show-if holds', async () => {
+    const withFile = (values: unknown[]) =>
+      ({ ...cadre, 'x-links': [{ title: '下载全部介绍信（PDF）', path: '/api/cadre-files/{id}/letters.pdf', download: '{name}介绍信.pdf', 'x-show-if': { field: 'gender', in: values } }] }) as unknown as ModuleSchema;
+    const hidden = renderWithProviders(<DetailDrawer module="cadre" schema={withFile(['2'])} id={7} onClose={() => undefined} onEdit={() => undefined} />);
+    await screen.findByText('干部信息详情 · 李四', undefined, { timeout: 30_000 });
+    expect(screen.queryByRole('button', { name: /下载全部介绍信/ })).toBeNull();
+    hidden.unmount();
+    renderWithProviders(<DetailDrawer module="cadre" schema={withFile(['1'])} id={7} onClose={() => undefined} onEdit={() => undefined} />);
+    fireEvent.click(await screen.findByRole('button', { name: /下载全部介绍信（PDF）/ }, { timeout: 30_000 }));
+    await waitFor(() => expect(downloads).toEqual([{ url: '/api/cadre-files/7/letters.pdf', name: '李四介绍信.pdf' }]));
   });
 });

@@ -115,12 +115,42 @@ export function fillNamed(name: string): Fill | undefined {
   return fills.get(name);
 }
 
+export interface EligibilityContext {
+  module: RuntimeModule;
+  actor: Actor;
+  db: Kysely<DB>;
+  /** The reference field asked about. */
+  field: string;
+  /** The form's values of the declaration's `on` fields. */
+  values: Record<string, unknown>;
+  /** The referenced records to judge (the caller may pick each). */
+  ids: number[];
+}
+/** Referenced record id → why it may not be chosen for the field now (in Chinese); the eligible are absent. */
+export type Eligibility = (ctx: EligibilityContext) => Promise<Map<number, string>>;
+
+const eligibilities = new Map<string, Eligibility>();
+
+/**
+ * A field's `x-ref-eligible` names it: pickers grey out who may not be chosen, with the reason, and 全选 leaves
+ * them out (POST /api/m/{id}/eligible/{field}). The write's own guard still decides on save.
+ */
+export function registerEligibility(name: string, fn: Eligibility): void {
+  eligibilities.set(name, fn);
+}
+
+export function eligibilityNamed(name: string): Eligibility | undefined {
+  return eligibilities.get(name);
+}
+
 /** Hook names the schemas use that no service registered. */
 export function missingHooks(modules: RuntimeModule[]): string[] {
   const names = modules.flatMap((m) => [...m.hooks.beforeWrite, ...m.hooks.afterWrite, ...m.hooks.beforeDelete].map((h) => `${m.id}: ${h}`));
   const restore = modules.flatMap((m) => m.hooks.afterRestore.map((h) => `${m.id}: ${h}`));
   const filled = modules.flatMap((m) => (m.schema['x-fill'] ?? []).map((f) => `${m.id}: ${f.name}`));
-  return [...names.filter((n) => !hooks.has(n.split(': ')[1])), ...restore.filter((n) => !restoreHooks.has(n.split(': ')[1])), ...filled.filter((n) => !fills.has(n.split(': ')[1]))];
+  const eligible = modules.flatMap((m) => Object.values(m.schema.properties).flatMap((f) => (f['x-ref-eligible'] ? [`${m.id}: ${f['x-ref-eligible'].name}`] : [])));
+  const missing = (list: string[], known: Map<string, unknown>) => list.filter((n) => !known.has(n.split(': ')[1]));
+  return [...missing(names, hooks), ...missing(restore, restoreHooks), ...missing(filled, fills), ...missing(eligible, eligibilities)];
 }
 
 export async function runHooks(names: string[], ctx: HookContext): Promise<void> {

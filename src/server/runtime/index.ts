@@ -22,7 +22,7 @@ import { addDays } from '../../shared/calendar.js';
 import { EXPORT_INLINE_MAX } from '../../shared/jobs.js';
 import { workingCalendar } from './working-calendar.js';
 
-export { registerFill, registerHook, registerRestoreHook, type Fill, type FillContext, type Actor, type DeleteHookContext, type Hook, type HookContext, type RestoreHookContext, type WriteHookContext } from './hooks.js';
+export { registerEligibility, registerFill, registerHook, registerRestoreHook, type Eligibility, type EligibilityContext, type Fill, type FillContext, type Actor, type DeleteHookContext, type Hook, type HookContext, type RestoreHookContext, type WriteHookContext } from './hooks.js';
 export type { ApiRecord, ListInput, ListPage, WriteEvent, WriteOptions } from './records.js';
 export { registerEffect, registerGuard, type Effect, type EffectContext, type Guard, type GuardContext, type GuardResult } from './workflow/hooks.js';
 

@@ -9,7 +9,7 @@ import { idsOf } from '../core/ids.js';
 import { parsePaging } from '../core/paging.js';
 import { HttpError, STATUS_MESSAGES } from '../errors.js';
 import { streamExport } from './export.js';
-import { fillNamed, missingHooks } from './hooks.js';
+import { eligibilityNamed, fillNamed, missingHooks } from './hooks.js';
 import { readImportUpload, registerImportMultipart } from './import.js';
 import type { Runtime } from './index.js';
 import type { RuntimeModule } from './module.js';
@@ -255,6 +255,35 @@ const MODULE_ROUTES: ModuleRoute[] = [
       }
       const answer = await fill({ module: m, actor: a, db: runtime.ctx.db, values });
       return { values: Object.fromEntries(spec.sets.filter((n) => answer[n] !== undefined).map((n) => [n, answer[n]])) };
+    },
+  },
+  {
+    // x-ref-eligible: who of the named records may be chosen for a reference field now (an election's candidates).
+    // Only records the caller may pick are judged: a reason never tells about a record outside the picker's scope.
+    method: 'POST', path: '/eligible/:field', permissions: (m) => [m.permissions.add, m.permissions.edit],
+    when: (m) => Object.values(m.schema.properties).some((f) => !!f['x-ref-eligible']),
+    handler: async (runtime, m, req) => {
+      const field = m.fields.get((req.params as { field: string }).field);
+      const spec = field?.schema['x-ref-eligible'];
+      const judge = spec && eligibilityNamed(spec.name);
+      if (!field?.ref || !spec || !judge) throw new HttpError(404, '该字段没有可选条件');
+      const body = (req.body ?? {}) as { values?: Record<string, unknown>; ids?: unknown };
+      const values = Object.fromEntries(spec.on.map((n) => [n, body.values && typeof body.values === 'object' ? body.values[n] : undefined]));
+      const asked = Array.isArray(body.ids) ? [...new Set(body.ids.filter((n): n is number => Number.isSafeInteger(n) && (n as number) > 0))] : [];
+      if (asked.length > 1000) throw new HttpError(400, '一次最多判断1000人');
+      const a = await actor(runtime, req);
+      const scopeField = m.schema['x-scope'];
+      if (scopeField && spec.on.includes(scopeField) && isBlank(values[scopeField])) values[scopeField] = a.orgId;
+      const ref = runtime.registry.get(field.ref);
+      let ids = asked;
+      if (ref && asked.length) {
+        const scope = runtime.records(ref.id).pickerScopeCondition(a);
+        let q = runtime.ctx.anyDb.selectFrom(ref.table).select('id').where('id', 'in', asked);
+        if (scope) q = q.where(scope);
+        ids = (await q.execute()).map((r) => r.id as number);
+      }
+      const ineligible = ids.length ? await judge({ module: m, actor: a, db: runtime.ctx.db, field: field.name, values, ids }) : new Map<number, string>();
+      return { ineligible: Object.fromEntries([...ineligible].filter(([id]) => ids.includes(id))) };
     },
   },
   { method: 'GET', path: '/template', permissions: may('import'), handler: async (runtime, m, _req, reply) => sendTemplate(reply, runtime.ctx, m) },

@@ -229,7 +229,7 @@ export async function seedCadres(database: Database, options: CadreSeedOptions):
 }
 
 /** The cadre base's modules whose reminders the demo computes once seeded. */
-export const CADRE_REMINDER_MODULES = ['cadre', 'cadre-post', 'cadre-secondment', 'cadre-passport', 'cadre-abroad'];
+export const CADRE_REMINDER_MODULES = ['cadre', 'cadre-post', 'cadre-secondment', 'cadre-passport', 'cadre-abroad', 'leader-team'];
 
 /**
  * The demo's cadres: `seedCadres` at DEMO_CADRES (default 600), then the 二级党委组织员 of the demo (ejdw)

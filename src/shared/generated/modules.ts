@@ -2018,7 +2018,7 @@ export interface ElectionRecord {
    */
   candidatesApproveDate?: string;
   /**
-   * 有选举权的党员
+   * 有选举权的党员: 选定组织后自动列入该组织全体有表决权的正式党员，可再调整；预备党员、停止党籍和留党察看期间的党员不能列入
    */
   voterIds?: number[];
   /**

@@ -9,7 +9,7 @@ import { duplicateParamNames, isDeclaration, paramEntries, paramInfo, paramValue
 import { ownValue } from '../own.js';
 
 /** The x- keywords a module schema may carry on a field; ajv must know them to stay strict. */
-export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden', 'x-required-from', 'x-enum-titles', 'x-choices'];
+export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden', 'x-required-from', 'x-enum-titles', 'x-choices', 'x-ref-eligible'];
 export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-fill', 'x-scope', 'x-scope-self', 'x-name-field', 'x-workflow', 'x-links', 'x-related', 'x-reminders', 'x-params', 'x-table', 'x-page', 'x-owner'];
 
 /** Custom string formats of module schemas, as names only; validators are added by the runtime. */
@@ -63,6 +63,7 @@ export function checkModuleSchema(schema: unknown, expectedId?: string): string[
   }
   if (module['x-name-field']) refer('x-name-field', module['x-name-field']);
   module['x-links']?.forEach((l) => l['x-show-if'] && refer(`x-links "${l.title}".x-show-if`, l['x-show-if'].field));
+  module['x-links']?.forEach((l) => l.download && !l.path.startsWith('/api/') && problems.push(`x-links "${l.title}": a download's path is a file of the API (/api/…)`));
   module['x-related']?.forEach((r) => r.key && refer(`x-related "${r.module}".key`, r.key));
   module['x-fill']?.forEach((f) => [...f.on, ...f.sets].forEach((n) => refer(`x-fill "${f.name}"`, n)));
   for (const [name, field] of Object.entries(module.properties)) {
@@ -73,6 +74,11 @@ export function checkModuleSchema(schema: unknown, expectedId?: string): string[
     if (titles && (!values || values.length !== titles.length)) problems.push(`${name}.x-enum-titles needs an enum of the same length (${values?.length ?? 0} values, ${titles.length} titles)`);
     if (field['x-choices'] && (field.enum || field['x-dict'] || field['x-ref'] || field.type !== 'string')) problems.push(`${name}.x-choices needs type string without enum, x-dict or x-ref`);
     field['x-computed']?.args.forEach((a) => refer(`${name}.x-computed`, a));
+    const eligible = field['x-ref-eligible'];
+    if (eligible) {
+      eligible.on.forEach((n) => refer(`${name}.x-ref-eligible`, n));
+      if (!field['x-ref']) problems.push(`${name}.x-ref-eligible needs an x-ref field`);
+    }
   }
   if (problems.length === 0) problems.push(...checkRuntimeRules(module));
   if (problems.length > 0) return problems;

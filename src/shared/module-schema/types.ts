@@ -47,6 +47,11 @@ export interface FieldSchema {
   'x-enum-titles'?: string[];
   /** Chosen from a runtime list: `modules` = a module id of the deployment, shown by its title. */
   'x-choices'?: 'modules';
+  /**
+   * Who may be chosen for a reference field, judged by the server's registered `name` from the form's `on`
+   * values: pickers grey out the others with the reason, and 全选 leaves them out (an election's candidates).
+   */
+  'x-ref-eligible'?: { name: string; on: string[] };
 }
 
 export type ListColumn = string | { field: string; width?: number; fixed?: 'left' | 'right'; ellipsis?: boolean };
@@ -94,7 +99,8 @@ export interface ModuleSchema {
   /** Rule parameters of a module without a workflow (same entries as `x-workflow.params`; src/shared/module-schema/params.ts). */
   'x-params'?: Record<string, unknown>;
   /** Pages about one record, offered on its detail (`{id}` in `path` is the record's id): a printable letter. */
-  'x-links'?: { title: string; path: string; 'x-show-if'?: { field: string; in?: unknown[] } }[];
+  /** Pages about one record on its detail; with `download`, an API file downloaded under that name ({name}: the record's). */
+  'x-links'?: { title: string; path: string; download?: string; 'x-show-if'?: { field: string; in?: unknown[] } }[];
   /**
    * Records of other modules about this one, a tab each on its detail (docs/schema.md, x-related): the
    * module's records whose `foreignKey` equals this record's id (or its field `key`). Unlike x-children the

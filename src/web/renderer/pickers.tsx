@@ -25,7 +25,27 @@ export interface PickerProps {
   /** Names already known for the current value (the record's `<field>Name`), so nothing is fetched to show them. */
   knownNames?: Record<number, string>;
   style?: React.CSSProperties;
+  /** Who of the offered records may not be chosen (x-ref-eligible): shown greyed out with the reason. */
+  eligibility?: Eligibility;
 }
+
+/** Asks the server who of some records may not be chosen; `key` changes with the values it depends on. */
+export interface Eligibility {
+  key: readonly unknown[];
+  ask: (ids: number[]) => Promise<Record<string, string>>;
+}
+
+/** Id → reason for the records of `ids` that may not be chosen (none while loading or without `eligibility`). */
+export function useIneligible(eligibility: Eligibility | undefined, ids: number[]): Record<string, string> {
+  const query = useQuery({
+    queryKey: ['eligible', ...(eligibility?.key ?? []), ids.join(',')],
+    queryFn: () => eligibility!.ask(ids),
+    enabled: !!eligibility && ids.length > 0,
+    staleTime: 30_000,
+  });
+  return (eligibility && query.data) || NONE;
+}
+const NONE: Record<string, string> = {};
 
 const idsOf = (value: RefValue): Id[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
 
@@ -40,7 +60,7 @@ function useSettled(text: string, ms = 300): string {
 }
 
 /** A searchable select over the records of a module; options load when it opens and as the user types. */
-export function RefSelect({ module, value, onChange, onBlur, multiple, placeholder, disabled, id, knownNames, style }: PickerProps) {
+export function RefSelect({ module, value, onChange, onBlur, multiple, placeholder, disabled, id, knownNames, style, eligibility }: PickerProps) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   const q = useSettled(text.trim());
@@ -51,6 +71,7 @@ export function RefSelect({ module, value, onChange, onBlur, multiple, placehold
     staleTime: 60_000,
   });
   const ids = idsOf(value);
+  const ineligible = useIneligible(eligibility, (search.data ?? []).map((o) => o.id));
   const unnamed = ids.filter((i) => !knownNames?.[i] && !search.data?.some((o) => o.id === i));
   const named = useQuery({
     queryKey: [...moduleKeys.all(module), 'names', unnamed],
@@ -63,10 +84,14 @@ export function RefSelect({ module, value, onChange, onBlur, multiple, placehold
     for (const [k, v] of Object.entries(knownNames ?? {})) if (ids.includes(Number(k))) byId.set(Number(k), v);
     for (const o of named.data ?? []) byId.set(o.id, o.name);
     for (const o of search.data ?? []) byId.set(o.id, o.name);
-    return [...byId].map(([v, label]) => ({ value: v, label }));
+    // One who may not be chosen is greyed out with the reason, unless already chosen (it can still be removed).
+    return [...byId].map(([v, label]) => {
+      const reason = ids.includes(v) ? undefined : ineligible[v];
+      return reason ? { value: v, label, disabled: true, title: reason } : { value: v, label };
+    });
     // ids as text: a new array each render, equal content
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [knownNames, named.data, search.data, ids.join(',')]);
+  }, [knownNames, named.data, search.data, ids.join(','), ineligible]);
   return (
     <Select<RefValue>
       id={id}
@@ -75,6 +100,16 @@ export function RefSelect({ module, value, onChange, onBlur, multiple, placehold
       mode={multiple ? 'multiple' : undefined}
       value={multiple ? ids : ids[0]}
       options={options}
+      optionRender={(o) =>
+        o.data.title ? (
+          <span className="rf-ineligible" title={o.data.title}>
+            {o.label}
+            <small>{o.data.title}</small>
+          </span>
+        ) : (
+          o.label
+        )
+      }
       placeholder={placeholder ?? '输入名称搜索'}
       disabled={disabled}
       style={{ width: '100%', ...style }}

@@ -3,7 +3,7 @@
  * per child module (x-children), a tab per related module the user may list (x-related) and the
  * modification trail (x-trail); 生成文档 offers the record's documents from 模板管理's templates.
  */
-import { EditOutlined, LinkOutlined } from '@ant-design/icons';
+import { DownloadOutlined, EditOutlined, LinkOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Descriptions, Drawer, Result, Skeleton, Space, Tabs, Tooltip } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
@@ -12,6 +12,7 @@ import { modulePermissions, nameFieldOf } from '../../../shared/module-schema/fi
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { editLockReason } from '../../../shared/module-schema/workflow';
 import { checkPermission, Permission } from '../../core/Permission';
+import { download } from '../../core/request/download';
 import { useSession } from '../../core/stores/session';
 import { moduleApi, moduleKeys, type ModuleRecord } from '../api';
 import { formLayout } from '../form/ui-schema';
@@ -151,11 +152,18 @@ export function DetailDrawer({
           <Space>
             {(schema['x-links'] ?? [])
               .filter((l) => !l['x-show-if'] || showIfMatches(l['x-show-if'], data[l['x-show-if'].field]))
-              .map((l) => (
-                <Link key={l.path} to={l.path.replaceAll('{id}', String(data.id))} onClick={onClose} className="rf-record-link">
-                  <Button icon={<LinkOutlined />}>{l.title}</Button>
-                </Link>
-              ))}
+              .map((l) =>
+                l.download ? (
+                  // A file of the API (one PDF of a batch's letters), fetched with the session; a refusal stays on the page.
+                  <Button key={l.path} icon={<DownloadOutlined />} onClick={() => void download(l.path.replaceAll('{id}', String(data.id)), undefined, l.download!.replaceAll('{name}', name || String(data.id))).catch(() => undefined)}>
+                    {l.title}
+                  </Button>
+                ) : (
+                  <Link key={l.path} to={l.path.replaceAll('{id}', String(data.id))} onClick={onClose} className="rf-record-link">
+                    <Button icon={<LinkOutlined />}>{l.title}</Button>
+                  </Link>
+                ),
+              )}
             <TemplateMenu module={module} recordId={data.id} />
             <Permission roles={[perms.edit]}>
               {/* A record in flight changes through its steps: 编辑 says so instead of refusing on save. */}

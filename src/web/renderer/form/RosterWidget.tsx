@@ -12,7 +12,8 @@ import { Button, Checkbox, Empty, Space, Spin } from 'antd';
 import { useMemo } from 'react';
 import type { FieldSchema } from '../../../shared/module-schema/types';
 import { moduleApi, moduleKeys, useModuleMeta, IN_PLACE } from '../api';
-import { RefSelect } from '../pickers';
+import { RefSelect, useIneligible } from '../pickers';
+import { useFieldEligibility } from './eligibility';
 import { useFieldHandlers } from './context';
 import { useFieldValue, useFormStore } from './store';
 import './roster.css';
@@ -35,12 +36,26 @@ export function RosterWidget(props: WidgetProps) {
     enabled: !!refMeta.data,
     staleTime: 60_000,
   });
-  const options = useMemo(() => (roster.data?.content ?? []).map((r) => ({ value: r.id as number, label: String(r[nameField] ?? r.id) })), [roster.data, nameField]);
+  const people = useMemo(() => (roster.data?.content ?? []).map((r) => ({ id: r.id as number, name: String(r[nameField] ?? r.id) })), [roster.data, nameField]);
+  const eligibility = useFieldEligibility(ctx, props.name);
+  const ineligible = useIneligible(eligibility, people.map((p) => p.id));
+  // Who may not be listed is greyed out with the reason (a chosen one stays removable) and left out of 全选.
+  const options = useMemo(
+    () =>
+      people.map((p) => {
+        const reason = ineligible[p.id];
+        return { value: p.id, label: reason ? <span title={reason} className="rf-roster-ineligible">{p.name}</span> : p.name, disabled: !!reason && !value.includes(p.id) };
+      }),
+    // value as text: a new array each render, equal content
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [people, ineligible, value.join(',')],
+  );
+  const excluded = people.filter((p) => ineligible[p.id]).length;
   const disabled = props.disabled || props.readonly;
   if (refMeta.isLoading || roster.isLoading) return <Spin size="small" />;
   // Too many to list, or not listable for the caller: the searchable picker.
   if (roster.isError || (roster.data?.totalElements ?? 0) > MAX) {
-    return <RefSelect id={props.id} module={ref} multiple value={value} knownNames={ctx.refNames[props.name]} disabled={disabled} onChange={(v) => change(v)} onBlur={blur} />;
+    return <RefSelect id={props.id} module={ref} multiple value={value} knownNames={ctx.refNames[props.name]} disabled={disabled} onChange={(v) => change(v)} onBlur={blur} eligibility={eligibility} />;
   }
   if (!options.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={scopeField && !orgId ? '请先选择组织' : '该组织暂无人员'} />;
   const known = new Set(options.map((o) => o.value));
@@ -51,12 +66,13 @@ export function RosterWidget(props: WidgetProps) {
         <span className="rf-roster-count">
           已选 {value.length} / {options.length} 人
         </span>
-        <Button size="small" disabled={disabled} onClick={() => change([...others, ...options.map((o) => o.value)])}>
+        <Button size="small" disabled={disabled} onClick={() => change([...others, ...people.filter((p) => !ineligible[p.id]).map((p) => p.id)])}>
           全选
         </Button>
         <Button size="small" disabled={disabled} onClick={() => change(others)}>
           清空
         </Button>
+        {excluded > 0 && <span className="rf-roster-count">{excluded} 人不能列入（灰色，悬停看原因）</span>}
       </Space>
       <Checkbox.Group className="rf-roster-list" value={value} options={options} disabled={disabled} onChange={(v) => change([...others, ...(v as number[])])} />
     </div>

@@ -27,7 +27,7 @@ export function useFills(schema: ModuleSchema, store: FormStore, enabled: boolea
         asked.set(spec.name, key);
         // An empty organisation (x-scope) is the caller's own, as on save.
         if (Object.entries(on).some(([n, v]) => n !== schema['x-scope'] && isBlank(v))) continue;
-        post<{ values: Record<string, unknown> }>(`/api/m/${encodeURIComponent(schema['x-id'])}/fill/${encodeURIComponent(spec.name)}`, { values: on }, { skipErrorNotify: true })
+        post<{ values: Record<string, unknown> }>(`/api/m/${encodeURIComponent(schema['x-id'])}/fill/${encodeURIComponent(spec.name)}`, { values: on }, { inPlace: true, skipErrorNotify: true })
           .then(({ values }) => {
             // The user moved on meanwhile (another type or organisation): this answer is stale.
             if (!alive || asked.get(spec.name) !== key) return;

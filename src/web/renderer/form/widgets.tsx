@@ -20,6 +20,7 @@ import { ACCEPT_ALL, uploadFile, uploadProblem, type UploadedFile } from '../../
 import { moduleApi } from '../api';
 import { displayText, fileRef, fileRefValue } from '../model';
 import { RefPicker, RefSelect } from '../pickers';
+import { useFieldEligibility } from './eligibility';
 import { contextOf, useFieldHandlers } from './context';
 import { RowsWidget } from './RowsWidget';
 import { RosterWidget } from './RosterWidget';
@@ -196,8 +197,10 @@ function RefWidget(props: WidgetProps) {
   const { change, blur, ctx } = useFieldHandlers(props, true);
   const value = useFieldValue(ctx.store, props.name);
   const f = fieldOf(props);
+  const eligibility = useFieldEligibility(ctx, props.name);
   const picker = {
     id: props.id,
+    eligibility,
     module: f['x-ref']!,
     multiple: f.type === 'array',
     value: value as never,
