@@ -90,4 +90,13 @@ describe('x-workflow declarations', () => {
       expect(fields).not.toContain(later);
     }
   });
+
+  it('[issue 40.1] a step\'s form keeps the module\'s organisation field and the fills of its own fields (the election roll at the assembly), not the others', () => {
+    const election = JSON.parse(fs.readFileSync(path.join(SCHEMAS_DIR, 'modules/election.json'), 'utf8')) as ModuleSchema;
+    const assembly = stepSchema(election, 'assembly');
+    expect(assembly['x-scope']).toBe('orgId');
+    expect(assembly['x-fill']).toEqual([{ name: 'elections.roll', on: ['orgId'], sets: ['voterIds'] }]);
+    expect(assembly.properties.voterIds['x-ref-eligible']).toEqual({ name: 'elections.rights', on: ['orgId', 'assemblyDate'] });
+    expect(stepSchema(election, 'plan')['x-fill']).toBeUndefined();
+  });
 });

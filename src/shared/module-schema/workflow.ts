@@ -279,9 +279,13 @@ export function stepSchema(module: ModuleSchema, transitionId: string, state?: n
   }
   Object.assign(properties, t.stepFields);
   const names = Object.keys(properties);
+  // The record's organisation and the fills of the step's fields: a step's form reads them from the record.
+  const fills = (module['x-fill'] ?? []).map((f) => ({ ...f, sets: f.sets.filter((n) => n in properties) })).filter((f) => f.sets.length);
   return {
     $schema: module.$schema,
     'x-id': module['x-id'],
+    ...(module['x-scope'] && { 'x-scope': module['x-scope'] }),
+    ...(fills.length && { 'x-fill': fills }),
     title: t.title,
     type: 'object',
     properties,

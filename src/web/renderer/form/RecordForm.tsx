@@ -50,6 +50,11 @@ export interface RecordFormProps {
   optional?: string[];
   /** Enter pressed in a field. */
   onSubmit?: () => void;
+  /**
+   * The record a step's form belongs to: its values outside the form (the organisation, the assembly's day)
+   * are what the form's fills, eligibility checks and rosters read when the form itself has no such field.
+   */
+  recordValues?: Record<string, unknown>;
 }
 
 /** The initial values with the schema defaults filled in where nothing is given. */
@@ -79,7 +84,7 @@ export function revealField(container: HTMLElement | null, field: string): void 
   el.querySelector<HTMLElement>('input:not([readonly]), textarea, [tabindex="0"]')?.focus({ preventScroll: true });
 }
 
-export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function RecordForm({ schema, initialValues, refNames, fixed, optional, onSubmit }, ref) {
+export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function RecordForm({ schema, initialValues, refNames, fixed, optional, onSubmit, recordValues }, ref) {
   const container = useRef<HTMLDivElement>(null);
   const [initial] = useState(() => withDefaults(schema, initialValues));
   const [store] = useState(() => new FormStore(initial, watchedFields(schema)));
@@ -96,7 +101,8 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
     return { rjsfSchema, ui, layout: formLayout(schema), transform, validator: validatorFor(rjsfSchema) };
   }, [schema, fixedKey, optionalKey]);
 
-  useFills(schema, store, true);
+  const [outside] = useState(() => recordValues);
+  useFills(schema, store, true, outside);
 
   const onSubmitRef = useRef(onSubmit);
   onSubmitRef.current = onSubmit;
@@ -111,6 +117,7 @@ export const RecordForm = forwardRef<RecordFormHandle, RecordFormProps>(function
       store,
       schema,
       refNames: refNames ?? {},
+      recordValues: outside,
       optional: new Set(optionalKey ? optionalKey.split(',') : []),
       layout: built.layout,
       shown,

@@ -14,7 +14,7 @@ import type { FieldSchema } from '../../../shared/module-schema/types';
 import { moduleApi, moduleKeys, useModuleMeta, IN_PLACE } from '../api';
 import { RefSelect, useIneligible } from '../pickers';
 import { useFieldEligibility } from './eligibility';
-import { useFieldHandlers } from './context';
+import { useFieldHandlers, valueIn } from './context';
 import { useFieldValue, useFormStore } from './store';
 import './roster.css';
 
@@ -26,7 +26,7 @@ export function RosterWidget(props: WidgetProps) {
   const ref = field['x-ref']!;
   const value = (useFieldValue(ctx.store, props.name) as number[] | undefined) ?? [];
   const scopeField = ctx.schema['x-scope'];
-  const orgId = useFormStore(ctx.store, (s) => (scopeField ? s.values[scopeField] : undefined)) as number | undefined;
+  const orgId = useFormStore(ctx.store, (s) => (scopeField ? valueIn(s.values, scopeField, ctx.recordValues) : undefined)) as number | undefined;
   const refMeta = useModuleMeta(ref, true);
   const refScope = refMeta.data?.schema['x-scope'];
   const nameField = refMeta.data?.schema['x-name-field'] ?? 'name';

@@ -17,7 +17,13 @@ export interface RecordFormContext {
   fieldSubmitted(): void;
   /** Required fields this form lets stay empty (RecordFormProps.optional): shown without the star. */
   optional?: ReadonlySet<string>;
+  /** The values of the record a step's form belongs to (RecordFormProps.recordValues). */
+  recordValues?: Record<string, unknown>;
 }
+
+/** A value the form's logic reads: the form's own field, else the record's (a step's form lacks the organisation). */
+export const valueIn = (values: Record<string, unknown>, name: string, recordValues?: Record<string, unknown>): unknown =>
+  name in values ? values[name] : recordValues?.[name];
 
 export const contextOf = (props: { registry: { formContext?: unknown } }) => props.registry.formContext as RecordFormContext;
 

@@ -6,13 +6,13 @@
 import { useMemo } from 'react';
 import { post } from '../../core/request/request';
 import type { Eligibility } from '../pickers';
-import type { RecordFormContext } from './context';
+import { valueIn, type RecordFormContext } from './context';
 import { useFormStore } from './store';
 
 export function useFieldEligibility(ctx: RecordFormContext, field: string): Eligibility | undefined {
   const spec = ctx.schema.properties[field]?.['x-ref-eligible'];
   const module = ctx.schema['x-id'];
-  const on = useFormStore(ctx.store, (s) => JSON.stringify((spec?.on ?? []).map((n) => s.values[n] ?? null)));
+  const on = useFormStore(ctx.store, (s) => JSON.stringify((spec?.on ?? []).map((n) => valueIn(s.values, n, ctx.recordValues) ?? null)));
   return useMemo(() => {
     if (!spec) return undefined;
     const values = Object.fromEntries(spec.on.map((n, i) => [n, (JSON.parse(on) as unknown[])[i]]));

@@ -8,11 +8,12 @@ import { useEffect } from 'react';
 import { isBlank } from '../../../shared/module-schema/fields';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
 import { post } from '../../core/request/request';
+import { valueIn } from './context';
 import type { FormStore } from './store';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function useFills(schema: ModuleSchema, store: FormStore, enabled: boolean): void {
+export function useFills(schema: ModuleSchema, store: FormStore, enabled: boolean, recordValues?: Record<string, unknown>): void {
   useEffect(() => {
     const specs = schema['x-fill'] ?? [];
     if (!enabled || !specs.length) return;
@@ -21,7 +22,7 @@ export function useFills(schema: ModuleSchema, store: FormStore, enabled: boolea
     let alive = true;
     const check = () => {
       for (const spec of specs) {
-        const on = Object.fromEntries(spec.on.map((n) => [n, store.values[n]]));
+        const on = Object.fromEntries(spec.on.map((n) => [n, valueIn(store.values, n, recordValues)]));
         const key = JSON.stringify(on);
         if (asked.get(spec.name) === key) continue;
         asked.set(spec.name, key);
@@ -49,5 +50,5 @@ export function useFills(schema: ModuleSchema, store: FormStore, enabled: boolea
       alive = false;
       stop();
     };
-  }, [schema, store, enabled]);
+  }, [schema, store, enabled, recordValues]);
 }

@@ -35,7 +35,7 @@ export function BatchDialog({ module, schema, records, onClose }: { module: stri
   // state of the first selected record the step applies to.
   const state = records.map((r) => r[workflow.stateField] as number).find((st) => steps.some((s) => s.id === stepId && s.from.includes(st)));
   const step = steps.find((s) => s.id === stepId && (state === undefined || s.from.includes(state)));
-  const fields = useMemo(() => (step && (step.fields.length || Object.keys(step.stepFields).length) ? stepSchema(schema, step.id, state) : undefined), [schema, step, state]);
+  const fields = useMemo(() => (step && (step.fields.length || Object.keys(step.stepFields).length) ? withoutFills(stepSchema(schema, step.id, state)) : undefined), [schema, step, state]);
   const applicable = records.filter((r) => steps.some((s) => s.id === stepId && s.from.includes(r[workflow.stateField] as number))).length;
   const names = new Map(records.map((r) => [r.id, String(r.name ?? r.id)]));
 
@@ -117,4 +117,10 @@ export function BatchDialog({ module, schema, records, onClose }: { module: stri
       )}
     </Modal>
   );
+}
+
+/** One form for many records: nothing is filled in from one organisation (the records' differ). */
+function withoutFills(schema: ModuleSchema): ModuleSchema {
+  const { 'x-fill': _fill, ...rest } = schema;
+  return rest;
 }

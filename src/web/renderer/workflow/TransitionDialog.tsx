@@ -186,7 +186,7 @@ export function TransitionDialog({
       {/* No submit on Enter: a step is taken by its button only. */}
       {formSchema && (
         <div onChangeCapture={recheck} onClickCapture={recheck} onKeyUpCapture={recheck}>
-          <RecordForm ref={form} schema={formSchema} initialValues={initial} />
+          <RecordForm ref={form} schema={formSchema} initialValues={initial} recordValues={record} />
         </div>
       )}
       {step.comment !== 'none' && (
