@@ -1,7 +1,12 @@
 // engines: both — the database layer itself
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/server/db/database.js';
+import { DATA_DIR_LOCK, openDatabase, type Database } from '../../src/server/db/database.js';
 import { TEST_DB, openTestDatabase } from '../support/test-app.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- a table made by the test */
@@ -73,4 +78,27 @@ describe('closing the database', () => {
       await observer.close();
     }
   });
+});
+
+describe.skipIf(TEST_DB === 'postgres')('one process per embedded database directory', () => {
+  it('a second process is refused while the first runs; a lock left by a process that is gone is taken over; closing releases it', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-lock-'));
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      const lock = path.join(dataDir, DATA_DIR_LOCK);
+      fs.writeFileSync(lock, String(other.pid));
+      await expect(openDatabase({ dataDir })).rejects.toThrow(`is in use by another server process (pid ${other.pid})`);
+      expect(fs.readFileSync(lock, 'utf8')).toBe(String(other.pid));
+      other.kill('SIGKILL');
+      await once(other, 'exit');
+      const database = await openDatabase({ dataDir });
+      expect(fs.readFileSync(lock, 'utf8')).toBe(String(process.pid));
+      expect((await sql<{ n: number }>`SELECT 1 AS n`.execute(database.db)).rows[0].n).toBe(1);
+      await database.close();
+      expect(fs.existsSync(lock)).toBe(false);
+    } finally {
+      other.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

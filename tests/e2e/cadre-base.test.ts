@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localToday } from '../../src/shared/module-schema/computed.js';
 import { DEMO_USER_PASSWORD } from '../../src/server/seed/demo.js';
 import { api, apiToken } from '../support/admin-e2e.js';
 import { launchBrowser, pickOption, webUrl } from '../support/browser.js';
@@ -170,7 +171,8 @@ describe('[S1.F3a] the cadre base in Chromium', () => {
   });
 
   it('[39.3] 组织部 approves a trip, lends the passport and takes it back through the step dialogs of 因私出国（境）申请', async () => {
-    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    // The server's day (its machine's local date), not Beijing's: from 16:00 UTC on a UTC machine they differ.
+    const today = localToday();
     const passport = await api<{ id: number }>('POST', '/api/m/cadre-passport', { cadreId: id, kind: '1', number: `E2E${stamp}`, issued: '2024-01-10', expires: '2034-01-09', custodyDate: '2024-01-15' }, token);
     expect(passport.status, JSON.stringify(passport.body)).toBe(201);
     const trip = await api<{ id: number }>('POST', '/api/m/cadre-abroad', { cadreId: id, passportId: passport.body.id, destination: '新加坡', startDate: today, endDate: today, purpose: '探亲' }, token);

@@ -67,18 +67,69 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   return options.databaseUrl ? openPostgres(options.databaseUrl, options.idleTransactionTimeoutS ?? IDLE_TRANSACTION_TIMEOUT_S) : openPglite(options.dataDir, options.pgliteDump);
 }
 
+/** The lock file of an embedded database's directory: the pid of the process that has it open. */
+export const DATA_DIR_LOCK = 'server.lock';
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * One process per embedded database: a second server started on the same files (a second `npm start`)
+ * corrupted them for good (`xlog flush request … is not satisfied` on every later write). A lock left by a
+ * process that no longer runs (killed) is taken over; this process may open its own directory again.
+ * Answers the release, run on close.
+ */
+export function lockDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, DATA_DIR_LOCK);
+  for (;;) {
+    try {
+      fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(fs.readFileSync(file, 'utf8').trim());
+      if (pid === process.pid) break;
+      if (Number.isSafeInteger(pid) && pid > 0 && isAlive(pid)) {
+        throw new Error(`the data directory ${dataDir} is in use by another server process (pid ${pid}): stop it first, or set another DATA_DIR (delete ${file} if no server runs)`);
+      }
+      fs.rmSync(file, { force: true });
+    }
+  }
+  return () => {
+    try {
+      if (Number(fs.readFileSync(file, 'utf8').trim()) === process.pid) fs.rmSync(file, { force: true });
+    } catch {
+      // gone already
+    }
+  };
+}
+
 async function openPglite(dataDir?: string, dump?: Blob): Promise<Database> {
   let dir: string | undefined;
+  let release = () => undefined as void;
   if (dataDir) {
     dir = path.join(dataDir, 'pgdata');
     fs.mkdirSync(dir, { recursive: true });
+    release = lockDataDir(dataDir);
     if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await createPgliteFiles(dir);
   }
-  const pglite = await PGlite.create(dir, {
-    ...(dump && !dir ? { loadDataDir: dump } : {}),
-    startParams: PGLITE_START_PARAMS,
-    parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: parseInt8 },
-  });
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dir, {
+      ...(dump && !dir ? { loadDataDir: dump } : {}),
+      startParams: PGLITE_START_PARAMS,
+      parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: parseInt8 },
+    });
+  } catch (error) {
+    release();
+    throw error;
+  }
   const statements = new PreparedStatements(pglite);
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, statements) });
   const upkeep = new EmbeddedUpkeep(pglite, () => statements.lastUsed);
@@ -106,6 +157,7 @@ async function openPglite(dataDir?: string, dump?: Blob): Promise<Database> {
       await upkeep.stop();
       await db.destroy();
       if (!pglite.closed) await pglite.close();
+      release();
     },
   };
 }
