@@ -9,7 +9,7 @@ import { idsOf } from '../core/ids.js';
 import { parsePaging } from '../core/paging.js';
 import { HttpError, STATUS_MESSAGES } from '../errors.js';
 import { streamExport } from './export.js';
-import { eligibilityNamed, fillNamed, missingHooks } from './hooks.js';
+import { eligibilityNamed, fillNamed, missingHooks, type Actor } from './hooks.js';
 import { readImportUpload, registerImportMultipart } from './import.js';
 import type { Runtime } from './index.js';
 import type { RuntimeModule } from './module.js';
@@ -167,6 +167,20 @@ const may = (action: ModuleAction) => (m: RuntimeModule) => [m.permissions[actio
 const actor = (runtime: Runtime, req: FastifyRequest) => runtime.actorOf(currentUser(req));
 
 /**
+ * The form's values of the `on` fields a fill or an eligibility check reads. An empty organisation (x-scope) is the
+ * caller's own, as a write takes it; undefined for one the caller may not write in (the runtime's write-scope check).
+ */
+async function formValuesOn(runtime: Runtime, m: RuntimeModule, a: Actor, on: string[], sent: unknown): Promise<Record<string, unknown> | undefined> {
+  const given = sent && typeof sent === 'object' ? (sent as Record<string, unknown>) : {};
+  const values = Object.fromEntries(on.map((n) => [n, given[n]]));
+  const scopeField = m.schema['x-scope'];
+  if (!scopeField || !on.includes(scopeField)) return values;
+  if (isBlank(values[scopeField])) values[scopeField] = a.orgId;
+  const [outside] = await outOfScope(runtime.ctx, m, [values], a);
+  return outside ? undefined : values;
+}
+
+/**
  * Options for reference pickers are for anyone who may list the module or fill in a field of another
  * module that references it.
  */
@@ -242,17 +256,9 @@ const MODULE_ROUTES: ModuleRoute[] = [
       const spec = m.schema['x-fill']!.find((f) => f.name === (req.params as { name: string }).name);
       const fill = spec && fillNamed(spec.name);
       if (!spec || !fill) throw new HttpError(404, '没有这项自动填写');
-      const body = (req.body ?? {}) as { values?: Record<string, unknown> };
-      const values = Object.fromEntries(spec.on.map((n) => [n, body.values && typeof body.values === 'object' ? body.values[n] : undefined]));
       const a = await actor(runtime, req);
-      // An empty organisation is the caller's own, as a write takes it; one the caller may not write in fills nothing
-      // (the runtime's own write-scope check).
-      const scopeField = m.schema['x-scope'];
-      if (scopeField && spec.on.includes(scopeField)) {
-        if (isBlank(values[scopeField])) values[scopeField] = a.orgId;
-        const [outside] = await outOfScope(runtime.ctx, m, [values], a);
-        if (outside) return { values: {} };
-      }
+      const values = await formValuesOn(runtime, m, a, spec.on, (req.body as { values?: unknown } | undefined)?.values);
+      if (!values) return { values: {} };
       const answer = await fill({ module: m, actor: a, db: runtime.ctx.db, values });
       return { values: Object.fromEntries(spec.sets.filter((n) => answer[n] !== undefined).map((n) => [n, answer[n]])) };
     },
@@ -267,23 +273,21 @@ const MODULE_ROUTES: ModuleRoute[] = [
       const spec = field?.schema['x-ref-eligible'];
       const judge = spec && eligibilityNamed(spec.name);
       if (!field?.ref || !spec || !judge) throw new HttpError(404, '该字段没有可选条件');
-      const body = (req.body ?? {}) as { values?: Record<string, unknown>; ids?: unknown };
-      const values = Object.fromEntries(spec.on.map((n) => [n, body.values && typeof body.values === 'object' ? body.values[n] : undefined]));
+      const body = (req.body ?? {}) as { values?: unknown; ids?: unknown };
       const asked = Array.isArray(body.ids) ? [...new Set(body.ids.filter((n): n is number => Number.isSafeInteger(n) && (n as number) > 0))] : [];
       if (asked.length > 1000) throw new HttpError(400, '一次最多判断1000人');
       const a = await actor(runtime, req);
-      const scopeField = m.schema['x-scope'];
-      if (scopeField && spec.on.includes(scopeField) && isBlank(values[scopeField])) values[scopeField] = a.orgId;
+      const values = await formValuesOn(runtime, m, a, spec.on, body.values);
+      // Judged: only records of a module the caller may pick (a core entity's records are never judged).
       const ref = runtime.registry.get(field.ref);
-      let ids = asked;
-      if (ref && asked.length) {
-        const scope = runtime.records(ref.id).pickerScopeCondition(a);
-        let q = runtime.ctx.anyDb.selectFrom(ref.table).select('id').where('id', 'in', asked);
-        if (scope) q = q.where(scope);
-        ids = (await q.execute()).map((r) => r.id as number);
-      }
-      const ineligible = ids.length ? await judge({ module: m, actor: a, db: runtime.ctx.db, field: field.name, values, ids }) : new Map<number, string>();
-      return { ineligible: Object.fromEntries([...ineligible].filter(([id]) => ids.includes(id))) };
+      if (!values || !ref || !asked.length) return { ineligible: {} };
+      const scope = runtime.records(ref.id).pickerScopeCondition(a);
+      let q = runtime.ctx.anyDb.selectFrom(ref.table).select('id').where('id', 'in', asked);
+      if (scope) q = q.where(scope);
+      const ids = new Set((await q.execute()).map((r) => r.id as number));
+      if (!ids.size) return { ineligible: {} };
+      const ineligible = await judge({ module: m, actor: a, db: runtime.ctx.db, field: field.name, values, ids: [...ids] });
+      return { ineligible: Object.fromEntries([...ineligible].filter(([id]) => ids.has(id))) };
     },
   },
   { method: 'GET', path: '/template', permissions: may('import'), handler: async (runtime, m, _req, reply) => sendTemplate(reply, runtime.ctx, m) },

@@ -26,7 +26,10 @@ export const rightsRefusal = (name: string, reason: string, field: 'voterIds' | 
 
 /** The assembly's day (today before it is set): rights are judged on it. */
 const dayOf = (record: Record<string, unknown>): string => (typeof record.assemblyDate === 'string' && record.assemblyDate ? record.assemblyDate : localToday());
-const orgOfRecord = (record: Record<string, unknown>): number | null => (typeof record.orgId === 'number' ? record.orgId : Number.isSafeInteger(Number(record.orgId)) && Number(record.orgId) > 0 ? Number(record.orgId) : null);
+const orgOfRecord = (record: Record<string, unknown>): number | null => {
+  const id = Number(record.orgId ?? NaN);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+};
 
 /**
  * Member id → why the member may not be on the list (`field`) of an election of `orgId` on `onDate`: the one
@@ -68,15 +71,15 @@ registerEligibility('elections.rights', async ({ db, field, values, ids }) =>
 );
 
 /**
- * The roll as the form fills it when the organisation is chosen (then adjusted by hand): every full member on the
- * roster of the organisation and those under it whose rights stand on the assembly's day (条例第五条).
+ * The roll as the form fills it when the organisation is chosen (then adjusted by hand): the members on the roster
+ * of the organisation and those under it, less those the one judgement refuses (预备党员, rights lost: 条例第五条).
  */
 registerFill('elections.roll', async ({ db, values }) => {
   const orgId = orgOfRecord(values);
   if (orgId === null) return {};
   const rows = (await sql<{ id: number }>`
     WITH RECURSIVE sub AS (SELECT id FROM m_org WHERE id = ${orgId} UNION ALL SELECT o.id FROM m_org o JOIN sub ON o.parent_id = sub.id)
-    SELECT m.id FROM m_member m WHERE m.org_id IN (SELECT id FROM sub) AND m.member_type = ${FULL_MEMBER} AND ${onRosterSql('m')}
+    SELECT m.id FROM m_member m WHERE m.org_id IN (SELECT id FROM sub) AND ${onRosterSql('m')}
     ORDER BY m.name__py, m.id`.execute(db)).rows.map((r) => r.id);
   const out = await ineligibleFor(db, 'voterIds', rows, orgId, dayOf(values));
   return { voterIds: rows.filter((id) => !out.has(id)) };
