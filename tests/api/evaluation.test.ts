@@ -231,6 +231,12 @@ describe(`members' daily management on ${TEST_DB}`, () => {
       expect(refused.status).toBe(400);
       expect(refused.body.message).toContain(`参评${next.members}名的25%`);
       expect(refused.body.message).toContain('（规则参数：评议管理·优秀等次比例上限）');
+      // Within the cap the step passes and its record keeps the cap it was judged under (the trail's 结果).
+      const first = ((await call('zbsj', 'POST', '/api/m/appraisal-result/list?size=1000', { appraisalId: next.id })).body.content as { id: number; version: number; grade: string }[]).find((r) => r.grade === '1')!;
+      expect((await call('zbsj', 'PUT', '/api/m/appraisal-result', { id: first.id, version: first.version, grade: '2' })).status).toBe(200);
+      const graded = await step('zbsj', 'appraisal', next.id, 'grade', { gradeDate: `${year + 1}-01-20` });
+      expect(graded.status, JSON.stringify(graded.body)).toBe(200);
+      expect(graded.body.notes).toEqual([`优秀${excellentCap(next.members, 25)}名，不超过参评${next.members}名的25%（最多${excellentCap(next.members, 25)}名，按${year + 1}-01-20有效的比例）（规则参数：评议管理·优秀等次比例上限）`]);
       // A change from a later day: in force from then, the history lists it first, today's value stays.
       const tomorrow = new Date(Date.now() + 86_400_000 * 2).toISOString().slice(0, 10);
       expect((await call('admin', 'PUT', '/api/rule-params/appraisal.excellentCapPercent', { value: 28, reason: '下学期起调整', effectiveFrom: tomorrow })).status).toBe(200);

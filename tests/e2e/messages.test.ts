@@ -50,6 +50,17 @@ describe('private messages and to-dos', () => {
     await expect.poll(() => todos.getByText(`A的待办${run}`).count()).toBe(0);
     const open = await api<{ totalElements: number }>('GET', '/api/msgTodo/count', undefined, a.token);
     expect(open.body.totalElements).toBe(0);
+
+    // [43.4] A record's to-do (a step waiting on it) is not simply ticked off: the page asks, and offers the step.
+    expect((await send('todo', { userId: a.id, title: `A的审批${run}`, link: '/user/center', module: 'development', refId: '1:talk' })).status).toBe(201);
+    await page.reload();
+    await todos.getByText(`A的审批${run}`).waitFor();
+    await todos.locator('tr', { hasText: `A的审批${run}` }).getByRole('button', { name: '标记完成' }).click();
+    const ask = page.locator('.ant-modal-confirm', { hasText: '业务尚未办理' });
+    await ask.getByText('标记完成只会把它移出待办列表，不会办理该业务').waitFor();
+    await ask.getByRole('button', { name: '去办理' }).click();
+    await page.waitForURL(/\/user\/center/);
+    expect((await api<{ totalElements: number }>('GET', '/api/msgTodo/count', undefined, a.token)).body.totalElements).toBe(1);
     await page.context().close();
 
     // B still has their own, unread and open.

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ModuleRegistry } from '../../src/server/runtime/registry.js';
 import { SCHEMAS_DIR } from '../../src/server/paths.js';
 import { paramValueProblem } from '../../src/shared/module-schema/params.js';
+import { unknownReminderParams } from '../../src/server/runtime/reminders/model.js';
 
 describe('[42] the rule parameter registry', () => {
   const registry = ModuleRegistry.load(SCHEMAS_DIR, '');
@@ -50,4 +51,17 @@ describe('[42] the rule parameter registry', () => {
     expect(ok.registry!.get('appraisal')!.ruleParams[0]).toMatchObject({ override: { value: 25 } });
     fs.rmSync(dir, { recursive: true, force: true });
   }, 120_000);
+
+  it('[42] a reminder period read from a parameter names one the registry knows; an unknown key stops the start', () => {
+    expect(unknownReminderParams(registry.list())).toEqual([]);
+    const passport = registry.get('cadre-passport')!;
+    const [custody] = passport.schema['x-reminders']!;
+    const original = custody.offset;
+    custody.offset = { days: { param: 'cadre-passport.noSuchDays' } };
+    try {
+      expect(unknownReminderParams(registry.list())).toEqual(['cadre-passport·custody: cadre-passport.noSuchDays']);
+    } finally {
+      custody.offset = original;
+    }
+  });
 });

@@ -20,6 +20,7 @@ import { sendTemplate } from './template.js';
 import { trailOf } from './trail.js';
 import { listDeleted } from './deleted.js';
 import { missingWorkflowHooks } from './workflow/hooks.js';
+import { unknownReminderParams } from './reminders/model.js';
 import { listWaiting, waitingRoutes, workflowRoutes } from './workflow/routes.js';
 import { STORED_MODULES_TOPIC } from './stored-modules.js';
 import { modulePageLink } from './workflow/links.js';
@@ -84,6 +85,8 @@ export async function runtimeRoutes(app: FastifyInstance): Promise<void> {
     if (missing.length) throw new Error(`x-hooks name hooks no service registered (${missing.join(', ')}): register them with registerHook before the app is ready`);
     const steps = missingWorkflowHooks(runtime.registry.list());
     if (steps.length) throw new Error(`x-workflow names guards or effects no service registered (${steps.join(', ')}): register them with registerGuard / registerEffect before the app is ready`);
+    const params = unknownReminderParams(runtime.registry.list());
+    if (params.length) throw new Error(`x-reminders name rule parameters no module declares (${params.join(', ')}): declare them in the module's params`);
   });
   // Jobs a stopped server left running fail (their owners are told); jobs in flight finish before the database closes.
   app.addHook('onReady', async () => void (await runtime.jobs.failAbandoned(true)));

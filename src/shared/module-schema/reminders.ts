@@ -13,8 +13,8 @@ import type { ModuleSchema } from './types.js';
 export const REMINDER_STATE = CadreRemindState;
 export type ReminderState = (typeof REMINDER_STATE)[keyof typeof REMINDER_STATE];
 
-/** A number, or a system configuration value (`{field}` in the key is the record's value) with a default. */
-export type ReminderAmount = number | { config: string; default: number } | { param: string; default?: number };
+/** A number, or a rule parameter's value in force today (`<module>.<name>`, declared in a module's params). */
+export type ReminderAmount = number | { param: string; default?: number };
 
 /** One of days, months, years or working days (Monday to Friday less holidays, plus make-up days). */
 export interface ReminderPeriod {

@@ -100,7 +100,7 @@ export async function messageRoutes(app: FastifyInstance): Promise<void> {
     for (const k of ['title', 'content', 'link'] as const) if (b[k] !== undefined) set[k] = b[k];
     // The recipient may only tick their to-do off (or reopen it); the wording is the sender's.
     if (Object.keys(set).length && !canSend(user)) throw new HttpError(400, '只能修改自己待办的状态');
-    if (b.status !== undefined) Object.assign(set, { status: b.status, done_at: b.status === TODO_DONE ? new Date() : null });
+    if (b.status !== undefined) Object.assign(set, { status: b.status, done_at: b.status === TODO_DONE ? new Date() : null, dismissed: b.status === TODO_DONE });
     if (!Object.keys(set).length) throw new HttpError(400, '没有要修改的内容');
     await db.updateTable('msg_todo').set(set).where('id', '=', b.id).execute();
     await messages.notify([{ userId: row.user_id, event: { type: 'todo', action: 'updated', ids: [b.id] } }]);
@@ -140,7 +140,7 @@ export async function messageRoutes(app: FastifyInstance): Promise<void> {
     const ids = idsOf(req.body);
     const rows = await db.selectFrom('msg_todo').select('id').where('id', 'in', ids).where('user_id', '=', user.id).execute();
     if (rows.length !== new Set(ids).size) throw new HttpError(404, '待办不存在或已被删除');
-    await db.updateTable('msg_todo').set({ status, done_at: status === TODO_DONE ? new Date() : null }).where('id', 'in', ids).execute();
+    await db.updateTable('msg_todo').set({ status, done_at: status === TODO_DONE ? new Date() : null, dismissed: status === TODO_DONE }).where('id', 'in', ids).execute();
     await messages.notify([{ userId: user.id, event: { type: 'todo', action: 'updated', ids } }]);
     return { status: 200, message: '操作成功', totalElements: ids.length };
   });

@@ -261,6 +261,9 @@ export class MessageService {
 }
 
 /** See `MessageService.inTransaction`. */
+/** A LIKE pattern matching what starts with `prefix` (its own % and _ taken literally). */
+const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 export class TodoTransaction {
   private changes: Change[] = [];
   constructor(
@@ -284,8 +287,18 @@ export class TodoTransaction {
     if (!where.refIds?.length && !where.refIdPrefix) return 0;
     let q = this.trx.updateTable('msg_todo').set({ status: TODO_DONE, done_at: new Date() }).where('module', '=', where.module).where('status', '=', TODO_OPEN);
     if (where.refIds?.length) q = q.where('ref_id', 'in', where.refIds);
-    else q = q.where('ref_id', 'like', `${where.refIdPrefix!.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    else q = q.where('ref_id', 'like', likePrefix(where.refIdPrefix!));
     const rows = await q.returning(['id', 'user_id']).execute();
+    this.changes.push(...rows.map((r) => ({ userId: r.user_id, event: { type: 'todo' as const, action: 'updated' as const, ids: [r.id] } })));
+    return rows.length;
+  }
+
+  /** Opens again the to-dos of the module whose ref id starts with `refIdPrefix` that their recipients ticked off by hand. */
+  async reopenDismissed(where: { module: string; refIdPrefix: string }): Promise<number> {
+    const rows = await this.trx.updateTable('msg_todo').set({ status: TODO_OPEN, done_at: null, dismissed: false })
+      .where('module', '=', where.module).where('status', '=', TODO_DONE).where('dismissed', '=', true)
+      .where('ref_id', 'like', likePrefix(where.refIdPrefix))
+      .returning(['id', 'user_id']).execute();
     this.changes.push(...rows.map((r) => ({ userId: r.user_id, event: { type: 'todo' as const, action: 'updated' as const, ids: [r.id] } })));
     return rows.length;
   }

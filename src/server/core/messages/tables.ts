@@ -20,6 +20,8 @@ export interface MessageTables {
     created_by: number | null;
     created_at: Created;
     done_at: Date | null;
+    /** Ticked off by its recipient by hand (not by a step): a later step on its record opens it again. */
+    dismissed: WithDefault<boolean>;
   };
   msg_push_history: {
     id: Generated<number>;

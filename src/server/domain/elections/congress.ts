@@ -14,7 +14,7 @@ import { hasQuorum, quorumMinimum } from '../../../shared/ballot.js';
 import type { DB } from '../../db/types.js';
 import { HttpError } from '../../errors.js';
 import { registerEffect, registerGuard, registerHook, type GuardResult } from '../../runtime/index.js';
-import { FULL_MEMBER, idList, membersOf, orgOf } from './facts.js';
+import { FULL_MEMBER, idList, membersOf, orgOf, withSubtree } from './facts.js';
 import { COMMITTEE_TYPE, probationaryRefusal } from './rules.js';
 import { membersWithoutElectionRights } from '../member/rights.js';
 import { localToday } from '../../../shared/module-schema/computed.js';
@@ -28,7 +28,7 @@ const refuse = (field: string, message: string): GuardResult => ({ problems: [{ 
 /** Party members (正常) in an organisation and everything under it. */
 export async function memberCountUnder(db: Kysely<DB>, orgId: number): Promise<number> {
   const rows = await sql<{ n: number }>`
-    WITH RECURSIVE sub AS (SELECT id FROM m_org WHERE id = ${orgId} UNION ALL SELECT o.id FROM m_org o JOIN sub ON o.parent_id = sub.id)
+    ${withSubtree(orgId)}
     SELECT count(*)::int AS n FROM m_member WHERE org_id IN (SELECT id FROM sub) AND party_status = '1'`.execute(db);
   return rows.rows[0]?.n ?? 0;
 }
@@ -81,7 +81,7 @@ registerHook('delegate.fromMember', async (ctx) => {
   const congress = (await sql<{ org_id: number }>`SELECT org_id FROM m_congress WHERE id = ${r.congressId as number}`.execute(ctx.trx)).rows[0];
   if (congress && unit !== null) {
     const inside = await sql<{ ok: boolean }>`
-      WITH RECURSIVE sub AS (SELECT id FROM m_org WHERE id = ${congress.org_id} UNION ALL SELECT o.id FROM m_org o JOIN sub ON o.parent_id = sub.id)
+      ${withSubtree(congress.org_id)}
       SELECT ${unit}::int IN (SELECT id FROM sub) AS ok`.execute(ctx.trx);
     if (!inside.rows[0]?.ok) errors.push({ field: 'unitOrgId', message: '选举单位不属于召开党代会的党组织' });
   }

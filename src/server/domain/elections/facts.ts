@@ -13,11 +13,15 @@ export interface MemberFact {
 
 export const FULL_MEMBER = '1';
 
+/** `WITH RECURSIVE sub`: the organisation `orgId` and every one under it, for a query to read `sub` (null: none). */
+export const withSubtree = (orgId: number | null) =>
+  sql`WITH RECURSIVE sub AS (SELECT id FROM m_org WHERE id = ${orgId ?? -1} UNION ALL SELECT o.id FROM m_org o JOIN sub ON o.parent_id = sub.id)`;
+
 /** The members named, each with whether it belongs to `orgId`'s subtree (read in the caller's transaction). */
 export async function membersOf(db: Kysely<DB>, ids: number[], orgId: number | null): Promise<Map<number, MemberFact>> {
   if (!ids.length) return new Map();
   const rows = await sql<{ id: number; name: string; member_type: string | null; inside: boolean }>`
-    WITH RECURSIVE sub AS (SELECT id FROM m_org WHERE id = ${orgId ?? -1} UNION ALL SELECT o.id FROM m_org o JOIN sub ON o.parent_id = sub.id)
+    ${withSubtree(orgId)}
     SELECT m.id, m.name, m.member_type, (m.org_id IN (SELECT id FROM sub)) AS inside FROM m_member m WHERE m.id = ANY(${ids}::int[])`.execute(db);
   return new Map(rows.rows.map((r) => [r.id, { id: r.id, name: r.name, memberType: r.member_type, inside: !!r.inside }]));
 }
@@ -51,7 +55,7 @@ export const entitledOf = (record: Record<string, unknown>): number => {
 export async function membersNamed(db: Kysely<DB>, names: string[], orgId: number | null): Promise<Map<string, number[]>> {
   if (!names.length || orgId === null) return new Map();
   const rows = await sql<{ id: number; name: string }>`
-    WITH RECURSIVE sub AS (SELECT id FROM m_org WHERE id = ${orgId} UNION ALL SELECT o.id FROM m_org o JOIN sub ON o.parent_id = sub.id)
+    ${withSubtree(orgId)}
     SELECT m.id, m.name FROM m_member m WHERE m.name = ANY(${names}::text[]) AND m.org_id IN (SELECT id FROM sub) ORDER BY m.id`.execute(db);
   const out = new Map<string, number[]>();
   for (const r of rows.rows) out.set(r.name, [...(out.get(r.name) ?? []), r.id]);

@@ -10,7 +10,7 @@ import type { DB } from '../../db/types.js';
 import { registerEligibility, registerFill } from '../../runtime/index.js';
 import { onRosterSql } from '../member/members.js';
 import { membersWithoutElectionRights } from '../member/rights.js';
-import { FULL_MEMBER, idList, membersOf } from './facts.js';
+import { FULL_MEMBER, idList, membersOf, withSubtree } from './facts.js';
 import { probationaryRefusal } from './rules.js';
 
 export interface RollProblem {
@@ -78,7 +78,7 @@ registerFill('elections.roll', async ({ db, values }) => {
   const orgId = orgOfRecord(values);
   if (orgId === null) return {};
   const rows = (await sql<{ id: number }>`
-    WITH RECURSIVE sub AS (SELECT id FROM m_org WHERE id = ${orgId} UNION ALL SELECT o.id FROM m_org o JOIN sub ON o.parent_id = sub.id)
+    ${withSubtree(orgId)}
     SELECT m.id FROM m_member m WHERE m.org_id IN (SELECT id FROM sub) AND ${onRosterSql('m')}
     ORDER BY m.name__py, m.id`.execute(db)).rows.map((r) => r.id);
   const out = await ineligibleFor(db, 'voterIds', rows, orgId, dayOf(values));

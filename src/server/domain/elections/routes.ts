@@ -15,6 +15,7 @@ import { HttpError } from '../../errors.js';
 import { allocateDelegates, structureOf, structureWarnings, termDue, type StructureFacts } from './rules.js';
 import { addMonths } from '../../../shared/calendar.js';
 import { onRosterSql } from '../member/members.js';
+import { withSubtree } from './facts.js';
 
 /** Whoever works with elections: the three pages of the area. */
 const AREA = perm('org-two-committee:list', 'org-delegate:list', 'org-congress:list');
@@ -99,7 +100,7 @@ export async function electionRoutes(app: FastifyInstance): Promise<void> {
     const today = localToday();
     const delegates = await sql<StructureFacts>`SELECT gender, ethnicity, birth_date AS "birthDate", front_line AS "frontLine" FROM m_delegate WHERE congress_id = ${congress.id} AND status = ${status}`.execute(db);
     const members = await sql<StructureFacts>`
-      WITH RECURSIVE sub AS (SELECT id FROM m_org WHERE id = ${congress.orgId} UNION ALL SELECT o.id FROM m_org o JOIN sub ON o.parent_id = sub.id)
+      ${withSubtree(congress.orgId)}
       SELECT gender, ethnicity, birth_date AS "birthDate", (category IN ('1', '3', '4', '5')) AS "frontLine" FROM m_member WHERE party_status = '1' AND org_id IN (SELECT id FROM sub)`.execute(db);
     const d = structureOf(delegates.rows, today);
     const m = structureOf(members.rows, today);

@@ -6,7 +6,7 @@ import { paramRule } from '../../runtime/params/refusal.js';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { ballotTotalsProblems, validBallots, votesProblem } from '../../../shared/ballot.js';
-import { appraisalCounts, excellentCapProblem, EXCELLENT, type AppraisalVotes } from '../../../shared/evaluation/rules.js';
+import { appraisalCounts, excellentCap, excellentCapProblem, EXCELLENT, type AppraisalVotes } from '../../../shared/evaluation/rules.js';
 import { registerEffect, registerGuard } from '../../runtime/index.js';
 
 const cents = (money: unknown) => Math.round(Number(money ?? 0) * 100);
@@ -75,6 +75,9 @@ registerGuard('evaluation.gradeCap', async (ctx) => {
   // The cap in force on the day the grades were decided (a later change does not re-judge last year's).
   const decided = typeof ctx.next.gradeDate === 'string' ? ctx.next.gradeDate : ctx.today;
   const cap = Number(ctx.paramsOn(decided).excellentCapPercent ?? 30);
-  const problem = excellentCapProblem(rows.filter((r) => r.grade === EXCELLENT).length, rows.length, cap);
+  const excellent = rows.filter((r) => r.grade === EXCELLENT).length;
+  const problem = excellentCapProblem(excellent, rows.length, cap);
   if (problem) return { problems: [{ field: 'gradeDate', message: paramRule(ctx.module, 'excellentCapPercent', problem) }] };
+  // The step's record keeps the cap it was judged under, so a later change of the parameter leaves it explained.
+  return { notes: [paramRule(ctx.module, 'excellentCapPercent', `优秀${excellent}名，不超过参评${rows.length}名的${cap}%（最多${excellentCap(rows.length, cap)}名，按${decided}有效的比例）`)] };
 });

@@ -86,7 +86,6 @@ export class ReminderComputer {
     if (!decls.length) return;
     const settings = await this.settings(db, m);
     const directory = new Directory(db, this.levels, () => this.deps.ctx.orgTree);
-    const config = configReader(db);
     const working = decls.some((d) => d.offset?.workingDays !== undefined || d.escalate?.after.workingDays !== undefined) ? await this.deps.workingDays(db, today) : undefined;
     for (let after = 0; ; ) {
       let q = (db as Kysely<any>).selectFrom(m.table).select(selection(m.storedFields.filter((f) => f.column), ALL_SYSTEM_SELECT)).orderBy('id').limit(PAGE);
@@ -95,7 +94,7 @@ export class ReminderComputer {
       if (!rows.length) break;
       after = rows[rows.length - 1].id as number;
       const links = await recordLinks(this.deps.ctx, m, rows as ({ id: number } & Record<string, unknown>)[], db);
-      await this.recomputeRows(db, m, rows, decls, settings, { today, directory, links, config, working });
+      await this.recomputeRows(db, m, rows, decls, settings, { today, directory, links, working });
       if (rows.length < PAGE) break;
     }
     if (!ids) await this.finishGone(db, m);
@@ -119,7 +118,7 @@ export class ReminderComputer {
     rows: Record<string, unknown>[],
     decls: ReminderDeclaration[],
     settings: Map<string, Setting>,
-    run: { today: string; directory: Directory; links: Map<number, string | null>; config: (key: string) => Promise<string | undefined>; working?: WorkingCalendar },
+    run: { today: string; directory: Directory; links: Map<number, string | null>; working?: WorkingCalendar },
   ): Promise<void> {
     const ids = rows.map((r) => r.id as number);
     const stored = await db
@@ -143,12 +142,12 @@ export class ReminderComputer {
           if (old && old.state !== REMINDER_STATE.FINISH) await db.updateTable('reminders').set({ state: REMINDER_STATE.FINISH, updated_at: new Date() }).where('id', '=', old.id).execute();
           continue;
         }
-        const due = dueDateOf(base, await periodOf(decl, record, run.config), run.working);
+        const due = dueDateOf(base, await periodOf(decl), run.working);
         let state: number = reminderStateOn(due, run.today, setting.ahead, decl.overdue ?? true);
         if (old?.closed_due === due) state = REMINDER_STATE.FINISH;
         const owner = owners.get(id) ?? NO_OWNER;
         // Escalation (x-reminders `escalate`): still on at due + after, the escalation's receivers join the same reminder.
-        const escalated = !!decl.escalate && state === REMINDER_STATE.START && run.today >= dueDateOf(due, await amountsOf(decl.escalate.after, record, run.config), run.working);
+        const escalated = !!decl.escalate && state === REMINDER_STATE.START && run.today >= dueDateOf(due, await amountsOf(decl.escalate.after), run.working);
         const escalation = escalated ? await this.receiversOf(db, m, decl.escalate!.receivers, record, run.directory, owner) : [];
         const receivers = state === REMINDER_STATE.FINISH && old ? old.receivers : union(await this.receiversOf(db, m, decl.receivers, record, run.directory, owner), escalation);
         const values = { title: decl.title, due_date: due, state, receivers, org_id: owner.orgId, unit_id: owner.unitId };
@@ -188,7 +187,6 @@ export class ReminderComputer {
     if (!decls.length) return;
     const settings = await this.settings(db, m);
     const directory = new Directory(db, this.levels, () => this.deps.ctx.orgTree);
-    const config = configReader(db);
     const working = decls.some((d) => d.offset?.workingDays !== undefined) ? await this.deps.workingDays(db, today) : undefined;
     for (const decl of decls) {
       if (!isExpected(decl)) continue;
@@ -207,7 +205,7 @@ export class ReminderComputer {
       const orgNames = await this.deps.ctx.refNames('org', [...new Set(publications.flatMap((p) => p.missing.map((e) => e.orgId)))], db);
       const inserts: { values: Record<string, unknown>; announce: { title: string; content: string; link: string | null } | null }[] = [];
       for (const pub of publications) {
-        const due = dueDateOf(pub.date, await periodOf(decl, {}, config), working);
+        const due = dueDateOf(pub.date, await periodOf(decl), working);
         for (const entry of pub.missing) {
           const key = entry.userId ?? entry.orgId;
           const old = existing.get(`${pub.id}:${key}`);
@@ -341,15 +339,3 @@ function changed(old: Stored, next: { title: string; due_date: string; state: nu
   return old.title !== next.title || old.due_date !== next.due_date || old.state !== next.state || old.org_id !== next.org_id || old.unit_id !== next.unit_id || old.receivers.join(',') !== next.receivers.join(',');
 }
 
-/** System configuration values, read once per computation through its handle. */
-function configReader(db: Kysely<DB>): (key: string) => Promise<string | undefined> {
-  const cache = new Map<string, Promise<string | undefined>>();
-  return (key) => {
-    let hit = cache.get(key);
-    if (!hit) {
-      hit = db.selectFrom('sys_config').select('config_value').where('config_key', '=', key).executeTakeFirst().then((r) => r?.config_value);
-      cache.set(key, hit);
-    }
-    return hit;
-  };
-}

@@ -1,6 +1,6 @@
 /**
  * Reading a module's `x-reminders` against its records: whether a record needs a reminder of a type, the
- * date it counts from, the period added to it. Pure but for the named date hooks and configuration reads.
+ * date it counts from, the period added to it. Pure but for the named date hooks and rule parameter reads.
  */
 import { numberParamOn } from '../params/registry.js';
 import type { Kysely } from 'kysely';
@@ -72,30 +72,33 @@ export function conditionHolds(c: ReminderCondition | undefined, record: Record<
   return mode === 'all' ? parts.every(Boolean) : parts.some(Boolean);
 }
 
-/** The period of a declaration with configured amounts read (`{field}` in a key is the record's value). */
-export async function periodOf(decl: ReminderDeclaration, record: Record<string, unknown>, config: (key: string) => Promise<string | undefined>): Promise<ResolvedPeriod> {
-  return amountsOf(decl.offset, record, config);
+/** The period of a declaration with its amounts read. */
+export async function periodOf(decl: ReminderDeclaration): Promise<ResolvedPeriod> {
+  return amountsOf(decl.offset);
 }
 
 /** A period's amounts read (a declaration's offset, an escalation's `after`). */
-export async function amountsOf(period: ReminderPeriod | undefined, record: Record<string, unknown>, config: (key: string) => Promise<string | undefined>): Promise<ResolvedPeriod> {
+export async function amountsOf(period: ReminderPeriod | undefined): Promise<ResolvedPeriod> {
   const out: ResolvedPeriod = {};
   for (const unit of PERIOD_UNITS) {
     const amount = period?.[unit];
     if (amount === undefined) continue;
     if (typeof amount === 'number') out[unit] = amount;
-    else if ('param' in amount) {
+    else {
       // A rule parameter (runtime/params/): the value in force today.
       const v = await numberParamOn(amount.param, amount.default ?? 0);
       out[unit] = Number.isInteger(v) ? v : (amount.default ?? 0);
-    } else {
-      const key = amount.config.replace(/\{(\w+)\}/g, (_, f: string) => String(record[f] ?? ''));
-      const raw = await config(key);
-      const n = Number(raw);
-      out[unit] = raw !== undefined && raw !== '' && Number.isInteger(n) ? n : amount.default;
     }
   }
   return out;
+}
+
+/** Reminder amounts naming a rule parameter no module declares (`module·type: key`): the app refuses to start. */
+export function unknownReminderParams(modules: RuntimeModule[]): string[] {
+  const keys = new Set(modules.flatMap((m) => m.ruleParams.map((p) => p.info.key)));
+  return modules.flatMap((m) => remindersOf(m).flatMap((d) =>
+    [d.offset, d.escalate?.after].flatMap((period) => Object.values(period ?? {}))
+      .flatMap((a) => (typeof a === 'object' && a && !keys.has(a.param) ? [`${m.id}·${d.type}: ${a.param}`] : []))));
 }
 
 /** The field and child module a child date reads, with the foreign key of the child. */

@@ -484,7 +484,7 @@ export class WorkflowEngine {
 
   /**
    * The record's to-dos after a step: the step's own are done (all of the record's when its state
-   * changed), and the actors of the next steps get new ones (`todos`, or by default every step then
+   * changed, else those ticked off by hand open again), and the actors of the next steps get new ones (`todos`, or by default every step then
    * waiting on the record). A to-do's ref id is `<record id>:<step id>`.
    */
   private async updateTodos(todos: TodoTransaction, m: RuntimeModule, t: Step, id: number, from: number, record: Record<string, unknown>, actor: Actor, directory: Directory, link: string | null): Promise<void> {
@@ -492,7 +492,11 @@ export class WorkflowEngine {
     const to = record[wf.stateField.name] as number;
     const moved = to !== from;
     if (moved) await todos.complete({ module: m.id, refIdPrefix: `${id}:` });
-    else await todos.complete({ module: m.id, refIds: [`${id}:${t.id}`] });
+    else {
+      await todos.complete({ module: m.id, refIds: [`${id}:${t.id}`] });
+      // The record still waits: a to-do its recipient ticked off by hand comes back with this change.
+      await todos.reopenDismissed({ module: m.id, refIdPrefix: `${id}:` });
+    }
     const wanted = t.todos ?? (moved ? wf.waitingSteps().map((w) => ({ step: w.key, title: undefined })) : []);
     const name = m.nameField ? String(record[m.nameField.name] ?? '') : String(id);
     // One to-do per record and actor (issue 43.4): the steps a person may take on it are one to-do, named with

@@ -11,7 +11,7 @@ const LIST_KEY = 'todo-list';
 
 /** 待办: the current user's to-dos; open its link, mark done (or open again). */
 export function TodosTab() {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<TodoFilter>({ status: String(TODO_OPEN) as '0' });
@@ -24,6 +24,28 @@ export function TodosTab() {
     setSelected([]);
     void queryClient.invalidateQueries({ queryKey: [LIST_KEY] });
     refreshCounters();
+  };
+  /**
+   * Ticking off a record's to-do does not take its step (issue 43.4): say so, offer the step, and keep it
+   * only when asked; the record's next change brings it back (the server reopens it).
+   */
+  const markDone = (todos: Todo[]) => {
+    const waiting = todos.filter((t) => t.module);
+    if (!waiting.length) return void setStatus(todos.map((t) => t.id), TODO_DONE);
+    const one = todos.length === 1 ? todos[0] : undefined;
+    const dialog = modal.confirm({
+      title: '业务尚未办理',
+      content: one
+        ? `“${one.title}”仍在等待您办理。标记完成只会把它移出待办列表，不会办理该业务；记录再有变化时会重新出现。`
+        : `所选待办中有${waiting.length}条业务仍在等待您办理。标记完成只会把它们移出待办列表，不会办理业务；记录再有变化时会重新出现。`,
+      footer: (
+        <Space style={{ display: 'flex', justifyContent: 'flex-end', marginTop: 16 }}>
+          <Button onClick={() => dialog.destroy()}>取消</Button>
+          <Button onClick={() => { dialog.destroy(); void setStatus(todos.map((t) => t.id), TODO_DONE); }}>仍标记完成</Button>
+          {one?.link && <Button type="primary" onClick={() => { dialog.destroy(); navigate(one.link!); }}>去办理</Button>}
+        </Space>
+      ),
+    });
   };
 
   return (
@@ -39,7 +61,7 @@ export function TodosTab() {
           ]}
         />
         <Input.Search placeholder="标题或内容" allowClear style={{ width: 220 }} onSearch={(blurry) => setFilter((f) => ({ ...f, blurry }))} />
-        <Button type="primary" icon={<CheckOutlined />} disabled={!selected.length} onClick={() => void setStatus(selected, TODO_DONE)}>
+        <Button type="primary" icon={<CheckOutlined />} disabled={!selected.length} onClick={() => markDone(rows.filter((t) => selected.includes(t.id)))}>
           标记完成
         </Button>
       </Space>
@@ -88,7 +110,7 @@ export function TodosTab() {
                   </Button>
                 ) : null}
                 {t.status === TODO_OPEN ? (
-                  <Button type="link" size="small" onClick={() => void setStatus([t.id], TODO_DONE)}>
+                  <Button type="link" size="small" onClick={() => markDone([t])}>
                     标记完成
                   </Button>
                 ) : (

@@ -26,6 +26,8 @@ export interface Todo {
   title: string;
   content: string;
   link: string | null;
+  /** The module of a record's to-do (a workflow step waiting on it); null for a to-do someone sent. */
+  module: string | null;
   status: typeof TODO_OPEN | typeof TODO_DONE;
   createTime: string;
   doneTime: string | null;
