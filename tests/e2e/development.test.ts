@@ -125,9 +125,17 @@ describe('[S1.F5a][S1.F5b] the development of a new member in Chromium', () => {
     // The step is taken: the record moved on.
     await expect.poll(versionOf, { timeout: 15_000 }).toBeGreaterThan(before);
   };
+  /**
+   * A step whose dialog is of a kind the walk has already taken in the browser (a date, a text, numbers),
+   * through the API the dialog posts to: the walk still takes all 25 by their levels, in less time.
+   */
+  const takeByApi = async (user: string, step: string, values: Record<string, unknown>) => {
+    const res = await api('POST', `/api/m/development/${id}/transitions/${step}`, { version: await versionOf(), values }, tokens[user]);
+    expect(res.status, `${step}: ${JSON.stringify(res.body)}`).toBe(200);
+  };
   const stateOf = async () => (await api<{ state: number; step: string }>('GET', `/api/m/development/${id}`, undefined, tokens.dwzzb)).body;
 
-  it('walks the 25 steps by the levels that own them; to-dos reach the next actor and lead to the record', async () => {
+  it('walks the 25 steps by the levels that own them (each kind of step dialog in the browser); to-dos reach the next actor and lead to the record', async () => {
     const f = (dialog: Locator, field: string) => dialog.locator(`#root_${field}`);
     // 一、申请入党
     await take('zbsj', 'apply', async (dl) => typeDate(f(dl, 'applyDate'), d.apply));
@@ -159,23 +167,20 @@ describe('[S1.F5a][S1.F5b] the development of a new member in Chromium', () => {
       await typeDate(f(dl, 'targetDate'), d.target);
       await pickPeople(page, dl.locator('[data-field="introducerIds"]'), introducers);
     });
-    await take('ejdw', 'targetFile', async (dl) => typeDate(f(dl, 'targetFiledDate'), d.targetFiled));
-    await take('zbsj', 'review', async (dl, page) => {
-      await typeDate(f(dl, 'reviewDate'), d.review);
-      await pickOption(page, dl.locator('[data-field="reviewResult"] .ant-select'), '合格');
-    });
+    await takeByApi('ejdw', 'targetFile', { targetFiledDate: d.targetFiled });
+    await takeByApi('zbsj', 'review', { reviewDate: d.review, reviewResult: '合格' });
     await take('zbsj', 'train', async (dl) => {
       await f(dl, 'trainingDays').fill('3');
       await typeDate(f(dl, 'trainingEndDate'), d.train);
     });
     // 四、预备党员的接收
-    await take('zbsj', 'branchReview', async (dl) => typeDate(f(dl, 'branchReviewDate'), d.branchReview));
+    await takeByApi('zbsj', 'branchReview', { branchReviewDate: d.branchReview });
     await take('ejdw', 'preReview', async (dl) => {
       await typeDate(f(dl, 'preReviewDate'), d.preReview);
       await typeDate(f(dl, 'publicityStart'), d.publicityStart);
       await typeDate(f(dl, 'publicityEnd'), d.publicityEnd);
     });
-    await take('zbsj', 'book', async (dl) => typeDate(f(dl, 'bookDate'), d.book));
+    await takeByApi('zbsj', 'book', { bookDate: d.book });
     // A vote of half refused with the rule's words in the dialog, one more accepted.
     const zbsj = await open('zbsj');
     await drawerOf(zbsj).locator('[data-step="admit"]').click();
@@ -188,25 +193,19 @@ describe('[S1.F5a][S1.F5b] the development of a new member in Chromium', () => {
     await f(admit, 'votesAgainst').fill('2');
     await admit.locator('.wf-submit').click();
     await admit.waitFor({ state: 'detached' });
-    await take('ejdw', 'committeeTalk', async (dl) => {
-      await typeDate(f(dl, 'committeeTalkDate'), d.committeeTalk);
-      await f(dl, 'committeeTalker').fill('院党委组织员');
-    });
-    await take('ejdw', 'approve', async (dl) => typeDate(f(dl, 'approveDate'), d.approve));
+    await takeByApi('ejdw', 'committeeTalk', { committeeTalkDate: d.committeeTalk, committeeTalker: '院党委组织员' });
+    await takeByApi('ejdw', 'approve', { approveDate: d.approve });
     await take('dwzzb', 'orgFile', async (dl) => typeDate(f(dl, 'orgFiledDate'), d.orgFiled));
     // 五、预备党员的教育考察和转正
     await take('zbsj', 'assign', async (dl) => f(dl, 'partyGroup').fill('第一党小组'));
-    await take('zbsj', 'oath', async (dl) => typeDate(f(dl, 'oathDate'), d.oath));
-    await take('zbsj', 'assess', async (dl, page) => {
-      await typeDate(f(dl, 'lastAssessDate'), d.probationAssess);
-      await pickOption(page, dl.locator('[data-field="assessResult"] .ant-select'), '优秀');
-    });
-    await take('zbsj', 'applyFull', async (dl) => typeDate(f(dl, 'fullApplyDate'), d.fullApply));
+    await takeByApi('zbsj', 'oath', { oathDate: d.oath });
+    await takeByApi('zbsj', 'assess', { lastAssessDate: d.probationAssess, assessResult: '优秀' });
+    await takeByApi('zbsj', 'applyFull', { fullApplyDate: d.fullApply });
     await take('zbsj', 'fullMeeting', async (dl) => {
       await typeDate(f(dl, 'fullMeetingDate'), d.fullMeeting);
       for (const [field, value] of [['fullEntitled', '10'], ['fullPresent', '9'], ['fullVotesFor', '9'], ['fullVotesAgainst', '0'], ['fullAbstentions', '0']]) await f(dl, field).fill(value);
     });
-    await take('ejdw', 'full', async (dl) => typeDate(f(dl, 'fullDate'), d.full));
+    await takeByApi('ejdw', 'full', { fullDate: d.full });
     await take('dwzzb', 'archive', async (dl) => {
       await typeDate(f(dl, 'archiveDate'), d.archive);
       await f(dl, 'archiveNo').fill(`DA${stamp}`);
