@@ -13,6 +13,7 @@ import { outOfScope, scopeCondition } from './scope.js';
 import { idIn } from './query.js';
 import { unreadableRefMessage, unreadableRefs } from './read-policy.js';
 import { hasOwn, ownValue } from '../../shared/own.js';
+import { isBlank } from '../../shared/module-schema/fields.js';
 
 /** A write as the client sent it: field values (null = empty), and the id and version it names. */
 export interface WriteInput {
@@ -21,7 +22,6 @@ export interface WriteInput {
   version?: unknown;
 }
 
-const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 
 /**
  * Reads a write body: keeps field values (an empty string, null or [] means "empty"), takes id and

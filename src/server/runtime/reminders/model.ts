@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { PERIOD_UNITS, dateOrNull, type ReminderCondition, type ReminderDeclaration, type ReminderPeriod, type ResolvedPeriod } from '../../../shared/module-schema/reminders.js';
 import type { DB } from '../../db/types.js';
 import type { RuntimeModule } from '../module.js';
+import { isBlank } from '../../../shared/module-schema/fields.js';
 
 export type DateHook = (record: Record<string, unknown>, db: Kysely<DB>) => string | null | Promise<string | null>;
 const dateHooks = new Map<string, DateHook>();
@@ -57,7 +58,6 @@ export function expectedSource(name: string): ExpectedSource {
   return fn;
 }
 
-const blank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 
 /** Whether a condition's parts hold: all of them (`when`), or any of them (`until`). */
 export function conditionHolds(c: ReminderCondition | undefined, record: Record<string, unknown>, m: RuntimeModule, mode: 'all' | 'any'): boolean {
@@ -67,7 +67,7 @@ export function conditionHolds(c: ReminderCondition | undefined, record: Record<
   const parts: boolean[] = [];
   if (c.states) parts.push(state !== undefined && c.states.includes(state));
   if (c.final) parts.push(state !== undefined && !!wf?.schema.states[String(state)]?.final);
-  for (const f of c.filled ?? []) parts.push(!blank(record[f]));
+  for (const f of c.filled ?? []) parts.push(!isBlank(record[f]));
   for (const [f, v] of Object.entries(c.equals ?? {})) parts.push(record[f] === v);
   return mode === 'all' ? parts.every(Boolean) : parts.some(Boolean);
 }

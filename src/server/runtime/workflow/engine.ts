@@ -30,7 +30,8 @@ import { effectNamed, guardNamed, type GuardContext, type GuardProblem, type Ste
 import { OrgLevels, levelFields, levelRecord, levelsText, type Acting, type Participant } from './levels.js';
 import { previousState, readLog, valueTexts, writeLog, type ApprovalDto } from './log.js';
 import { todoLink } from './links.js';
-import { BATCH_MAX, COMMENT_MAX, forOrgValue, isBlank, readInput, type StepInput } from './input.js';
+import { isBlank } from '../../../shared/module-schema/fields.js';
+import { BATCH_MAX, COMMENT_MAX, forOrgValue, readInput, type StepInput } from './input.js';
 import { waitingCondition } from './waiting.js';
 import type { Step } from './model.js';
 import { unreadableRefMessage, unreadableRefs } from '../read-policy.js';

@@ -12,7 +12,6 @@ export interface StepInput {
   values: Record<string, unknown>;
 }
 
-export const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 export const COMMENT_MAX = 1000;
 export const BATCH_MAX = 1000;
 

@@ -8,6 +8,7 @@ import type { DB } from '../../db/types.js';
 import type { RuntimeContext } from '../context.js';
 import type { FieldInfo, RuntimeModule } from '../module.js';
 import type { ValueText } from './tables.js';
+import { isBlank } from '../../../shared/module-schema/fields.js';
 
 export interface LogEntry {
   module: string;
@@ -82,7 +83,6 @@ export async function writeLogs(trx: Kysely<DB>, entries: LogEntry[]): Promise<v
   for (let i = 0; i < entries.length; i += 2000) await trx.insertInto('workflow_log').values(entries.slice(i, i + 2000).map(row)).execute();
 }
 
-const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 
 /** How a step's values read in the log: dictionary labels, names of referenced records, file names, 是/否. */
 export async function valueTexts(ctx: RuntimeContext, trx: Kysely<DB>, inputs: FieldInfo[], values: Record<string, unknown>): Promise<ValueText[]> {

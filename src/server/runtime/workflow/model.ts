@@ -21,13 +21,13 @@ import { translateAjvError, type FieldError } from '../../../shared/validation-m
 import { FORMAT_MESSAGES } from '../../../shared/validators.js';
 import { ownValue } from '../../../shared/own.js';
 import type { FieldInfo } from '../module.js';
+import { isBlank } from '../../../shared/module-schema/fields.js';
 
 export interface Step extends TransitionInfo {
   /** The module fields and the step's own fields, as field infos (own fields have no column). */
   inputs: FieldInfo[];
 }
 
-const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 
 export class Workflow {
   /** Keyed by the transition's key (several may share a step id, see `stepFor`). */
