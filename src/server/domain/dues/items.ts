@@ -86,7 +86,7 @@ export async function listItems(dues: Dues, caller: Caller, batchId: number, q: 
   const where = sql`i.batch_id = ${batchId} AND ${scopeSql(covered, 'i.org_id')} AND ${statusFilter ?? sql`true`}
     AND ${q.name ? sql`m.name ILIKE ${likeContains(q.name)}` : sql`true`}`;
   const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${ITEM_FROM} WHERE ${where}`.execute(dues.db)).rows[0].n;
-  const rows = await sql<ItemRow>`SELECT ${ITEM_SELECT} FROM ${ITEM_FROM} WHERE ${where} ORDER BY o.name, m.name, i.id LIMIT ${q.size} OFFSET ${q.page * q.size}`.execute(dues.db);
+  const rows = await sql<ItemRow>`SELECT ${ITEM_SELECT} FROM ${ITEM_FROM} WHERE ${where} ORDER BY o.name, m.name__py, m.name, i.id LIMIT ${q.size} OFFSET ${q.page * q.size}`.execute(dues.db);
   return { content: rows.rows.map(itemView), totalElements: total };
 }
 
@@ -117,7 +117,7 @@ export async function onsiteMembers(dues: Dues, caller: Caller, q: { orgId?: num
   const total = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM m_member m WHERE ${where}`.execute(dues.db)).rows[0].n;
   const members = (await sql<{ id: number; name: string; orgId: number; orgName: string | null }>`
     SELECT m.id, m.name, m.org_id AS "orgId", o.name AS "orgName" FROM m_member m LEFT JOIN m_org o ON o.id = m.org_id
-    WHERE ${where} ORDER BY o.name, m.name, m.id LIMIT ${q.size} OFFSET ${q.page * q.size}`.execute(dues.db)).rows;
+    WHERE ${where} ORDER BY o.name, m.name__py, m.name, m.id LIMIT ${q.size} OFFSET ${q.page * q.size}`.execute(dues.db)).rows;
   const latest = await dues.db.selectFrom('dues_batch').select('first_month').where('school', '=', dues.school).where('state', '=', BatchState.STARTED).orderBy('first_month', 'desc').executeTakeFirst();
   const ids = members.map((m) => m.id);
   const items = ids.length

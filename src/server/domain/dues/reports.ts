@@ -73,8 +73,8 @@ export async function arrears(dues: Dues, caller: Caller, options: { orgId?: num
            count(d.item_id)::int AS deferred
     FROM ${joins} LEFT JOIN m_org o ON o.id = m.org_id LEFT JOIN dues_deferral d ON d.item_id = i.id
     WHERE ${where}
-    GROUP BY i.member_id, m.name, m.org_id, o.name
-    ORDER BY o.name, m.name, i.member_id LIMIT ${options.size} OFFSET ${options.page * options.size}`.execute(dues.db);
+    GROUP BY i.member_id, m.name, m.name__py, m.org_id, o.name
+    ORDER BY o.name, m.name__py, m.name, i.member_id LIMIT ${options.size} OFFSET ${options.page * options.size}`.execute(dues.db);
   return {
     totalElements: total,
     content: rows.rows.map((r) => ({

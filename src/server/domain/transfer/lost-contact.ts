@@ -62,7 +62,7 @@ export async function lostContacts(
     FROM (${lastContacts(modules, sql<boolean>`m.party_status IN ('1', '2') AND ${scopeOf(orgIds, 'm.org_id')}`)}) l
     JOIN m_member m ON m.id = l.member_id LEFT JOIN m_org o ON o.id = m.org_id
     WHERE ${sixMonthsBefore(sql`l.last_contact`, today)}
-    ORDER BY l.last_contact, m.name, m.id`.execute(db);
+    ORDER BY l.last_contact, m.name__py, m.name, m.id`.execute(db);
   return rows.rows;
 }
 
