@@ -95,4 +95,34 @@ describe(`demo cadres on ${TEST_DB}`, () => {
     const zbsj = clientOf(t.app, await login(t.app, 'zbsj', DEMO_USER_PASSWORD));
     expect((await zbsj('GET', '/api/common/gbjbxx')).status).toBe(403);
   });
+
+  it('[39.5] 后备干部库: the demo holds the three kinds; a cadre is 在库 once per kind, and leaves it dated and with a reason', async () => {
+    const dwzzb = clientOf(t.app, await login(t.app, 'dwzzb', DEMO_USER_PASSWORD));
+    const demo = (await dwzzb('POST', '/api/m/cadre-reserve/list?size=100', {})).body.content as { kind: string; state: string; name: string; unitId: number | null }[];
+    expect(new Set(demo.map((r) => r.kind))).toEqual(new Set(['正处级后备干部', '副处级后备干部', '优秀年轻干部']));
+    expect(new Set(demo.map((r) => r.state))).toEqual(new Set(['在库', '已使用', '已出库']));
+    expect(demo.every((r) => r.name && r.unitId)).toBe(true);
+    // A cadre not yet in the 优秀年轻干部 reserve: entered, named and placed from the cadre record.
+    const inReserve = (await sql<{ id: number }>`SELECT cadre_id AS id FROM m_cadre_reserve WHERE kind = '优秀年轻干部'`.execute(t.database.db)).rows.map((r) => r.id);
+    const cadre = (await sql<{ id: number; name: string; unitId: number }>`SELECT id, name, unit_id AS "unitId" FROM m_cadre WHERE NOT (id = ANY(${inReserve}::int[])) AND unit_id IS NOT NULL ORDER BY id LIMIT 1`.execute(t.database.db)).rows[0];
+    const since = '2026-03-01';
+    const entered = await dwzzb('POST', '/api/m/cadre-reserve', { cadreId: cadre.id, kind: '优秀年轻干部', since, basis: '民主推荐' });
+    expect(entered.status, JSON.stringify(entered.body)).toBe(201);
+    expect(entered.body).toMatchObject({ name: cadre.name, unitId: cadre.unitId, state: '在库' });
+    const twice = await dwzzb('POST', '/api/m/cadre-reserve', { cadreId: cadre.id, kind: '优秀年轻干部', since });
+    expect([twice.status, twice.body.message]).toEqual([400, `${cadre.name}已在优秀年轻干部库中，不能重复入库`]);
+    const leave = async (values: Record<string, unknown>) => {
+      const { version } = (await dwzzb('GET', `/api/m/cadre-reserve/${entered.body.id}`)).body;
+      return dwzzb('PUT', '/api/m/cadre-reserve', { id: entered.body.id, version, ...values });
+    };
+    expect((await leave({ state: '已出库', outReason: '调整' })).body.message).toBe('状态为“已出库”时请填写出库日期');
+    expect((await leave({ state: '已出库', outDate: '2026-02-28', outReason: '调整' })).body.message).toBe(`出库日期（2026-02-28）不能早于入库日期（${since}）`);
+    expect((await leave({ state: '已出库', outDate: since })).body.message).toBe('状态为“已出库”时请填写出库原因');
+    const left = await leave({ state: '已出库', outDate: since, outReason: '本人申请调整' });
+    expect(left.status, JSON.stringify(left.body)).toBe(200);
+    // Out of the reserve, the cadre may enter it again; the branch secretary holds no page of it.
+    expect((await dwzzb('POST', '/api/m/cadre-reserve', { cadreId: cadre.id, kind: '优秀年轻干部', since: '2026-06-01' })).status).toBe(201);
+    const zbsj = clientOf(t.app, await login(t.app, 'zbsj', DEMO_USER_PASSWORD));
+    expect((await zbsj('POST', '/api/m/cadre-reserve/list', {})).status).toBe(403);
+  });
 });

@@ -18,6 +18,7 @@ import { seedDemoCadres } from './cadres.js';
 import { seedDemoAppointments } from './cadre-appointments.js';
 import { seedDemoCadreAbroad } from './cadre-abroad.js';
 import { seedDemoDispatches } from './cadre-dispatch.js';
+import { seedDemoReserve } from './cadre-reserve.js';
 import { seedMeetings } from './meetings.js';
 import { seedElections } from './elections.js';
 import { seedMemberLife } from './member-life.js';
@@ -295,6 +296,8 @@ export const demoSeeders: DemoSeeder[] = [
   { name: 'demo-cadre-abroad', run: seedDemoCadreAbroad },
   // 职位目录 of every unit and 任免文件 of the completed appointments, after them (issue 39).
   { name: 'demo-dispatches', run: seedDemoDispatches },
+  // 后备干部库 (issue 39 §5): reserve cadres of three kinds, one since appointed, one adjusted out.
+  { name: 'demo-reserve', run: seedDemoReserve },
   // Party dues of the last 13 months, last: every member the other areas added (预备党员, transfers in)
   // has a standard, so the next batch can be configured. The demo secretary and member are in their branch.
   { name: 'demo-dues', run: seedDemoDues },

@@ -854,6 +854,56 @@ export interface CadrePostRecord {
 }
 
 /**
+ * 后备干部库
+ */
+export interface CadreReserveRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在单位
+   */
+  unitId?: number;
+  /**
+   * 类别
+   */
+  kind: "正处级后备干部" | "副处级后备干部" | "优秀年轻干部";
+  /**
+   * 入库日期
+   */
+  since: string;
+  /**
+   * 入库方式
+   */
+  basis?: "民主推荐" | "组织推荐" | "考察确定";
+  /**
+   * 拟任职位方向
+   */
+  postInView?: string;
+  /**
+   * 状态
+   */
+  state?: "在库" | "已使用" | "已出库";
+  /**
+   * 出库日期
+   */
+  outDate?: string;
+  /**
+   * 出库原因
+   */
+  outReason?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 简历
  */
 export interface CadreResumeRecord {
@@ -4617,7 +4667,7 @@ export interface WorkTaskRecord {
   state?: number;
 }
 
-export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-abroad' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-dispatch-line' | 'cadre-dispatch' | 'cadre-education' | 'cadre-family' | 'cadre-passport' | 'cadre-post' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'graduate-batch-item' | 'graduate-batch' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-abroad' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-discipline' | 'member-points-item' | 'member-points' | 'member-quit' | 'member-reward' | 'member-stay' | 'member-suspend' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit-post' | 'unit' | 'work-batch' | 'work-task';
+export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-abroad' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-dispatch-line' | 'cadre-dispatch' | 'cadre-education' | 'cadre-family' | 'cadre-passport' | 'cadre-post' | 'cadre-reserve' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'graduate-batch-item' | 'graduate-batch' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-abroad' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-discipline' | 'member-points-item' | 'member-points' | 'member-quit' | 'member-reward' | 'member-stay' | 'member-suspend' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit-post' | 'unit' | 'work-batch' | 'work-task';
 
 export interface ModuleRecords {
   'appointment': AppointmentRecord;
@@ -4636,6 +4686,7 @@ export interface ModuleRecords {
   'cadre-family': CadreFamilyRecord;
   'cadre-passport': CadrePassportRecord;
   'cadre-post': CadrePostRecord;
+  'cadre-reserve': CadreReserveRecord;
   'cadre-resume': CadreResumeRecord;
   'cadre-secondment': CadreSecondmentRecord;
   'cadre-training': CadreTrainingRecord;

@@ -34,7 +34,7 @@ interface PassportFacts {
 }
 
 /** The facts of the cadre a record names (the runtime checked the writer may read it). */
-async function cadreOf(trx: Kysely<DB>, cadreId: unknown, field = 'cadreId'): Promise<CadreFacts> {
+export async function cadreOf(trx: Kysely<DB>, cadreId: unknown, field = 'cadreId'): Promise<CadreFacts> {
   const row = typeof cadreId === 'number' ? (await sql<CadreFacts>`SELECT name, unit_id, rank, post_date::text AS post_date FROM m_cadre WHERE id = ${cadreId}`.execute(trx)).rows[0] : undefined;
   if (!row) throw new HttpError(400, '所选干部不存在', { errors: [{ field, message: '所选干部不存在' }] });
   return row;

@@ -11,6 +11,7 @@ import './staffing.js';
 import './teams.js';
 import './reminders.js';
 import './abroad.js';
+import './reserve.js';
 import './unit-post.js';
 import './dispatch.js';
 import { useRuntimeForDispatch } from './dispatch.js';
