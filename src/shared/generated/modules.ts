@@ -854,7 +854,7 @@ export interface CadrePostRecord {
 }
 
 /**
- * 后备干部库
+ * 后备干部
  */
 export interface CadreReserveRecord {
   /**
