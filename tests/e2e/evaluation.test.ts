@@ -117,6 +117,11 @@ describe('[issue 27] members\' daily management in Chromium', () => {
     // The committee above approves; the round and its results are final.
     const { drawer } = await step('ejdw', id, 'approve', async (dialog) => typeDate(dialog.locator('[data-field="approveDate"] input'), `${year}-01-25`));
     await drawer.locator('.wf-state').getByText('已审核').first().waitFor();
+    // The step's result names the cap it was judged under; the user acknowledges it.
+    const note = drawer.page().locator('.ant-modal-container', { hasText: '上级党组织审核已办理' });
+    await note.getByText(`最多${cap}名`, { exact: false }).waitFor();
+    await note.getByRole('button', { name: '知道了' }).click();
+    await note.waitFor({ state: 'detached' });
     await drawer.getByRole('tab', { name: '评议结果' }).click();
     await drawer.locator('.rf-child tr', { hasText: '优秀' }).first().waitFor();
     expect((await results(id)).filter((r) => r.grade === '1')).toHaveLength(cap);
