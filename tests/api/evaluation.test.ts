@@ -56,11 +56,25 @@ describe(`members' daily management on ${TEST_DB}`, () => {
     expect((await step('zbsj', 'appraisal', id, 'count', { ballotsIssued: members, ballotsReturned: members, ballotsVoid: 0 })).status).toBe(200);
     // Grades: one more than the cap is refused, exactly the cap passes.
     const cap = excellentCap(members, 30);
-    const now = (await call('zbsj', 'POST', '/api/m/appraisal-result/list?size=1000', { appraisalId: id })).body.content as { id: number; version: number }[];
-    for (const [i, r] of now.entries()) {
-      const put = await call('zbsj', 'PUT', '/api/m/appraisal-result', { id: r.id, version: r.version, grade: i <= cap ? '1' : '2' });
-      expect(put.status, JSON.stringify(put.body)).toBe(200);
-    }
+    let now = (await call('zbsj', 'POST', '/api/m/appraisal-result/list?size=1000', { appraisalId: id })).body.content as { id: number; version: number; grade: string | null }[];
+    // [43.12] The grid of 评议结果 saves its rows together: a row over the valid ballots refuses the batch,
+    // named by its row, and no row of it is written.
+    const badBatch = await call('zbsj', 'PUT', '/api/m/appraisal-result/batch', { rows: [
+      { id: now[0].id, version: now[0].version, grade: '1' },
+      { id: now[1].id, version: now[1].version, votesExcellent: members + 1 },
+    ] });
+    expect(badBatch.status).toBe(400);
+    expect(badBatch.body).toMatchObject({ row: 1, id: now[1].id });
+    expect(badBatch.body.message).toMatch(/^第2行：.*多于有效票/);
+    expect((await call('zbsj', 'GET', `/api/m/appraisal-result/${now[0].id}`)).body).toMatchObject({ version: now[0].version, grade: null });
+    // Only who may edit the round saves its grid (the member dy may not).
+    expect((await call('dy', 'PUT', '/api/m/appraisal-result/batch', { rows: [{ id: now[0].id, version: now[0].version, grade: '1' }] })).status).toBe(403);
+    const graded = await call('zbsj', 'PUT', '/api/m/appraisal-result/batch', { rows: now.map((r, i) => ({ id: r.id, version: r.version, grade: i <= cap ? '1' : '2' })) });
+    expect(graded.status, JSON.stringify(graded.body)).toBe(200);
+    expect(graded.body.content).toHaveLength(now.length);
+    // A stale version (the row read before this save) is a conflict, not an overwrite.
+    expect((await call('zbsj', 'PUT', '/api/m/appraisal-result/batch', { rows: [{ id: now[0].id, version: now[0].version, grade: '2' }] })).status).toBe(409);
+    now = graded.body.content;
     const tooMany = await step('zbsj', 'appraisal', id, 'grade', { gradeDate: `${year}-01-20` });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.message).toContain(`最多${cap}名`);

@@ -110,8 +110,33 @@ describe('[issue 27] members\' daily management in Chromium', () => {
       expect(await p.locator('.wf-dialog .wf-submit').isDisabled()).toBe(true);
       await p.locator('.wf-dialog').getByRole('button', { name: /取\s*消/ }).click();
     }
+    // [43.12] The branch corrects it in the grid of 评议结果: members × votes and grades with their totals, a
+    // row over the valid ballots in red and refused on save, the corrected grid saved at once.
     const over = (await results(id))[cap];
-    await putResult(over, { grade: '2' });
+    const first = (await results(id))[0];
+    {
+      const p = await visit('zbsj', `${APPRAISAL}?id=${id}`);
+      const drawer = p.locator('.rf-drawer:visible');
+      await drawer.getByRole('tab', { name: '评议结果' }).click();
+      const grid = drawer.locator('.rf-grid');
+      await grid.locator('.rf-grid-totals').getByText(new RegExp(`优秀 ${cap + 1}( |$)`)).waitFor();
+      await grid.getByText(`每行的得票合计不超过有效票${n}`).waitFor();
+      const overRow = grid.locator(`tr[data-row-key="${over.id}"]`);
+      await pickOption(p, overRow.locator('[data-cell="grade"] .ant-select'), '合格');
+      const votes = grid.locator(`tr[data-row-key="${first.id}"] [data-cell="votesQualified"] input`);
+      await votes.fill(String(n + 1));
+      await grid.getByText(`1行的得票合计超过有效票${n}，请核对`).waitFor();
+      await grid.locator(`tr[data-row-key="${first.id}"] [data-over="true"]`).waitFor();
+      await grid.getByRole('button', { name: /保\s*存/ }).click();
+      await grid.locator('.rf-grid-refusal').getByText('多于有效票', { exact: false }).waitFor();
+      expect((await results(id))[cap].grade).toBe('1'); // nothing written
+      await votes.fill(String(first.votesQualified));
+      await grid.getByText('已修改1行').waitFor();
+      await grid.getByRole('button', { name: /保\s*存/ }).click();
+      await p.locator('.ant-message').getByText('已保存1条').waitFor();
+      await grid.locator('.rf-grid-totals').getByText(new RegExp(`优秀 ${cap}( |$)`)).waitFor();
+    }
+    expect((await results(id))[cap].grade).toBe('2');
     await step('zbsj', id, 'grade', async (dialog) => typeDate(dialog.locator('[data-field="gradeDate"] input'), `${year}-01-20`));
 
     // The committee above approves; the round and its results are final.

@@ -45,8 +45,11 @@ export async function reopenableTestDatabase(): Promise<{ open(): Promise<Databa
     const url = await createDatabase(inject('postgresUrl'));
     return { open: () => openDatabase({ databaseUrl: url }), dispose: () => undefined };
   }
+  // The first open fills the new directory from the run's migrated template (initdb and the migrations are slow on disk).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dangjian-test-db-'));
-  return { open: () => openDatabase({ dataDir }), dispose: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  const file = inject('pgliteTemplate');
+  if (file) pgliteTemplate ??= new Blob([fs.readFileSync(file)]);
+  return { open: () => openDatabase({ dataDir, pgliteDump: pgliteTemplate }), dispose: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }
 
 export function testConfig(env: Record<string, string> = {}): AppConfig {

@@ -141,6 +141,31 @@ describe('schema toolchain', () => {
       (child.properties.regulationId as Record<string, unknown>)['x-ref'] = 'regulation';
       expect(checkSchemasDir(tempSchemas({ regulation: parent, 'regulation-note': child }))).toEqual([]);
     });
+
+    it('[43.12] a child grid names writable fields of the child, sums its numbers and is bounded by a number of the parent', () => {
+      const parent = valid();
+      const child = {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        'x-id': 'regulation-note',
+        title: '制度批注',
+        type: 'object',
+        properties: {
+          regulationId: { type: 'integer', title: '制度', 'x-ref': 'regulation' },
+          yes: { type: 'integer', title: '赞成' },
+          no: { type: 'integer', title: '反对' },
+          note: { type: 'string', title: '批注' },
+          seen: { type: 'string', format: 'date', title: '阅读日期' },
+        },
+      };
+      const grid = (g: unknown) => ({ ...parent, 'x-children': [{ module: 'regulation-note', foreignKey: 'regulationId', grid: g }] });
+      expect(checkSchemasDir(tempSchemas({ regulation: grid({ fields: ['yes', 'no', 'note'], sum: { title: '合计', fields: ['yes', 'no'] } }), 'regulation-note': child }))).toEqual([]);
+      expect(checkSchemasDir(tempSchemas({ regulation: grid({ fields: ['yes', 'nosuch', 'seen'], sum: { title: '合计', fields: ['yes', 'note'], max: 'title' } }), 'regulation-note': child }))).toEqual([
+        'module regulation: x-children "regulation-note" grid: "nosuch" is not a writable field of "regulation-note"',
+        'module regulation: x-children "regulation-note" grid: "seen" (date) cannot be entered in a grid cell',
+        'module regulation: x-children "regulation-note" grid.sum: "note" is not a number field of the grid',
+        'module regulation: x-children "regulation-note" grid.sum.max: "title" is not a number field of "regulation"',
+      ]);
+    });
   });
 
   it('the committed generated types are up to date (run `npm run schemas:types` after changing a schema)', async () => {

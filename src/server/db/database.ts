@@ -42,7 +42,7 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** Directory of the embedded database; omitted means in memory (tests). */
   dataDir?: string;
-  /** An in-memory embedded database starts as a copy of this dump (`Database.dump`), skipping initdb (tests). */
+  /** A new embedded database (in memory, or a new `dataDir`) starts as a copy of this dump (`Database.dump`), skipping initdb (tests). */
   pgliteDump?: Blob;
   /** PostgreSQL: seconds a transaction may sit idle before the database ends it (IDLE_TRANSACTION_TIMEOUT_S). */
   idleTransactionTimeoutS?: number;
@@ -117,12 +117,14 @@ async function openPglite(dataDir?: string, dump?: Blob): Promise<Database> {
     dir = path.join(dataDir, 'pgdata');
     fs.mkdirSync(dir, { recursive: true });
     release = lockDataDir(dataDir);
-    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await createPgliteFiles(dir);
+    // A new directory: created, or filled from the dump given (a test's copy of the migrated template).
+    if (!fs.existsSync(path.join(dir, 'PG_VERSION')) && !dump) await createPgliteFiles(dir);
+    else if (fs.existsSync(path.join(dir, 'PG_VERSION'))) dump = undefined;
   }
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(dir, {
-      ...(dump && !dir ? { loadDataDir: dump } : {}),
+      ...(dump ? { loadDataDir: dump } : {}),
       startParams: PGLITE_START_PARAMS,
       parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: parseInt8 },
     });

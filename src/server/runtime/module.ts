@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { effectiveSchema, fieldKind, isStored, isWritable, listColumnFields, modulePermissions, nameFieldOf, type FieldKind } from '../../shared/module-schema/fields.js';
 import type { Ajv } from '../../shared/module-schema/ajv.js';
-import type { FieldSchema, FilterOp, ModuleAction, ModuleSchema } from '../../shared/module-schema/types.js';
+import type { ChildLink as SchemaChildLink, FieldSchema, FilterOp, ModuleAction, ModuleSchema } from '../../shared/module-schema/types.js';
 import { columnNameOf, tableNameOf } from './naming.js';
 import { pinyinColumnOf } from './pinyin.js';
 import { isSensitiveFormat } from './sensitive.js';
@@ -86,14 +86,12 @@ export const SYSTEM_FIELDS: Readonly<Record<string, string>> = {
 export interface ParentLink {
   module: string;
   foreignKey: string;
+  /** The parent enters this module's records as a grid (x-children `grid`): the batch update serves it. */
+  grid?: boolean;
 }
 
-export interface ChildLink {
-  module: string;
-  foreignKey: string;
-  onDelete: 'cascade' | 'restrict';
-  title?: string;
-}
+/** An x-children link with its default applied. */
+export type ChildLink = SchemaChildLink & { onDelete: 'cascade' | 'restrict' };
 
 /**
  * A module as the runtime serves it: the school-merged schema, its effective (visible) form, and
@@ -186,7 +184,7 @@ export class RuntimeModule {
     this.trail = trail ? { moduleCode: typeof trail === 'object' ? (trail.module ?? null) : null } : false;
     const hooks = this.schema['x-hooks'] ?? {};
     this.hooks = { beforeWrite: hooks.beforeWrite ?? [], afterWrite: hooks.afterWrite ?? [], beforeDelete: hooks.beforeDelete ?? [], afterRestore: hooks.afterRestore ?? [] };
-    this.children = (this.schema['x-children'] ?? []).map((c) => ({ module: c.module, foreignKey: c.foreignKey, onDelete: c.onDelete ?? 'cascade', title: c.title }));
+    this.children = (this.schema['x-children'] ?? []).map((c) => ({ ...c, onDelete: c.onDelete ?? 'cascade' }));
     this.ruleParams = paramEntries(merged).map(([name, raw]) => ({ info: paramInfo(this.id, name, raw) }));
     const workflow = this.schema['x-workflow'];
     if (workflow) {

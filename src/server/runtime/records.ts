@@ -21,6 +21,9 @@ import { assertEditable } from './workflow/safety.js';
 type AnyDb = Kysely<any>;
 
 /** The system fields every record carries. */
+/** Records one batch update may carry (a grid of a branch's members, a class's learners). */
+export const UPDATE_MANY_MAX = 1000;
+
 export interface SystemFields {
   id: number;
   version: number;
@@ -239,6 +242,29 @@ export class RecordService<T = Record<string, unknown>> {
     await this.inTransaction(options.trx, (trx) => this.writeMany(trx, [{ values, current, origin, version: input.version as number, source: options.source }], actor, dicts));
     this.emitAfter(options.trx, { module: m.id, action: 'update', ids: [id], origin });
     return this.get(id, actor, db);
+  }
+
+  /**
+   * Updates several records in one transaction (the grid of a parent's children saved at once): each body as
+   * update() takes it, with its version. A refusal names the row (第N行) and carries its `row` (0-based) and
+   * `id`; nothing is written then.
+   */
+  async updateMany(bodies: unknown, actor: Actor): Promise<ApiRecord<T>[]> {
+    if (!Array.isArray(bodies) || !bodies.length) throw new HttpError(400, '没有要保存的记录');
+    if (bodies.length > UPDATE_MANY_MAX) throw new HttpError(400, `一次最多保存${UPDATE_MANY_MAX}条记录`);
+    return this.ctx.transaction(async (trx) => {
+      const saved: ApiRecord<T>[] = [];
+      for (const [row, body] of bodies.entries()) {
+        try {
+          saved.push(await this.update(body, actor, { trx }));
+        } catch (error) {
+          if (!(error instanceof HttpError)) throw error;
+          const id = (body as { id?: unknown } | null)?.id;
+          throw new HttpError(error.statusCode, `第${row + 1}行：${error.message}`, { ...error.details, row, id });
+        }
+      }
+      return saved;
+    });
   }
 
   /** Adds the read-only values a process sets (WriteOptions.set), each checked against its field. */

@@ -5,7 +5,7 @@ import { createRecordAjv } from '../../shared/module-schema/formats.js';
 import { mergePatch } from '../../shared/module-schema/merge-patch.js';
 import { overrideParamProblems } from '../../shared/module-schema/params.js';
 import type { ModuleSchema } from '../../shared/module-schema/types.js';
-import { RuntimeModule } from './module.js';
+import { RuntimeModule, type ChildLink, type FieldInfo } from './module.js';
 import { cachedCheck } from './schema-check-cache.js';
 
 /** Core entities a reference may name without a module of that id (resolved when such a module exists). */
@@ -49,7 +49,7 @@ export class ModuleRegistry {
   ) {
     for (const m of modules) this.modules.set(m.id, m);
     for (const m of modules) {
-      for (const child of m.children) this.modules.get(child.module)!.parents.push({ module: m.id, foreignKey: child.foreignKey });
+      for (const child of m.children) this.modules.get(child.module)!.parents.push({ module: m.id, foreignKey: child.foreignKey, grid: !!child.grid });
     }
     for (const m of modules) this.inheritScope(m, new Set());
     for (const m of modules) this.inheritPermissions(m, new Set());
@@ -240,6 +240,25 @@ function relatedProblems(m: RuntimeModule, byId: Map<string, RuntimeModule>, whe
   return problems;
 }
 
+/** The grid of an x-children link: writable fields of the child, sums of its numbers, a bound of the parent. */
+function gridProblems(parent: RuntimeModule, child: RuntimeModule, link: ChildLink, where: (id: string) => string): string[] {
+  const grid = link.grid;
+  if (!grid) return [];
+  const at = `${where(parent.id)}: x-children "${child.id}" grid`;
+  const problems: string[] = [];
+  const numeric = (f: FieldInfo | undefined) => f?.kind === 'integer' || f?.kind === 'number';
+  for (const name of grid.fields) {
+    const f = child.field(name);
+    if (!f || !f.writable || f.name === link.foreignKey) problems.push(`${at}: "${name}" is not a writable field of "${child.id}"`);
+    else if (!numeric(f) && f.kind !== 'string' && f.kind !== 'boolean') problems.push(`${at}: "${name}" (${f.kind}) cannot be entered in a grid cell`);
+  }
+  for (const name of grid.sum?.fields ?? []) {
+    if (!grid.fields.includes(name) || !numeric(child.field(name))) problems.push(`${at}.sum: "${name}" is not a number field of the grid`);
+  }
+  if (grid.sum?.max && !numeric(parent.field(grid.sum.max))) problems.push(`${at}.sum.max: "${grid.sum.max}" is not a number field of "${parent.id}"`);
+  return problems;
+}
+
 /** Children and references must name modules that exist (core entities may wait for theirs). */
 function acrossModules(modules: RuntimeModule[], where: (id: string) => string): string[] {
   const byId = new Map(modules.map((m) => [m.id, m]));
@@ -255,7 +274,10 @@ function acrossModules(modules: RuntimeModule[], where: (id: string) => string):
         problems.push(`${where(m.id)}: "${child.module}" is already a child of "${parentOf.get(child.module)}"; a child module has one parent`);
       } else if (target.schema['x-permissions']) {
         problems.push(`${where(child.module)}: a child module (x-children of "${m.id}") takes its permissions from its parent; remove x-permissions`);
-      } else parentOf.set(child.module, m.id);
+      } else {
+        parentOf.set(child.module, m.id);
+        problems.push(...gridProblems(m, target, child, where));
+      }
     }
     problems.push(...relatedProblems(m, byId, where));
     for (const f of m.fields.values()) {

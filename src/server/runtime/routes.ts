@@ -374,6 +374,11 @@ const MODULE_ROUTES: ModuleRoute[] = [
   { method: 'POST', path: '', permissions: may('add'), handler: async (runtime, m, req, reply) => reply.code(201).send(await runtime.records(m.id).create(req.body, await actor(runtime, req))) },
   { method: 'PUT', path: '', permissions: may('edit'), handler: async (runtime, m, req) => runtime.records(m.id).update(req.body, await actor(runtime, req)) },
   {
+    // x-children grid: the rows of one grid saved together, all or none (body { rows: [{ id, version, ...fields }] }).
+    method: 'PUT', path: '/batch', permissions: may('edit'), when: (m) => m.parents.some((p) => p.grid),
+    handler: async (runtime, m, req) => ({ content: await runtime.records(m.id).updateMany((req.body as { rows?: unknown } | null)?.rows, await actor(runtime, req)) }),
+  },
+  {
     method: 'DELETE', path: '', permissions: may('delete'),
     handler: async (runtime, m, req) => {
       const deleted = await runtime.records(m.id).remove(idsOf(req.body), await actor(runtime, req));

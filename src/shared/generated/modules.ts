@@ -302,6 +302,10 @@ export interface AppraisalRecord {
    */
   ballotsVoid?: number;
   /**
+   * 有效票
+   */
+  validBallots?: number;
+  /**
    * 评定日期
    */
   gradeDate?: string;

@@ -70,6 +70,12 @@ export const COMPUTED_FUNCTIONS: Readonly<Record<string, ComputedFunction>> = {
     result: 'string',
     compute: ([date, days]) => (isDate(date) && typeof days === 'number' && Number.isInteger(days) ? addDays(date, days) : null),
   },
+  difference: {
+    description: '两数之差：如收回票数减无效票数得到有效票数（任一为空时为空）',
+    arity: 2,
+    result: 'integer',
+    compute: ([a, b]) => (Number.isInteger(a) && Number.isInteger(b) ? (a as number) - (b as number) : null),
+  },
 };
 
 export interface ComputedSpec {

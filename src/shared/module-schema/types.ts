@@ -57,6 +57,19 @@ export interface FieldSchema {
 export type ListColumn = string | { field: string; width?: number; fixed?: 'left' | 'right'; ellipsis?: boolean };
 export type FilterOp = 'eq' | 'like' | 'in' | 'range' | 'org-subtree';
 
+/**
+ * A child module shown on the parent's detail (x-children). With `grid`, who may edit the parent enters the
+ * children's `fields` in one grid (one row per child, saved together: `PUT /api/m/{child}/batch`), with a totals
+ * row and, with `sum`, a per-row total the parent's field `max` bounds (docs/schema.md, x-children).
+ */
+export interface ChildLink {
+  module: string;
+  foreignKey: string;
+  title?: string;
+  onDelete?: 'cascade' | 'restrict';
+  grid?: { fields: string[]; sum?: { title: string; fields: string[]; max?: string } };
+}
+
 export interface ModuleSchema {
   $schema: string;
   'x-id': string;
@@ -68,7 +81,7 @@ export interface ModuleSchema {
   additionalProperties?: false;
   'x-list'?: { columns?: ListColumn[]; filters?: { field: string; op: FilterOp; title?: string }[]; sort?: string };
   'x-form'?: { layout?: 'single' | 'groups' | 'tabs'; order?: string[]; groups?: { title: string; fields: string[] }[]; columns?: 1 | 2 | 3 };
-  'x-children'?: { module: string; foreignKey: string; title?: string; onDelete?: 'cascade' | 'restrict' }[];
+  'x-children'?: ChildLink[];
   'x-permissions'?: Partial<Record<ModuleAction, string>>;
   'x-trail'?: boolean | { module?: number };
   'x-unique'?: string[][];

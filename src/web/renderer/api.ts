@@ -60,6 +60,8 @@ export const moduleApi = {
   create: (module: string, values: Record<string, unknown>) => post<ModuleRecord>(base(module), values, { skipErrorNotify: true }),
   /** Errors are shown on the form (400 field messages, 409 conflict), not as a notification. */
   update: (module: string, values: Record<string, unknown>) => put<ModuleRecord>(base(module), values, { skipErrorNotify: true }),
+  /** Rows of a grid saved together, all or none (x-children grid); a refusal names its row, shown on the grid. */
+  updateMany: (module: string, rows: Record<string, unknown>[]) => put<{ content: ModuleRecord[] }>(`${base(module)}/batch`, { rows }, { skipErrorNotify: true }),
   remove: (module: string, ids: number[]) => del<{ message: string; deleted: number }>(base(module), ids),
   trail: (module: string, id: number, page = 0, size = 50) =>
     get<Page<ChangeRecord>>(`${base(module)}/${id}/trail`, { page, size }, IN_PLACE),

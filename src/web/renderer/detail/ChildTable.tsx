@@ -9,21 +9,20 @@ import type { AxiosError } from 'axios';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { modulePermissions } from '../../../shared/module-schema/fields';
+import type { ChildLink as SchemaChildLink, ModuleSchema } from '../../../shared/module-schema/types';
 import { Permission } from '../../core/Permission';
 import { useConfirmRun } from '../../core/useConfirmRun';
 import { IN_PLACE, moduleApi, moduleKeys, useModuleMeta, type ModuleRecord } from '../api';
 import { FormDialog } from '../form/FormDialog';
 import { displayText, listColumns } from '../model';
+import { ChildGrid } from './ChildGrid';
 
 const PAGE_SIZE = 10;
 
-export interface ChildLink {
-  module: string;
-  foreignKey: string;
-  title?: string;
-}
+export type ChildLink = Pick<SchemaChildLink, 'module' | 'foreignKey' | 'title' | 'grid'>;
 
-export function ChildTable({ link, parentId, parentName }: { link: ChildLink; parentId: number; parentName: string }) {
+/** `parent`: the record shown (an x-children link's grid reads its bound from it). */
+export function ChildTable({ link, parentId, parentName, parent }: { link: ChildLink; parentId: number; parentName: string; parent?: { record: ModuleRecord; schema: ModuleSchema } }) {
   const meta = useModuleMeta(link.module, true);
   const queryClient = useQueryClient();
   const confirmRun = useConfirmRun();
@@ -34,7 +33,7 @@ export function ChildTable({ link, parentId, parentName }: { link: ChildLink; pa
     queryKey: [...moduleKeys.list(link.module), filter, page],
     queryFn: () => moduleApi.list(link.module, filter, { page, size: PAGE_SIZE }, { ...IN_PLACE, skipErrorNotify: true }),
     placeholderData: keepPreviousData,
-    enabled: !!meta.data,
+    enabled: !!meta.data && !(link.grid && parent),
   });
   const schema = meta.data?.schema;
   const perms = schema ? modulePermissions(schema) : undefined;
@@ -55,6 +54,10 @@ export function ChildTable({ link, parentId, parentName }: { link: ChildLink; pa
   const refused = meta.isError || (list.error as AxiosError | null)?.response?.status === 403;
   if (refused) return <Result status="warning" title="无法加载子表" subTitle="您可能没有查看该数据的权限。" />;
   if (!schema || !perms) return <Skeleton active />;
+  if (link.grid && parent) {
+    const grid = link.grid;
+    return <ChildGrid link={{ ...link, grid }} schema={schema} parent={parent.record} parentSchema={parent.schema} canEdit={!!meta.data?.actions.includes('edit')} />;
+  }
   const remove = (r: ModuleRecord) =>
     confirmRun({
       title: '删除确认',

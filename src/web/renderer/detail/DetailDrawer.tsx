@@ -124,7 +124,7 @@ export function DetailDrawer({
       ...(schema['x-children'] ?? []).map((link) => ({
         key: `child-${link.module}`,
         label: link.title ?? link.module,
-        children: <ChildTable link={link} parentId={data.id} parentName={name} />,
+        children: <ChildTable link={link} parentId={data.id} parentName={name} parent={{ record: data, schema }} />,
       })),
       ...relatedTabs(schema, data, name, roles),
       ...(schema['x-trail']
