@@ -11,6 +11,8 @@
 export const MEMBER_STATUS_FIELD = 'partyStatus';
 /** 正常: the status of an organisation's members by default. */
 export const ACTIVE_MEMBER_STATUS = '1';
+/** 党员类型 (memberType, dictionary DJ_DYJBXX_RYLX) of a 预备党员. */
+export const PROBATION_MEMBER_TYPE = '2';
 /** The filter value that lifts the status filter (every member record). */
 export const ANY_MEMBER_STATUS = 'all';
 

@@ -1,3 +1,6 @@
+/** The permission of 智能提醒 (the reminders a user sees: `GET /api/reminders`). */
+export const REMINDER_LIST = 'msg-remind:list';
+
 /** A reminder as `GET /api/reminders` answers it (spec §4 states 1/2/3, enabled switch 0/1). */
 export interface ReminderDto {
   id: number;

@@ -42,6 +42,53 @@ describe(`work management on ${TEST_DB}`, () => {
   }, 300_000);
   afterAll(() => t?.app.close());
 
+  it('[43.12] 下发进度: a task given to many organisations is one group, counted done, late, open and failed within the caller\'s scope', async () => {
+    type Group = { key: Record<string, unknown>; total: number; done: number; failed: number; late: number; open: number };
+    const groups = async (who: string, filter: Record<string, unknown> = {}) => (await call(who, 'POST', '/api/m/work-task/progress?size=100', { filter })).body as { content: Group[]; totalElements: number };
+    // The demo's 组织党员集中学习党章, given to every sampled branch three days ago, against its records.
+    const all = await groups('admin', { title: '组织党员集中学习党章' });
+    expect(all.content).toHaveLength(1);
+    const g = all.content[0];
+    expect(g.key).toMatchObject({ title: '组织党员集中学习党章', deadline: day(-3), batchIdName: expect.stringContaining('党建重点任务') });
+    const rows = (await sql<{ state: number }>`SELECT state FROM m_work_task WHERE title = '组织党员集中学习党章' AND assignee_id IS NULL`.execute(t.database.db)).rows;
+    const n = (s: number) => rows.filter((r) => r.state === s).length;
+    expect(g).toMatchObject({ total: rows.length, done: n(2), failed: n(3), late: n(1), open: 0 });
+    expect(g.done).toBeGreaterThan(0);
+    expect(g.late).toBeGreaterThan(0);
+    // A 二级党委 counts only its own organisations; the group's records are its list, state by state.
+    const mine = (await groups('ejdw', { title: '组织党员集中学习党章' })).content[0];
+    const listed = (await call('ejdw', 'POST', '/api/m/work-task/list?size=1000', { title: '组织党员集中学习党章' })).body.content as { orgId: number; state: number }[];
+    expect(mine.total).toBe(listed.length);
+    expect(mine.total).toBeLessThan(g.total);
+    const records = (await call('ejdw', 'POST', '/api/m/work-task/progress?size=100', { filter: {}, group: mine.key })).body;
+    expect(records.totalElements).toBe(mine.total);
+    expect(records.content.filter((r: { state: number }) => r.state === 2)).toHaveLength(mine.done);
+    // Late from the day after the deadline: due today is open, due yesterday is late.
+    const title = `下发进度边界${Date.now()}`;
+    await newTask(day(0), { title });
+    await newTask(day(-1), { title });
+    const edge = (await groups('ejdw', { title })).content;
+    expect(edge.map((e) => [e.key.deadline, e.open, e.late])).toEqual([[day(0), 1, 0], [day(-1), 0, 1]]);
+    // [43.12] 下发: one form, a task per organisation chosen (x-form.spread), all or none.
+    // The branches the demo task went to, those of the committee's scope and the others.
+    const visible = [...new Set(listed.map((r) => r.orgId))];
+    const everywhere = (await call('admin', 'POST', '/api/m/work-task/list?size=1000', { title: '组织党员集中学习党章' })).body.content.map((o: { orgId: number }) => o.orgId) as number[];
+    const outside = everywhere.find((id) => !visible.includes(id))!;
+    const sent = `下发到多个支部${Date.now()}`;
+    const task = { title: sent, deadline: day(10), content: '请各支部按期报送。' };
+    const refused = await call('ejdw', 'POST', '/api/m/work-task/many', { rows: [{ ...task, orgId: visible[0] }, { ...task, orgId: outside }] });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.body.message).toMatch(/^第2条：/);
+    expect((await groups('admin', { title: sent })).content).toHaveLength(0);
+    const created = await call('ejdw', 'POST', '/api/m/work-task/many', { rows: visible.slice(0, 3).map((orgId) => ({ ...task, orgId })) });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.ids).toHaveLength(3);
+    expect((await groups('ejdw', { title: sent })).content.map((e) => [e.total, e.open, e.late, e.done])).toEqual([[3, 3, 0, 0]]);
+    expect((await call('dy', 'POST', '/api/m/work-task/many', { rows: [{ ...task, orgId: visible[0] }] })).status).toBe(403);
+    // Only who may list tasks sees the progress; a module without x-progress has no such route.
+    expect((await call('dy', 'POST', '/api/m/work-batch/progress', { filter: {} })).status).toBe(404);
+  });
+
   it('[S1.F14i] the demo holds tasks in every task state and batches in every batch state', async () => {
     const tasks = (await sql<{ state: number }>`SELECT DISTINCT state FROM m_work_task WHERE org_id = ${branch} ORDER BY state`.execute(t.database.db)).rows;
     expect(tasks.map((r) => r.state)).toEqual([1, 2, 3]);

@@ -58,6 +58,12 @@ describe('the mobile terminal on a 390 × 844 phone', () => {
     await todo.waitFor(SLOW);
     await todo.getByRole('button', { name: '完成' }).tap();
     await expect.poll(() => todo.count(), SLOW).toBe(0);
+    // [43.5] 我的提醒 counts the reminders in progress as the desktop's 智能提醒 and workbench do.
+    const dy = await apiToken('dy', DEMO_USER_PASSWORD);
+    const dated = (await api<{ totalElements: number; content: { title: string; recordName: string }[] }>('GET', '/api/reminders?state=2&page=0&size=10', undefined, dy)).body;
+    expect(dated.totalElements).toBeGreaterThan(0);
+    await page.getByText(`我的提醒（${dated.totalElements}）`).waitFor(SLOW);
+    await page.getByRole('list', { name: '我的提醒' }).getByText(`${dated.content[0].title}：${dated.content[0].recordName}`).waitFor(SLOW);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 

@@ -60,6 +60,30 @@ describe('[issue 29] work management in Chromium', () => {
     await expect.poll(async () => (await drawer.textContent()) ?? '').toContain('已完成');
   });
 
+  it('[43.12] 下发进度: the committee sees a task given to its branches as one row of counts and opens it into each branch\'s state', async () => {
+    const committee = await signedIn(browser, tokens.ejdw, TASK);
+    try {
+      committee.setDefaultTimeout(20_000);
+      const title = '组织党员集中学习党章';
+      const listed = (await api<{ content: { state: number; deadline: string }[] }>('POST', '/api/m/work-task/list?size=1000', { title }, tokens.ejdw)).body.content;
+      const late = listed.filter((r) => r.state === 1 && r.deadline < today).length;
+      expect(late).toBeGreaterThan(0);
+      await committee.locator('[data-tab="progress"]').click();
+      const row = committee.locator('.wf-progress tr', { hasText: title }).first();
+      await row.waitFor();
+      expect(await row.textContent()).toContain(String(listed.length));
+      await row.locator('.ant-table-row-expand-icon').click();
+      const records = committee.locator('.wf-progress-records');
+      await expect.poll(async () => records.locator('[data-progress-state="late"]').count(), { timeout: 15_000 }).toBe(Math.min(late, 50));
+      await records.locator('[data-progress-state="late"]').first().getByText('已逾期').waitFor();
+      // A record opens its detail.
+      await records.locator('tr.ant-table-row').first().click();
+      await committee.locator('.rf-drawer:visible').getByText(title).first().waitFor();
+    } finally {
+      await committee.context().close();
+    }
+  });
+
   it('[S1.F13b] 文件下载 lists the documents published to the secretary by category and counts a download', async () => {
     await page!.goto(webUrl(DOWNLOAD));
     const list = page!.locator('.work-documents');

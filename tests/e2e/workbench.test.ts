@@ -40,7 +40,12 @@ describe('the workbench of each role', () => {
       const sel = `.wb-approvals [data-module="${module}"]`;
       await expect.poll(() => number(page, sel)).toBe(await count('admin', module, { $waiting: true }));
     }
-    await expect.poll(() => number(page, '[data-figure="members"]')).toBe(await count('admin', 'member', {}));
+    // [43.6] Members counted as 大数据 and 统计报表 count them: 党籍正常, of them 预备党员.
+    const big = (await api<{ members: { total: number; byCommittee: { probation: number }[] } }>('GET', '/api/bigdata/overview', undefined, tokens.admin)).body.members;
+    expect(big.total).toBe(await count('admin', 'member', { partyStatus: '1' }));
+    expect(big.total).toBeLessThan(await count('admin', 'member', {}));
+    await expect.poll(() => number(page, '[data-figure="members"]')).toBe(big.total);
+    await expect.poll(() => number(page, '[data-figure="probation"]')).toBe(big.byCommittee.reduce((s, r) => s + r.probation, 0));
     const year = new Date().getFullYear();
     const dues = (await api<{ totals: { paid: string } }>('GET', `/api/dues/reports/year?year=${year}`, undefined, tokens.admin)).body.totals.paid;
     await expect.poll(() => figure(page, '[data-figure="dues"]').innerText().then((t) => t.replace(/,/g, ''))).toBe(dues);

@@ -58,7 +58,7 @@ export function countWanted(input: ListInput): boolean {
 }
 
 /** Reference fields whose names the statement can read itself: one id per record, and a target with a name. */
-function sqlNamed(ctx: RuntimeContext, fields: FieldInfo[]): { field: FieldInfo; name: RawBuilder<string | null> }[] {
+export function sqlNamed(ctx: RuntimeContext, fields: FieldInfo[]): { field: FieldInfo; name: RawBuilder<string | null> }[] {
   return fields.flatMap((f) => {
     if (!f.ref || f.kind === 'array') return [];
     const target = ctx.refTarget(f.ref);

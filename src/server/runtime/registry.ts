@@ -6,6 +6,7 @@ import { mergePatch } from '../../shared/module-schema/merge-patch.js';
 import { overrideParamProblems } from '../../shared/module-schema/params.js';
 import type { ModuleSchema } from '../../shared/module-schema/types.js';
 import { RuntimeModule, type ChildLink, type FieldInfo } from './module.js';
+import { progressProblems } from './progress.js';
 import { cachedCheck } from './schema-check-cache.js';
 
 /** Core entities a reference may name without a module of that id (resolved when such a module exists). */
@@ -280,6 +281,11 @@ function acrossModules(modules: RuntimeModule[], where: (id: string) => string):
       }
     }
     problems.push(...relatedProblems(m, byId, where));
+    const spread = m.schema['x-form']?.spread;
+    const spreadField = spread ? m.field(spread) : undefined;
+    if (spread && (!spreadField?.writable || spreadField.kind !== 'integer' || !spreadField.ref)) problems.push(`${where(m.id)}: x-form.spread "${spread}" is not a writable reference field (integer, x-ref)`);
+    const progress = m.schema['x-progress'];
+    if (progress) problems.push(...progressProblems(m, progress).map((p) => `${where(m.id)}: ${p}`));
     for (const f of m.fields.values()) {
       if (f.ref && !CORE_REFS.has(f.ref) && !byId.has(f.ref)) problems.push(`${where(m.id)}: ${f.name}.x-ref names unknown module "${f.ref}"`);
     }

@@ -14,6 +14,8 @@ import { readImportUpload, registerImportMultipart } from './import.js';
 import type { Runtime } from './index.js';
 import type { RuntimeModule } from './module.js';
 import { containsText } from '../db/text-search.js';
+import { SPREAD_MAX } from '../../shared/module-schema/workflow.js';
+import { groupConditions, progressGroups } from './progress.js';
 import { serveRecords } from './read-policy.js';
 import { outOfScope } from './scope.js';
 import { sendTemplate } from './template.js';
@@ -230,6 +232,18 @@ const MODULE_ROUTES: ModuleRoute[] = [
     },
   },
   {
+    // x-progress: body { filter, group? }; without group the groups with their counts, with it that group's records (the list).
+    method: 'POST', path: '/progress', permissions: may('list'), when: (m) => !!m.schema['x-progress'],
+    handler: async (runtime, m, req) => {
+      const body = (req.body ?? {}) as { filter?: unknown; group?: unknown };
+      const a = await actor(runtime, req);
+      if (body.group === undefined) return progressGroups(runtime.ctx, m, body.filter, req.query, a);
+      const page = await runtime.records(m.id).list({ filter: body.filter, conditions: groupConditions(m, body.group), query: req.query }, a);
+      await serveRecords(runtime.ctx, m, a, page.content, { mode: 'list', address: req.ip });
+      return page;
+    },
+  },
+  {
     // Records lacking a required field added after they were stored (x-required-from).
     method: 'GET', path: '/incomplete', permissions: may('list'),
     handler: async (runtime, m, req) => {
@@ -372,6 +386,18 @@ const MODULE_ROUTES: ModuleRoute[] = [
     },
   },
   { method: 'POST', path: '', permissions: may('add'), handler: async (runtime, m, req, reply) => reply.code(201).send(await runtime.records(m.id).create(req.body, await actor(runtime, req))) },
+  {
+    // x-form.spread: one form, a record per value of the spread field (a task given to many organisations), all or none.
+    method: 'POST', path: '/many', permissions: may('add'), when: (m) => !!m.schema['x-form']?.spread,
+    handler: async (runtime, m, req, reply) => {
+      const rows = (req.body as { rows?: unknown } | null)?.rows;
+      if (!Array.isArray(rows) || !rows.length) throw new HttpError(400, '没有要新增的记录');
+      if (rows.length > SPREAD_MAX) throw new HttpError(400, `一次最多新增${SPREAD_MAX}条记录`);
+      // createMany validates every row first (a refusal names it: 第N条) and writes them in one transaction.
+      const ids = await runtime.records(m.id).createMany(rows.map((body) => ({ body })), await actor(runtime, req));
+      return reply.code(201).send({ ids, message: `已新增${ids.length}条` });
+    },
+  },
   { method: 'PUT', path: '', permissions: may('edit'), handler: async (runtime, m, req) => runtime.records(m.id).update(req.body, await actor(runtime, req)) },
   {
     // x-children grid: the rows of one grid saved together, all or none (body { rows: [{ id, version, ...fields }] }).

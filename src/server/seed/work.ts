@@ -67,28 +67,30 @@ export async function seedWork(ctx: SeedContext, options: WorkSeedOptions): Prom
   const [closedBatch, currentBatch] = batchIds;
 
   // Task states (spec §4): begin 1 (due in two days: the reminder is on; or overdue), success 2 (reported), fail 3.
+  // Each task is given to every sampled branch with one deadline (a record per organisation, 下发进度 counts
+  // them); the demo branch's stand in each state, the others' spread: reported, still open (late once the
+  // deadline passed) and, after it, judged not done.
+  const DEADLINES = [2, 20, -3, -10, -40].map((d) => addDays(today, d));
+  const FOCUS_STATES = [1, 1, 1, 2, 3] as const;
   const tasks: Row[] = [];
-  const task = (orgId: number, k: number, state: 1 | 2 | 3, deadline: string, extra: Row = {}) => {
+  const task = (orgId: number, k: number, state: 1 | 2 | 3, extra: Row = {}) => {
     const [title, content] = TASKS[k % TASKS.length];
+    const deadline = (extra.deadline as string | undefined) ?? DEADLINES[k];
+    const reported = addDays(deadline, -2) < today ? addDays(deadline, -2) : addDays(today, -1);
     tasks.push({
-      ...base, title, content, org_id: orgId, assignee_id: null, issued_by: '党委组织部', deadline, attachment: null,
-      batch_id: state === 3 && k % 2 ? closedBatch : currentBatch,
+      ...base, title, content, org_id: orgId, assignee_id: null, issued_by: '党委组织部', deadline, attachment: null, batch_id: currentBatch,
       report_content: state === 2 ? '已按要求完成，相关材料见附件。' : null,
-      report_date: state === 2 ? addDays(deadline, -2) : null, report_file: null, state, ...extra,
+      report_date: state === 2 ? reported : null, report_file: null, state, ...extra,
     });
   };
   branches.forEach((orgId, i) => {
-    if (orgId === focus) {
-      task(orgId, 0, 1, addDays(today, 2));
-      task(orgId, 1, 1, addDays(today, 20));
-      task(orgId, 2, 1, addDays(today, -3));
-      task(orgId, 3, 2, addDays(today, -10));
-      task(orgId, 4, 3, addDays(today, -40));
-      return;
-    }
-    task(orgId, i, ([1, 1, 2, 2, 3] as const)[i % 5], addDays(today, [5, -2, -15, -30, -45][i % 5]));
+    TASKS.forEach((_, k) => {
+      if (orgId === focus) return task(orgId, k, FOCUS_STATES[k]);
+      const due = DEADLINES[k] < today;
+      task(orgId, k, due ? ([2, 2, 1, 3] as const)[(i + k) % 4] : ([1, 2, 1] as const)[(i + k) % 3]);
+    });
   });
-  if (dy?.orgId) task(dy.orgId, 2, 1, addDays(today, 7), { assignee_id: dy.id, title: '撰写学习党章心得体会', content: '请于期限前提交一篇不少于1500字的学习党章心得体会。' });
+  if (dy?.orgId) task(dy.orgId, 2, 1, { deadline: addDays(today, 7), assignee_id: dy.id, title: '撰写学习党章心得体会', content: '请于期限前提交一篇不少于1500字的学习党章心得体会。' });
   await insert(db, 'm_work_task', tasks);
 
   // Other reports (spec §4 collection status): the started batch's monthly report of each branch, in every state;

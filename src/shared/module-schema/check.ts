@@ -10,7 +10,7 @@ import { ownValue } from '../own.js';
 
 /** The x- keywords a module schema may carry on a field; ajv must know them to stay strict. */
 export const FIELD_KEYWORDS = ['x-dict', 'x-ref', 'x-computed', 'x-widget', 'x-placeholder', 'x-show-if', 'x-hidden', 'x-required-from', 'x-enum-titles', 'x-choices', 'x-ref-eligible'];
-export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-fill', 'x-scope', 'x-scope-self', 'x-name-field', 'x-workflow', 'x-links', 'x-related', 'x-reminders', 'x-params', 'x-table', 'x-page', 'x-owner'];
+export const MODULE_KEYWORDS = ['x-id', 'x-list', 'x-form', 'x-children', 'x-permissions', 'x-trail', 'x-unique', 'x-hooks', 'x-fill', 'x-scope', 'x-scope-self', 'x-name-field', 'x-workflow', 'x-links', 'x-related', 'x-reminders', 'x-params', 'x-table', 'x-page', 'x-owner', 'x-progress'];
 
 /** Custom string formats of module schemas, as names only; validators are added by the runtime. */
 export const CUSTOM_FORMATS = ['id-card', 'mobile', 'money', 'textarea', 'rich-text', 'file', 'image'];

@@ -70,6 +70,18 @@ export interface ChildLink {
   grid?: { fields: string[]; sum?: { title: string; fields: string[]; max?: string } };
 }
 
+/**
+ * A piece of work given to many organisations (x-progress): records grouped by the fields they share, each group
+ * counted done (`done` states), failed (`failed` states), late (neither, past the date field `due`) and open.
+ */
+export interface ProgressSpec {
+  title?: string;
+  groupBy: string[];
+  due: string;
+  done: number[];
+  failed?: number[];
+}
+
 export interface ModuleSchema {
   $schema: string;
   'x-id': string;
@@ -80,8 +92,10 @@ export interface ModuleSchema {
   required?: string[];
   additionalProperties?: false;
   'x-list'?: { columns?: ListColumn[]; filters?: { field: string; op: FilterOp; title?: string }[]; sort?: string };
-  'x-form'?: { layout?: 'single' | 'groups' | 'tabs'; order?: string[]; groups?: { title: string; fields: string[] }[]; columns?: 1 | 2 | 3 };
+  /** `spread`: a reference field a new record's form takes as several values, one record created per value. */
+  'x-form'?: { layout?: 'single' | 'groups' | 'tabs'; order?: string[]; groups?: { title: string; fields: string[] }[]; columns?: 1 | 2 | 3; spread?: string };
   'x-children'?: ChildLink[];
+  'x-progress'?: ProgressSpec;
   'x-permissions'?: Partial<Record<ModuleAction, string>>;
   'x-trail'?: boolean | { module?: number };
   'x-unique'?: string[][];

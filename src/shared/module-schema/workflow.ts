@@ -300,6 +300,22 @@ export function stepSchema(module: ModuleSchema, transitionId: string, state?: n
  * read-only fields steps set, and the fields of every step after the first), which are entered through
  * the steps' dialogs. Other modules: the schema itself.
  */
+/**
+ * The form of new records of a module with `x-form.spread`: the spread reference field takes several values
+ * (one record is created per value, `POST /api/m/{id}/many`); without it, the module as it is.
+ */
+export function spreadFormSchema(module: ModuleSchema): ModuleSchema {
+  const name = module['x-form']?.spread;
+  const field = name ? module.properties[name] : undefined;
+  if (!name || !field) return module;
+  const { type: _type, minimum: _min, maximum: _max, ...rest } = field;
+  const many: FieldSchema = { ...rest, type: 'array', items: { type: 'integer' }, maxItems: SPREAD_MAX, description: field.description ?? `可选择多个，每个${field.title}新增一条记录` };
+  return { ...module, properties: { ...module.properties, [name]: many } };
+}
+
+/** Records one spread form may create at once. */
+export const SPREAD_MAX = 500;
+
 export function recordFormSchema(module: ModuleSchema): ModuleSchema {
   const wf = module['x-workflow'];
   if (!wf) return module;

@@ -21,6 +21,7 @@ import { buildColumns, DataTable } from './list/DataTable';
 import { FilterBar } from './list/FilterBar';
 import { useListQuery } from './list/useListQuery';
 import { defaultSort, listColumns, listFilters } from './model';
+import { ProgressView } from './workflow/ProgressView';
 import { WaitingTabs, type ListTab } from './workflow/WaitingTabs';
 import './renderer.css';
 
@@ -130,7 +131,7 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
   const { pathname } = useLocation();
 
   const sort = sortParam(sorting);
-  const body = useMemo(() => ({ ...filter, ...extraFilter, ...(tab !== 'all' && { $waiting: tab === 'later' ? 'later' : true }) }), [filter, extraFilter, tab]);
+  const body = useMemo(() => ({ ...filter, ...extraFilter, ...((tab === 'waiting' || tab === 'later') && { $waiting: tab === 'later' ? 'later' : true }) }), [filter, extraFilter, tab]);
   const list = useListQuery(module, body, { page, size, sort });
   // A link to one record (a to-do's or a reminder's `?id=`) opens its detail.
   const linked = Number(params.get('id'));
@@ -248,6 +249,7 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
             module={module}
             value={tab}
             later={Object.values(workflow.transitions).some((t) => t?.notBefore)}
+            progress={schema['x-progress'] ? (schema['x-progress'].title ?? '进度') : undefined}
             onChange={(t) => {
               setTab(t);
               setPage(0);
@@ -255,89 +257,95 @@ function ModuleList({ module, meta, header, extraFilter }: { module: string; met
             }}
           />
         )}
-        <div className="rt-toolbar">
-          <Space wrap>
-            {workflow && (
-              <Button icon={<AuditOutlined />} disabled={!selectedRecords.length} onClick={() => setBatching(true)} className="wf-batch-open">
-                批量办理{selectedRecords.length ? `（${selectedRecords.length}）` : ''}
-              </Button>
-            )}
-            <Permission roles={[perms.add]}>
-              <Button type="primary" icon={<PlusOutlined />} onPointerEnter={() => void loadForm()} onClick={() => setDialog({})}>
-                新增
-              </Button>
-            </Permission>
-            <Permission roles={[perms.delete]}>
-              <Tooltip title={deleteLock ? `选中的记录中有${deleteLock}` : undefined}>
-                <Button danger icon={<DeleteOutlined />} disabled={!selectedRecords.length || !!deleteLock} onClick={() => remove(selectedRecords)} className="rt-delete-selected">
-                  删除{selectedRecords.length ? `（${selectedRecords.length}）` : ''}
-                </Button>
-              </Tooltip>
-            </Permission>
-            <Permission roles={[perms.import]}>
-              <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
-                导入
-              </Button>
-            </Permission>
-            <Permission roles={[perms.import]}>
-              <Button icon={<FileExcelOutlined />} onClick={() => void moduleApi.template(module, schema.title)}>
-                下载模板
-              </Button>
-            </Permission>
-            <Permission roles={[perms.export]}>
-              <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportList()}>
-                导出
-              </Button>
-            </Permission>
-            {meta.actions.includes('deleted') && (
-              <Button icon={<RestOutlined />} onClick={() => setShowDeleted(true)} className="rt-deleted-open">
-                已删除记录
-              </Button>
-            )}
-          </Space>
-          <Space>
-            {selectedRecords.length > 0 && (
-              <span className="rt-selected">
-                已选 {selectedRecords.length} 项 <a onClick={() => setSelection({})}>清空</a>
-              </span>
-            )}
-            <Tooltip title="刷新">
-              <Button icon={<ReloadOutlined />} aria-label="刷新" onClick={() => void list.refetch()} />
-            </Tooltip>
-            <ColumnChooser specs={specs} visibility={visibility} onChange={setVisibility} />
-          </Space>
-        </div>
-        <DataTable
-          columns={columns}
-          specs={specs}
-          rows={rows}
-          sorting={sorting}
-          onSortingChange={onSortingChange}
-          rowSelection={selection}
-          onRowSelectionChange={onSelectionChange}
-          columnVisibility={visibility}
-          selectable={meta.actions.includes('delete') || !!workflow}
-          loading={list.isFetching}
-          error={loadError}
-        />
-        <div className="rt-pagination">
-          <Pagination
-            current={page + 1}
-            pageSize={size}
-            total={total}
-            showSizeChanger
-            showQuickJumper
-            pageSizeOptions={PAGE_SIZES}
-            showTotal={(t) => `共 ${t} 条`}
-            onChange={(p, s) => {
-              setSelection({});
-              if (s !== size) {
-                setSize(s);
-                setPage(0);
-              } else setPage(p - 1);
-            }}
-          />
-        </div>
+        {tab === 'progress' ? (
+          <ProgressView module={module} schema={schema} filter={body} onOpen={setDetail} />
+        ) : (
+          <>
+            <div className="rt-toolbar">
+              <Space wrap>
+                {workflow && (
+                  <Button icon={<AuditOutlined />} disabled={!selectedRecords.length} onClick={() => setBatching(true)} className="wf-batch-open">
+                    批量办理{selectedRecords.length ? `（${selectedRecords.length}）` : ''}
+                  </Button>
+                )}
+                <Permission roles={[perms.add]}>
+                  <Button type="primary" icon={<PlusOutlined />} onPointerEnter={() => void loadForm()} onClick={() => setDialog({})}>
+                    新增
+                  </Button>
+                </Permission>
+                <Permission roles={[perms.delete]}>
+                  <Tooltip title={deleteLock ? `选中的记录中有${deleteLock}` : undefined}>
+                    <Button danger icon={<DeleteOutlined />} disabled={!selectedRecords.length || !!deleteLock} onClick={() => remove(selectedRecords)} className="rt-delete-selected">
+                      删除{selectedRecords.length ? `（${selectedRecords.length}）` : ''}
+                    </Button>
+                  </Tooltip>
+                </Permission>
+                <Permission roles={[perms.import]}>
+                  <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+                    导入
+                  </Button>
+                </Permission>
+                <Permission roles={[perms.import]}>
+                  <Button icon={<FileExcelOutlined />} onClick={() => void moduleApi.template(module, schema.title)}>
+                    下载模板
+                  </Button>
+                </Permission>
+                <Permission roles={[perms.export]}>
+                  <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportList()}>
+                    导出
+                  </Button>
+                </Permission>
+                {meta.actions.includes('deleted') && (
+                  <Button icon={<RestOutlined />} onClick={() => setShowDeleted(true)} className="rt-deleted-open">
+                    已删除记录
+                  </Button>
+                )}
+              </Space>
+              <Space>
+                {selectedRecords.length > 0 && (
+                  <span className="rt-selected">
+                    已选 {selectedRecords.length} 项 <a onClick={() => setSelection({})}>清空</a>
+                  </span>
+                )}
+                <Tooltip title="刷新">
+                  <Button icon={<ReloadOutlined />} aria-label="刷新" onClick={() => void list.refetch()} />
+                </Tooltip>
+                <ColumnChooser specs={specs} visibility={visibility} onChange={setVisibility} />
+              </Space>
+            </div>
+            <DataTable
+              columns={columns}
+              specs={specs}
+              rows={rows}
+              sorting={sorting}
+              onSortingChange={onSortingChange}
+              rowSelection={selection}
+              onRowSelectionChange={onSelectionChange}
+              columnVisibility={visibility}
+              selectable={meta.actions.includes('delete') || !!workflow}
+              loading={list.isFetching}
+              error={loadError}
+            />
+            <div className="rt-pagination">
+              <Pagination
+                current={page + 1}
+                pageSize={size}
+                total={total}
+                showSizeChanger
+                showQuickJumper
+                pageSizeOptions={PAGE_SIZES}
+                showTotal={(t) => `共 ${t} 条`}
+                onChange={(p, s) => {
+                  setSelection({});
+                  if (s !== size) {
+                    setSize(s);
+                    setPage(0);
+                  } else setPage(p - 1);
+                }}
+              />
+            </div>
+          </>
+        )}
       </div>
       {dialog && (
         <Suspense fallback={<FormDialogFrame title={`${dialog.editing ? '编辑' : '新增'}${schema.title}`} onClose={() => setDialog(null)} onShown={markFramed} />}>

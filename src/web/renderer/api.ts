@@ -60,6 +60,8 @@ export const moduleApi = {
   create: (module: string, values: Record<string, unknown>) => post<ModuleRecord>(base(module), values, { skipErrorNotify: true }),
   /** Errors are shown on the form (400 field messages, 409 conflict), not as a notification. */
   update: (module: string, values: Record<string, unknown>) => put<ModuleRecord>(base(module), values, { skipErrorNotify: true }),
+  /** New records of one spread form (x-form.spread), all or none; errors are shown on the form. */
+  createMany: (module: string, rows: Record<string, unknown>[]) => post<{ ids: number[]; message: string }>(`${base(module)}/many`, { rows }, { skipErrorNotify: true }),
   /** Rows of a grid saved together, all or none (x-children grid); a refusal names its row, shown on the grid. */
   updateMany: (module: string, rows: Record<string, unknown>[]) => put<{ content: ModuleRecord[] }>(`${base(module)}/batch`, { rows }, { skipErrorNotify: true }),
   remove: (module: string, ids: number[]) => del<{ message: string; deleted: number }>(base(module), ids),

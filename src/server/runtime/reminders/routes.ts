@@ -22,9 +22,9 @@ import type { Runtime } from '../index.js';
 import type { RuntimeModule } from '../module.js';
 import { recordLinks } from '../workflow/links.js';
 import { remindersOf } from './model.js';
-import type { ReminderDto } from '../../../shared/reminders.js';
+import { REMINDER_LIST, type ReminderDto } from '../../../shared/reminders.js';
 
-export const REMINDER_LIST = 'msg-remind:list';
+export { REMINDER_LIST };
 export const REMINDER_MANAGE = 'msg-remind:manage';
 
 

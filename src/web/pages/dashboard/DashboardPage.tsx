@@ -8,6 +8,7 @@ import { useSession } from '../../core/stores/session';
 import { useConfigFlag } from '../../core/stores/sysconfig';
 import { ApprovalCard, DocumentCard, FiguresCard, MineCard, NoticeCard, ReminderCard, ShortcutCard, TodoCard } from './cards';
 import { workbenchApi } from './workbench-api';
+import { REMINDER_LIST } from '../../../shared/reminders';
 import './dashboard.css';
 
 /** An administrator publishes a notice: a message of type notice to every role's members. */
@@ -58,7 +59,7 @@ export default function DashboardPage() {
   const user = useSession((s) => s.user);
   const isDead = useConfigFlag('isDead');
   const mayPublish = useHasPermission(['msg:send']);
-  const hasReminders = useHasPermission(['msg-remind:list']);
+  const hasReminders = useHasPermission([REMINDER_LIST]);
   return (
     <div className={`page-container dashboard workbench${isDead ? ' is-dead' : ''}`}>
       <Typography.Title level={4}>欢迎，{user?.nickName ?? user?.username}</Typography.Title>

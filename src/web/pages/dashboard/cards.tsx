@@ -1,9 +1,10 @@
 /** The cards of the workbench: each loads its own figures, shows them, and links to the page that lists them. */
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { Card, List, Modal, Progress, Skeleton, Statistic, Tag, Typography } from 'antd';
+import { Card, List, Modal, Progress, Skeleton, Statistic, Tag, Tooltip, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { PROBATION_MEMBER_TYPE, membersFilter } from '../../../shared/party-members';
 import { workApi } from '../work/api';
 import { APPROVAL_AREAS, SHORTCUTS, usePageOf, workbenchApi, type Notice } from './workbench-api';
 
@@ -144,7 +145,9 @@ export function FiguresCard() {
   const dev = pageOf('core:development-process');
   const duesReport = pageOf('core:dues-report');
   const transfers = pageOf('core:transfer-stats');
-  const memberCount = useQuery({ queryKey: ['workbench', 'members'], queryFn: () => workbenchApi.count('member'), enabled: !!members });
+  // Members as 大数据 and 统计报表 count them (issue 43.6): 党籍正常 (src/shared/party-members.ts); of them 预备党员.
+  const memberCount = useQuery({ queryKey: ['workbench', 'members'], queryFn: () => workbenchApi.count('member', membersFilter(undefined)), enabled: !!members });
+  const probationCount = useQuery({ queryKey: ['workbench', 'members', 'probation'], queryFn: () => workbenchApi.count('member', { ...membersFilter(undefined), memberType: PROBATION_MEMBER_TYPE }), enabled: !!members });
   const funnel = useQuery({ queryKey: ['workbench', 'funnel'], queryFn: workbenchApi.funnel, enabled: !!dev });
   const dues = useQuery({ queryKey: ['workbench', 'dues-year'], queryFn: workbenchApi.duesYear, enabled: !!duesReport });
   const moves = useQuery({ queryKey: ['workbench', 'transfers'], queryFn: workbenchApi.transfers, enabled: !!transfers });
@@ -155,7 +158,12 @@ export function FiguresCard() {
       <div className="wb-figures wb-figures-wide">
         {members && (
           <Link to={members.path} className="wb-figure" data-figure="members">
-            <Statistic title="党员人数" value={memberCount.data ?? 0} loading={memberCount.isLoading} />
+            <Statistic title={<Tooltip title="党籍状态正常的党员，与大数据、统计报表的口径一致">党员人数</Tooltip>} value={memberCount.data ?? 0} loading={memberCount.isLoading} />
+          </Link>
+        )}
+        {members && (
+          <Link to={members.path} className="wb-figure" data-figure="probation">
+            <Statistic title="其中预备党员" value={probationCount.data ?? 0} loading={probationCount.isLoading} />
           </Link>
         )}
         {duesReport && (
@@ -172,7 +180,8 @@ export function FiguresCard() {
       {dev && (
         <div className="wb-stages">
           <div className="wb-stages-title">
-            <Link to={dev.path}>发展党员各阶段人数</Link>
+            {/* The development workflow's records by stage: its 预备党员 are those in their probation there, not the roster's. */}
+            <Link to={dev.path}>发展党员工作各阶段人数</Link>
           </div>
           {(funnel.data?.stages ?? []).map((s) => (
             <Link key={s.value} to={dev.path} className="wb-stage" data-stage={s.value}>

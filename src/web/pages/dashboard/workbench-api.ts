@@ -72,7 +72,7 @@ export const workbenchApi = {
   reminders: () => get<Page<Reminder>>('/api/reminders', { state: 2, page: 0, size: 5 }, QUIET),
   notices: () => get<Page<Notice>>('/api/msgPushHistory', { type: 'notice', page: 0, size: 5 }, QUIET),
   waiting: async (module: string) => (await post<Page<unknown>>(`/api/m/${module}/list`, { $waiting: true }, { params: { page: 0, size: 1 }, ...QUIET })).totalElements,
-  count: async (module: string) => (await post<Page<unknown>>(`/api/m/${module}/list`, {}, { params: { page: 0, size: 1 }, ...QUIET })).totalElements,
+  count: async (module: string, filter: Record<string, unknown> = {}) => (await post<Page<unknown>>(`/api/m/${module}/list`, filter, { params: { page: 0, size: 1 }, ...QUIET })).totalElements,
   funnel: () => get<{ stages: { value: string; title: string; count: number }[] }>('/api/development/funnel', undefined, QUIET),
   duesYear: () => get<{ year: number; totals: { items: number; paidItems: number; due: string; paid: string; rate: number } }>('/api/dues/reports/year', { year: year() }, QUIET),
   transfers: () => get<{ kinds: { key: string; title: string; underway: number }[] }>('/api/transfers/stats', { year: year() }, QUIET),

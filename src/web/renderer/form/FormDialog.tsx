@@ -10,7 +10,7 @@ import type { AxiosError } from 'axios';
 import { useMemo, useRef, useState } from 'react';
 import { requiredLackedBy } from '../../../shared/module-schema/fields';
 import type { ModuleSchema } from '../../../shared/module-schema/types';
-import { recordFormSchema } from '../../../shared/module-schema/workflow';
+import { recordFormSchema, spreadFormSchema } from '../../../shared/module-schema/workflow';
 import { useConfirmDiscard } from '../../core/confirm-discard';
 import { errorText } from '../../core/request/request';
 import { moduleApi, moduleKeys, type ModuleRecord } from '../api';
@@ -70,6 +70,13 @@ function scopeDefaulted(schema: ModuleSchema): string[] | undefined {
   return scope && schema.properties[scope]?.['x-ref'] === 'org' ? [scope] : undefined;
 }
 
+/** A preset value of the spread field is one of its values. */
+function spreadPreset(preset: Record<string, unknown> | undefined, spread: string | undefined): Record<string, unknown> {
+  const values = { ...preset };
+  if (spread && values[spread] != null && !Array.isArray(values[spread])) values[spread] = [values[spread]];
+  return values;
+}
+
 export function FormDialog({ module, schema, open, editing, preset, presetNames, fixed, onClose, onSaved, instant }: FormDialogProps) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -90,13 +97,26 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
   const record = editing ? recordQuery.data : undefined;
   const title = `${editing ? '编辑' : '新增'}${schema.title}`;
   // A workflow record's steps fill in their own fields: the record form leaves them out.
-  const formModule = useMemo(() => recordFormSchema(schema), [schema]);
+  // x-form.spread: a new record's spread field takes several values, one record per value.
+  const spread = editing ? undefined : schema['x-form']?.spread;
+  const formModule = useMemo(() => (spread ? spreadFormSchema(recordFormSchema(schema)) : recordFormSchema(schema)), [schema, spread]);
 
   const save = async () => {
     const values = form.current?.validate();
     if (!values || saving) return;
     setSaving(true);
     try {
+      if (spread) {
+        // One record per chosen value (none chosen: one record, the server's default, as a single form).
+        const body = toWriteBody(formModule, values);
+        const targets = [...new Set((body[spread] as number[] | null) ?? [])];
+        const rows = targets.length ? targets.map((v) => ({ ...body, [spread]: v })) : [{ ...body, [spread]: null }];
+        const answer = await moduleApi.createMany(module, rows);
+        message.success(rows.length > 1 ? `已新增${answer.ids.length}条` : '新增成功');
+        void queryClient.invalidateQueries({ queryKey: moduleKeys.all(module) });
+        onClose();
+        return;
+      }
       const body = toWriteBody(schema, values, record && { id: record.id, version: record.version });
       const saved = record ? await moduleApi.update(module, body) : await moduleApi.create(module, body);
       message.success(record ? '修改成功' : '新增成功');
@@ -134,7 +154,7 @@ export function FormDialog({ module, schema, open, editing, preset, presetNames,
   const body = () => {
     if (editing && recordQuery.isError) return <Result status="error" title="记录加载失败" subTitle="该记录可能已被删除，或您没有查看权限。" />;
     if (editing && !record) return <Skeleton active paragraph={{ rows: 8 }} />;
-    const initial = record ? toFormData(formModule, record) : { ...preset };
+    const initial = record ? toFormData(formModule, record) : spreadPreset(preset, spread);
     return (
       <RecordForm
         key={`${record?.id ?? 'new'}-${record?.version ?? 0}-${generation}`}
