@@ -1,4 +1,4 @@
-// engines: both — working days over dates read back from the holiday calendar, written in one step's transaction with the member and the dues standard
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): working days over dates read back from the holiday calendar, written in one step's transaction with the member and the dues standard
 import { sql } from 'kysely';
 /**
  * The areas talking to each other through their real APIs (issue 24 §5), never a stub of one side:

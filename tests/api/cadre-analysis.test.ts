@@ -1,4 +1,4 @@
-// engines: both — the counts are grouping sets and age arithmetic in SQL
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the counts are grouping sets and age arithmetic in SQL
 /**
  * 干部队伍结构分析 and 干部绩效分析 (docs/cadres.md): counts of the current cadres by each dimension within the
  * caller's units, each slice's drill-down listing exactly the cadres it counts, the export; a year's

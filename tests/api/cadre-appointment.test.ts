@@ -1,4 +1,4 @@
-// engines: both — the appointment workflow writes the cadre's posts in the step's transaction and counts working days from the calendar table
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the appointment workflow writes the cadre's posts in the step's transaction and counts working days from the calendar table
 /**
  * 选拔任用 (module `appointment`, docs/cadres.md): the procedure walked 动议 → 民主推荐 → 考察 → 任前公示 →
  * 讨论决定 → 任职 by the role that owns its steps (党委组织部), the 任前公示 of five working days at its

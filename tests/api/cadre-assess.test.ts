@@ -1,4 +1,4 @@
-// engines: both — the 优秀 cap counts rows in the write's transaction (afterWrite), also an import's whole batch
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the 优秀 cap counts rows in the write's transaction (afterWrite), also an import's whole batch
 /**
  * 干部考核 (docs/cadres.md): yearly results per cadre; the share of 优秀 per unit capped by the rule parameter
  * cadre-assessment.excellentPercent (《党政领导干部考核工作条例》第二十七条, default 20%; the value in force on the

@@ -1,4 +1,4 @@
-// engines: both — the résumé guard and the staffing counts read and write inside the write's transaction, and the reminders table is recomputed there
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the résumé guard and the staffing counts read and write inside the write's transaction, and the reminders table is recomputed there
 /**
  * The cadre base (干部信息管理, docs/cadres.md): the nine kinds of records of one cadre and its show types,
  * the change records (module code 1), the résumé continuity guard and the staffing warning at their

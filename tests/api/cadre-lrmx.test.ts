@@ -1,4 +1,4 @@
-// engines: both — the import writes the cadre, its résumé (continuity hook) and family in one transaction
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the import writes the cadre, its résumé (continuity hook) and family in one transaction
 /**
  * 干部任免审批表 (LRMX, docs/cadres.md): the form of a cadre from the cadre base (résumé, rewards, yearly
  * results, family) as JSON and as an .xlsx in the national layout; the import of an .lrmx file (the

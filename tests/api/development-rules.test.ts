@@ -1,4 +1,4 @@
-// engines: both — date boundaries of every rule, read and written through the engine
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): date boundaries of every rule, read and written through the engine
 /**
  * Every rule of the development workflow at its boundary, through the API on both engines: the day
  * before and the day of; half and one vote more. A refusal is 400 with the rule's words and changes

@@ -1,4 +1,4 @@
-// engines: both — batch generation in bulk, months and quarters, writes refused after closing
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): batch generation in bulk, months and quarters, writes refused after closing
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchState } from '../../src/shared/constants.js';

@@ -1,4 +1,4 @@
-// engines: both — the dead end walked through dues and the transfer workflow on each engine (issue 33.1)
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the dead end walked through dues and the transfer workflow on each engine (issue 33.1)
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duesStatusOf } from '../../src/server/domain/dues/index.js';

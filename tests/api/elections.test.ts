@@ -1,4 +1,4 @@
-// engines: both — the election workflow's guarded steps, the term written onto the organisation in the step's transaction, date arithmetic of terms
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the election workflow's guarded steps, the term written onto the organisation in the step's transaction, date arithmetic of terms
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../src/shared/calendar.js';
 import { byStrokes } from '../../src/shared/strokes.js';

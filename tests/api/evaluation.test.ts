@@ -1,4 +1,4 @@
-// engines: both — the rules of members' daily management read and write the database (caps, coverage, levels)
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the rules of members' daily management read and write the database (caps, coverage, levels)
 /**
  * Issue 27 (members' daily management and evaluation) through the real HTTP layer on the demo: 民主评议 run
  * to its results within the 优秀 cap (exactly the cap passes, one more is refused), 谈心谈话 coverage with the

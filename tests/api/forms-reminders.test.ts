@@ -1,4 +1,4 @@
-// engines: both — reminders of late organisations are rows written from the collection's state on each engine
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): reminders of late organisations are rows written from the collection's state on each engine
 /**
  * Issue 29: late organisations of a fill-in form are reminded by x-reminders (the runtime's expected-record
  * source, docs/schema.md), not only by to-dos: one reminder per organisation that has not submitted, from

@@ -1,4 +1,4 @@
-// engines: both — stored modules (table sync, versions) and the collection's state changes are writes to the database
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): stored modules (table sync, versions) and the collection's state changes are writes to the database
 /**
  * Issue 29: fill-in forms designed at run time. The schema check of a designed form (400 with the lines of
  * schemas:check), each collection transition (NO_START 0 → STASHED_END 1 → COLLECT_END 2 → IMPORT_END 3,

@@ -1,4 +1,4 @@
-// engines: both — the quorum and every frequency at its boundary are read and written through the engine
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the quorum and every frequency at its boundary are read and written through the engine
 /**
  * Organisation life (issue 27) through the API on both engines: the quorum of a 支委会 and of a voting
  * 支部党员大会 (exactly half refused, one more accepted, 无效 on purpose accepted), and each declared frequency

@@ -1,4 +1,4 @@
-// engines: both — 党籍 changes in a step's transaction; dates at the rules' boundaries
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): 党籍 changes in a step's transaction; dates at the rules' boundaries
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';

@@ -1,4 +1,4 @@
-// engines: both — the change request's step writes the member record in its transaction, and the check-in writes a meeting's roster
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the change request's step writes the member record in its transaction, and the check-in writes a meeting's roster
 /**
  * Issue 31, the member's side of the mobile terminal: my record and my organisation (`/api/member/me…`), the
  * change request that goes to the branch (`member-change-request`), the meeting check-in by QR token, and an

@@ -1,4 +1,4 @@
-// engines: both — the branch's dues standing and the "waiting for me" lists are SQL over the demo's records on each engine
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the branch's dues standing and the "waiting for me" lists are SQL over the demo's records on each engine
 /**
  * What the branch secretary's mobile screens read and do (issue 31): 支部党员 (the branch's members with their dues
  * standing) and 提醒缴费 for those behind (a reminder through the message service), and 待审批 (every workflow

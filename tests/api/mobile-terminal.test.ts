@@ -1,4 +1,4 @@
-// engines: both — the session's terminal is a column written at login and read by the online list on each engine
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the session's terminal is a column written at login and read by the online list on each engine
 import fs from 'node:fs';
 import os from 'node:os';
 import zlib from 'node:zlib';

@@ -1,4 +1,4 @@
-// engines: both — roster exports, ages computed from dates, the trail's JSON
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): roster exports, ages computed from dates, the trail's JSON
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedUniversity } from '../../src/server/seed/university/seed.js';
 import { generateUniversity } from '../../src/server/seed/university/university.js';

@@ -1,4 +1,4 @@
-// engines: both — the question import and survey exports
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the question import and survey exports
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskStatus } from '../../src/shared/constants.js';

@@ -1,4 +1,4 @@
-// engines: both — the registry's values and history live in the database (jsonb, dates)
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the registry's values and history live in the database (jsonb, dates)
 /**
  * Issue 42 through the real HTTP layer: GET /api/rule-params answers the contract, PUT refuses a value out
  * of range, a parameter no school may change, a raise-only value lowered and an unknown key (400 in Chinese,

@@ -1,4 +1,4 @@
-// engines: both — templates are module records (the save hook runs in the write's transaction), rendering reads records through the caller's scope, bulk rendering is a job in runtime_jobs
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): templates are module records (the save hook runs in the write's transaction), rendering reads records through the caller's scope, bulk rendering is a job in runtime_jobs
 /**
  * Issue 29 (模板管理) through the real HTTP layer on the demo: a template's file is checked when saved (not a
  * docx, a placeholder its module does not know → 400 naming them), one record is rendered as docx, PDF and

@@ -1,4 +1,4 @@
-// engines: both — letter validity and probation dates at their boundaries
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): letter validity and probation dates at their boundaries
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../src/shared/calendar.js';

@@ -1,4 +1,4 @@
-// engines: both — six months out of touch at the day's boundary
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): six months out of touch at the day's boundary
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../src/shared/calendar.js';
 import { localToday } from '../../src/shared/module-schema/computed.js';

@@ -1,4 +1,4 @@
-// engines: both — the task and batch states are workflow steps written in the database (claims, scopes, reminders)
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): the task and batch states are workflow steps written in the database (claims, scopes, reminders)
 /**
  * Issue 29 (work management) through the real HTTP layer on the demo: a task given by the committee to a branch
  * and reported back (task state begin 1 → success 2), declared not completed only after its deadline (fail 3:

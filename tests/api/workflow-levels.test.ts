@@ -1,4 +1,4 @@
-// engines: both — levels resolved into SQL (the waiting lists) on both engines
+// engines: pglite — one connection suffices (what differs by engine — locks, races, DDL, type parsing, notifications — is tested on both in the runtime, workflow and cluster files): levels resolved into SQL (the waiting lists) on both engines
 /**
  * Workflow levels beyond the organisation tree (issue 24 §2, §3.3): a module scoped by its unit field,
  * the organisation above the record's (a 党总支's own request is approved by its parent committee, never
