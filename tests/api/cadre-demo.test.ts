@@ -6,6 +6,7 @@
  */
 import { excellentByUnit } from '../../src/server/domain/cadre/assessment.js';
 import { sql } from 'kysely';
+import { localToday } from '../../src/shared/module-schema/computed.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumeProblems, type ResumeEntry } from '../../src/server/domain/cadre/rules.js';
 import { DEMO_CADRE_COUNT } from '../../src/server/seed/cadres.js';
@@ -124,5 +125,36 @@ describe(`demo cadres on ${TEST_DB}`, () => {
     expect((await dwzzb('POST', '/api/m/cadre-reserve', { cadreId: cadre.id, kind: '优秀年轻干部', since: '2026-06-01' })).status).toBe(201);
     const zbsj = clientOf(t.app, await login(t.app, 'zbsj', DEMO_USER_PASSWORD));
     expect((await zbsj('POST', '/api/m/cadre-reserve/list', {})).status).toBe(403);
+  });
+
+  it('[39.5] 干部请假, 干部兼职, 个人有关事项报告, 考察对象: the demo holds records of each in mixed states, named after their cadres, and the 组织部 sees them', async () => {
+    const dwzzb = clientOf(t.app, await login(t.app, 'dwzzb', DEMO_USER_PASSWORD));
+    const list = async (m: string) => {
+      const res = await dwzzb('POST', `/api/m/${m}/list?size=200`, {});
+      expect(res.status, m).toBe(200);
+      const rows = res.body.content as Record<string, unknown>[];
+      expect(rows.length, m).toBeGreaterThan(10);
+      expect(rows.every((r) => r.name && r.unitId), m).toBe(true);
+      return rows;
+    };
+    const leaves = await list('cadre-leave');
+    expect(new Set(leaves.map((r) => r.state))).toEqual(new Set([-1, 0, 1, -2]));
+    expect(new Set(leaves.map((r) => r.approver))).toEqual(new Set(['党委组织部', '校党委']));
+    expect(leaves.every((r) => (r.endDate as string) >= (r.startDate as string))).toBe(true);
+    const parttimes = await list('cadre-parttime');
+    expect(new Set(parttimes.map((r) => r.state))).toEqual(new Set([-1, 0, 1, -2]));
+    expect(parttimes.some((r) => r.endDate)).toBe(true);
+    const reports = await list('cadre-report');
+    expect(new Set(reports.map((r) => r.checkResult))).toEqual(new Set(['一致', '不一致（漏报）', '未核查']));
+    const year = Number(localToday().slice(0, 4));
+    expect(new Set(reports.map((r) => r.year))).toEqual(new Set([year - 1, year]));
+    const inspections = await list('cadre-inspect');
+    expect(inspections.some((r) => r.conclusion) && inspections.some((r) => !r.conclusion)).toBe(true);
+    // The serving cadres without this year's report are reminded; 党委组织部 holds the leaves and posts waiting.
+    const reminded = await dwzzb('GET', '/api/reminders?module=cadre-report&size=5');
+    expect(reminded.body.totalElements).toBeGreaterThan(0);
+    expect((await dwzzb('POST', '/api/m/cadre-leave/list', { $waiting: true })).body.totalElements).toBeGreaterThan(0);
+    const zbsj = clientOf(t.app, await login(t.app, 'zbsj', DEMO_USER_PASSWORD));
+    for (const m of ['cadre-leave', 'cadre-parttime', 'cadre-report', 'cadre-inspect']) expect((await zbsj('POST', `/api/m/${m}/list`, {})).status, m).toBe(403);
   });
 });

@@ -19,6 +19,7 @@ import { seedDemoAppointments } from './cadre-appointments.js';
 import { seedDemoCadreAbroad } from './cadre-abroad.js';
 import { seedDemoDispatches } from './cadre-dispatch.js';
 import { seedDemoReserve } from './cadre-reserve.js';
+import { seedDemoSupervision } from './cadre-supervision.js';
 import { seedMeetings } from './meetings.js';
 import { seedElections } from './elections.js';
 import { seedMemberLife } from './member-life.js';
@@ -298,6 +299,8 @@ export const demoSeeders: DemoSeeder[] = [
   { name: 'demo-dispatches', run: seedDemoDispatches },
   // 后备干部库 (issue 39 §5): reserve cadres of three kinds, one since appointed, one adjusted out.
   { name: 'demo-reserve', run: seedDemoReserve },
+  // 干部请假, 干部兼职, 个人有关事项报告, 考察对象 (issue 39 §5): the supervision records, after the appointments.
+  { name: 'demo-supervision', run: (ctx) => seedDemoSupervision(ctx) },
   // Party dues of the last 13 months, last: every member the other areas added (预备党员, transfers in)
   // has a standard, so the next batch can be configured. The demo secretary and member are in their branch.
   { name: 'demo-dues', run: seedDemoDues },

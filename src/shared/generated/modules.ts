@@ -718,6 +718,164 @@ export interface CadreFamilyRecord {
 }
 
 /**
+ * 考察对象
+ */
+export interface CadreInspectRecord {
+  /**
+   * 选拔任用
+   */
+  appointmentId: number;
+  /**
+   * 干部
+   */
+  cadreId?: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在单位
+   */
+  unitId?: number;
+  /**
+   * 拟任职务
+   */
+  post?: string;
+  /**
+   * 考察组
+   */
+  team: string;
+  /**
+   * 考察时间
+   */
+  inspectDate: string;
+  /**
+   * 考察结论
+   */
+  conclusion?: "优秀" | "称职" | "基本称职" | "不称职";
+  /**
+   * 考察意见
+   */
+  opinion?: string;
+  /**
+   * 考察材料
+   */
+  material?: string;
+}
+
+/**
+ * 干部请假
+ */
+export interface CadreLeaveRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在单位
+   */
+  unitId?: number;
+  /**
+   * 请假类型
+   */
+  kind: "事假" | "病假" | "年休假" | "探亲假" | "其他";
+  /**
+   * 开始日期
+   */
+  startDate: string;
+  /**
+   * 结束日期
+   */
+  endDate: string;
+  /**
+   * 请假天数: 自开始日期至结束日期的天数（含首尾两日）
+   */
+  days?: number;
+  /**
+   * 请假事由
+   */
+  reason: string;
+  /**
+   * 前往地点
+   */
+  destination?: string;
+  /**
+   * 审批机关: 请假天数超过规定天数的由校党委审批，其余由党委组织部审批（规则参数：干部请假·须校党委审批的请假天数）
+   */
+  approver?: "党委组织部" | "校党委";
+  /**
+   * 批准日期
+   */
+  approveDate?: string;
+  /**
+   * 审批状态
+   */
+  state?: number;
+}
+
+/**
+ * 干部兼职
+ */
+export interface CadreParttimeRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在单位
+   */
+  unitId?: number;
+  /**
+   * 兼职单位
+   */
+  organisation: string;
+  /**
+   * 兼职职务
+   */
+  post: string;
+  /**
+   * 兼职单位类别
+   */
+  category: "社会团体" | "企业" | "学术组织" | "其他";
+  /**
+   * 兼职开始日期
+   */
+  startDate: string;
+  /**
+   * 兼职结束日期: 届满或辞去兼职的日期；未结束的不填
+   */
+  endDate?: string;
+  /**
+   * 是否取酬
+   */
+  paid?: boolean;
+  /**
+   * 报酬（元/年）
+   */
+  remuneration?: string;
+  /**
+   * 兼职理由
+   */
+  reason?: string;
+  /**
+   * 批准日期
+   */
+  approveDate?: string;
+  /**
+   * 审批状态
+   */
+  state?: number;
+}
+
+/**
  * 因私出国（境）证件
  */
 export interface CadrePassportRecord {
@@ -855,6 +1013,48 @@ export interface CadrePostRecord {
    * 超职数配备理由: 超出核定职数配备时必填
    */
   overReason?: string;
+}
+
+/**
+ * 个人有关事项报告
+ */
+export interface CadreReportRecord {
+  /**
+   * 干部
+   */
+  cadreId: number;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 所在单位
+   */
+  unitId?: number;
+  /**
+   * 报告年度: 集中报告的年度（每年集中报告一次上一年度的个人有关事项）
+   */
+  year: number;
+  /**
+   * 报告日期
+   */
+  reportDate: string;
+  /**
+   * 核查方式
+   */
+  checkMethod?: "随机抽查" | "重点抽查" | "未抽查";
+  /**
+   * 核查结果
+   */
+  checkResult?: "一致" | "不一致（漏报）" | "不一致（瞒报）" | "未核查";
+  /**
+   * 处理意见
+   */
+  handling?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
 }
 
 /**
@@ -4671,7 +4871,7 @@ export interface WorkTaskRecord {
   state?: number;
 }
 
-export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-abroad' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-dispatch-line' | 'cadre-dispatch' | 'cadre-education' | 'cadre-family' | 'cadre-passport' | 'cadre-post' | 'cadre-reserve' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'graduate-batch-item' | 'graduate-batch' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-abroad' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-discipline' | 'member-points-item' | 'member-points' | 'member-quit' | 'member-reward' | 'member-stay' | 'member-suspend' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit-post' | 'unit' | 'work-batch' | 'work-task';
+export type ModuleId = 'appointment' | 'appraisal-result' | 'appraisal' | 'assess-plan-indicator' | 'assess-plan' | 'assess-score' | 'cadre-abroad' | 'cadre-archive' | 'cadre-assessment' | 'cadre-basic-assessment' | 'cadre-dispatch-line' | 'cadre-dispatch' | 'cadre-education' | 'cadre-family' | 'cadre-inspect' | 'cadre-leave' | 'cadre-parttime' | 'cadre-passport' | 'cadre-post' | 'cadre-report' | 'cadre-reserve' | 'cadre-resume' | 'cadre-secondment' | 'cadre-training' | 'cadre' | 'class' | 'congress-proposal' | 'congress-session' | 'congress' | 'course-node' | 'course' | 'delegate' | 'development-book-range' | 'development' | 'doc-template' | 'document' | 'dues-batch' | 'dues-standard' | 'duty-report' | 'election' | 'exam-rule' | 'exam' | 'floating' | 'graduate-batch-item' | 'graduate-batch' | 'holiday-calendar' | 'leader-team' | 'meeting-rectification' | 'meeting-theme-plan' | 'meeting' | 'member-abroad' | 'member-assist' | 'member-change-request' | 'member-contact' | 'member-discipline' | 'member-points-item' | 'member-points' | 'member-quit' | 'member-reward' | 'member-stay' | 'member-suspend' | 'member-talk' | 'member' | 'org-term' | 'org-weak-measure' | 'org-weak' | 'org' | 'other-report' | 'pschool-batch' | 'pschool-class' | 'pschool-student' | 'question' | 'questionnaire-item' | 'questionnaire' | 'regulation' | 'staffing' | 'stat-datasource' | 'student' | 'teacher' | 'transfer-in' | 'transfer-internal' | 'transfer-out' | 'unit-post' | 'unit' | 'work-batch' | 'work-task';
 
 export interface ModuleRecords {
   'appointment': AppointmentRecord;
@@ -4688,8 +4888,12 @@ export interface ModuleRecords {
   'cadre-dispatch': CadreDispatchRecord;
   'cadre-education': CadreEducationRecord;
   'cadre-family': CadreFamilyRecord;
+  'cadre-inspect': CadreInspectRecord;
+  'cadre-leave': CadreLeaveRecord;
+  'cadre-parttime': CadreParttimeRecord;
   'cadre-passport': CadrePassportRecord;
   'cadre-post': CadrePostRecord;
+  'cadre-report': CadreReportRecord;
   'cadre-reserve': CadreReserveRecord;
   'cadre-resume': CadreResumeRecord;
   'cadre-secondment': CadreSecondmentRecord;

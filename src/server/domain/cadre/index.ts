@@ -12,9 +12,11 @@ import './teams.js';
 import './reminders.js';
 import './abroad.js';
 import './reserve.js';
+import './supervision.js';
 import './unit-post.js';
 import './dispatch.js';
 import { useRuntimeForDispatch } from './dispatch.js';
+import { useRuntimeForSupervision } from './supervision.js';
 import { pushBaseRefresh } from './base.js';
 import { cadreRoutes } from './routes.js';
 import { selectionArea } from './appointment-area.js';
@@ -27,6 +29,7 @@ export async function cadreArea(app: FastifyInstance): Promise<void> {
   if (!app.runtime.module('cadre')) return;
   pushBaseRefresh(app);
   useRuntimeForDispatch(app.runtime);
+  useRuntimeForSupervision(app.runtime);
   await cadreRoutes(app);
   await selectionArea(app);
 }

@@ -191,7 +191,7 @@ export class ReminderComputer {
     for (const decl of decls) {
       if (!isExpected(decl)) continue;
       const setting = settings.get(decl.type)!;
-      const publications = await expectedSource(decl.date.expected)(m, db);
+      const publications = await expectedSource(decl.date.expected)(m, db, today);
       const stored = await db
         .selectFrom('reminders')
         .select(['id', 'record_id', 'type', 'expected_key', 'due_date', 'state', 'receivers', 'org_id', 'unit_id', 'title', 'announced_due', 'closed_due', 'record_name', 'link'])
@@ -201,34 +201,38 @@ export class ReminderComputer {
         .execute();
       const existing = new Map(stored.map((s) => [`${s.record_id}:${s.expected_key}`, s]));
       const seen = new Set<number>();
-      const receiversByOrg = new Map<number, Promise<number[]>>();
-      const orgNames = await this.deps.ctx.refNames('org', [...new Set(publications.flatMap((p) => p.missing.map((e) => e.orgId)))], db);
+      const receiversByOwner = new Map<string, Promise<number[]>>();
+      const orgNames = await this.deps.ctx.refNames('org', [...new Set(publications.flatMap((p) => p.missing.flatMap((e) => (e.orgId === undefined ? [] : [e.orgId]))))], db);
       const inserts: { values: Record<string, unknown>; announce: { title: string; content: string; link: string | null } | null }[] = [];
       for (const pub of publications) {
         const due = dueDateOf(pub.date, await periodOf(decl), working);
         for (const entry of pub.missing) {
-          const key = entry.userId ?? entry.orgId;
+          // An organisation expected, or (a unit-scoped module) a person of a unit: the reminder's owner.
+          const owner: Owner = entry.orgId !== undefined ? { orgId: entry.orgId, unitId: null } : { orgId: null, unitId: entry.unitId ?? null };
+          const key = entry.key ?? entry.userId ?? entry.orgId ?? 0;
           const old = existing.get(`${pub.id}:${key}`);
           if (old) seen.add(old.id);
           let state: number = reminderStateOn(due, today, setting.ahead, decl.overdue ?? true);
           if (old?.closed_due === due) state = REMINDER_STATE.FINISH;
           let receivers = old?.receivers ?? [];
           if (state !== REMINDER_STATE.FINISH || !old) {
-            // The receivers of an expected organisation, as a record of it would have them (one lookup per organisation).
-            let found = receiversByOrg.get(entry.orgId);
-            if (!found) receiversByOrg.set(entry.orgId, (found = this.receiversOf(db, m, decl.receivers, { [m.scopeField!.name]: entry.orgId }, directory, { orgId: entry.orgId, unitId: null })));
+            // The receivers of an expected organisation (or unit), as a record of it would have them (one lookup per owner).
+            const ownerKey = `${owner.orgId ?? ''}:${owner.unitId ?? ''}`;
+            let found = receiversByOwner.get(ownerKey);
+            if (!found) receiversByOwner.set(ownerKey, (found = this.receiversOf(db, m, decl.receivers, { [m.scopeField!.name]: owner.orgId ?? owner.unitId }, directory, owner)));
             receivers = union(await found, entry.userId ? [entry.userId] : []);
           }
-          const link = pub.link?.replaceAll('{org}', String(entry.orgId)) ?? null;
-          const values = { title: decl.title, due_date: due, state, receivers, org_id: entry.orgId, unit_id: null, record_name: pub.name, link };
+          const link = pub.link?.replaceAll('{org}', String(entry.orgId ?? '')) ?? null;
+          const name = entry.name ?? pub.name;
+          const values = { title: decl.title, due_date: due, state, receivers, org_id: owner.orgId, unit_id: owner.unitId, record_name: name, link };
           const shouldAnnounce = state === REMINDER_STATE.START && setting.enabled && old?.announced_due !== due && receivers.length > 0;
-          const words = { name: pub.name, dueDate: due, dueDateCn: chineseDate(due), title: decl.title, orgName: orgNames.get(entry.orgId) ?? '' };
+          const words = { name, dueDate: due, dueDateCn: chineseDate(due), title: decl.title, orgName: owner.orgId === null ? '' : (orgNames.get(owner.orgId) ?? '') };
           const announce = shouldAnnounce ? { title: fillTemplate(decl.message.title, words), content: fillTemplate(decl.message.content ?? '', words), link } : null;
           if (!old) {
             inserts.push({ values: { module: m.id, record_id: pub.id, type: decl.type, expected_key: key, ...values, ...(announce && { announced_due: due }) }, announce });
             continue;
           }
-          if (announce || changed(old, values) || old.record_name !== pub.name || old.link !== link) {
+          if (announce || changed(old, values) || old.record_name !== name || old.link !== link) {
             await db.updateTable('reminders').set({ ...values, ...(announce && { announced_due: due }), updated_at: new Date() }).where('id', '=', old.id).execute();
           }
           if (announce) await db.insertInto('reminder_outbox').values({ reminder_id: old.id, module: m.id, user_ids: receivers, ...announce }).execute();

@@ -40,11 +40,21 @@ export interface ExpectedPublication {
   date: string;
   /** Where the reminder leads; `{org}` becomes the expected organisation. */
   link?: string | null;
-  missing: { orgId: number; userId?: number }[];
+  missing: ExpectedEntry[];
 }
 
-/** An expected-record source (`"date": { "expected": name }`): the module's open publications. */
-export type ExpectedSource = (m: RuntimeModule, db: Kysely<DB>) => Promise<ExpectedPublication[]>;
+/**
+ * One expected organisation (or person) without its record. A module scoped by units expects people of units
+ * instead (the cadres of a yearly report): `unitId` is the reminder's unit, `key` tells the expected ones
+ * apart (the cadre's id) and `name` names the reminder (the cadre) instead of the publication.
+ */
+export type ExpectedEntry = ({ orgId: number; unitId?: undefined } | { unitId: number | null; orgId?: undefined }) & { userId?: number; key?: number; name?: string };
+
+/**
+ * An expected-record source (`"date": { "expected": name }`): the module's open publications on `today`
+ * (the day the reminders are computed for).
+ */
+export type ExpectedSource = (m: RuntimeModule, db: Kysely<DB>, today: string) => Promise<ExpectedPublication[]>;
 const expectedSources = new Map<string, ExpectedSource>();
 
 /** Registered by the domain service that knows what a publication expects and what fulfils it. */
