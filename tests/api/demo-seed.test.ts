@@ -1,4 +1,5 @@
 // engines: pglite — the demo accounts' roles and menus; seeding on both engines is foundation's
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMAS_DIR } from '../../src/server/paths.js';
 import { readMenuFile } from '../../src/server/core/menus/sync.js';
@@ -123,6 +124,19 @@ describe(`demo roles and accounts on ${TEST_DB}`, () => {
     expect(nextGraduation('2027-06-30')).toBe('2027-06-30');
     expect(nextGraduation('2027-07-01')).toBe('2028-06-30');
     expect(nextGraduation('2027-01-01')).toBe('2027-06-30');
+  });
+
+  it('[43.4] the demo\'s to-dos are one per record and person, each naming the organisation it is for', async () => {
+    const db = t.app.services.database.db;
+    const doubles = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 FROM msg_todo WHERE status = 0 AND ref_id LIKE '%:%'
+      GROUP BY user_id, module, split_part(ref_id, ':', 1) HAVING count(*) > 1) d`.execute(db);
+    expect(doubles.rows[0].n).toBe(0);
+    // The secretary's branch reports of one title are told apart by their organisation.
+    const reports = await db.selectFrom('msg_todo').select(['title', 'ref_id']).where('module', '=', 'other-report').where('status', '=', 0).execute();
+    expect(reports.length).toBeGreaterThan(0);
+    for (const r of reports) expect(r.title, r.ref_id ?? '').toMatch(/（[^）]+）$/);
+    const stashAndSubmit = reports.filter((r) => /stash/.test(r.ref_id ?? '') && /submit/.test(r.ref_id ?? ''));
+    expect(stashAndSubmit.length).toBeGreaterThan(0);
   });
 
   it('the top tabs follow the same trees', async () => {

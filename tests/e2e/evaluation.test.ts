@@ -150,6 +150,16 @@ describe('[issue 27] members\' daily management in Chromium', () => {
     await drawer.getByRole('tab', { name: '评议结果' }).click();
     await drawer.locator('.rf-child tr', { hasText: '优秀' }).first().waitFor();
     expect((await results(id)).filter((r) => r.grade === '1')).toHaveLength(cap);
+    // The branch that entered them sees the approved grid closed: no cells to type in, and why.
+    {
+      const p = await visit('zbsj', `${APPRAISAL}?id=${id}`);
+      const closedDrawer = p.locator('.rf-drawer:visible');
+      await closedDrawer.getByRole('tab', { name: '评议结果' }).click();
+      await closedDrawer.locator('.rf-grid-closed').getByText('已办结（已审核），不能修改').waitFor();
+      await closedDrawer.locator('.rf-grid-totals').waitFor();
+      expect(await closedDrawer.locator('.rf-grid input').count()).toBe(0);
+      expect(await closedDrawer.locator('.rf-grid').getByRole('button', { name: /保\s*存/ }).count()).toBe(0);
+    }
   });
 
   it('[S1.F14d] 谈心谈话 shows the branch\'s coverage, and a talk added through the form covers a member', async () => {

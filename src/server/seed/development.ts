@@ -362,15 +362,12 @@ export async function seedWorkflowTodos(app: FastifyInstance, moduleId: string):
   // The link a step's own to-do gets (x-workflow.link, else the module's menu page): every seeded to-do opens its record.
   const link = await todoLink(runtime.ctx, m);
   const rows: Row[] = [];
+  const wanted = wf.waitingSteps().map((w) => ({ step: w.key }));
   for (const id of ids) {
     const record = (await service.readRow(id))!;
-    for (const step of wf.waitingSteps()) {
-      if (!wf.isOpen(step, record)) continue;
-      const users = await runtime.workflows.actorsOf(m, step.id, record, directory);
-      const name = String(record[m.nameField?.name ?? 'id'] ?? id);
-      for (const user_id of users) {
-        rows.push({ user_id, title: `${step.title}：${name}`, content: `${m.title}：${name}，当前状态“${wf.stateTitle(record[wf.stateField.name])}”，待办理“${step.title}”。`, link: link?.replace('{id}', String(id)) ?? null, module: moduleId, ref_id: `${id}:${step.id}` });
-      }
+    // As a step would leave them (one per record and actor, named with its organisation): the engine's own shaping.
+    for (const todo of await runtime.workflows.waitingTodos(m, id, record, wanted, directory, database.db, { link, createdBy: null })) {
+      for (const user_id of todo.toUserIds) rows.push({ user_id, title: todo.title, content: todo.content ?? '', link: todo.link ?? null, module: moduleId, ref_id: String(todo.refId) });
     }
   }
   for (let i = 0; i < rows.length; i += CHUNK) await (database.db as unknown as Kysely<Record<string, Row>>).insertInto('msg_todo').values(rows.slice(i, i + CHUNK)).execute();

@@ -139,20 +139,30 @@ export class Reminders {
    * The daily recomputation (shortly after the start, then every day) and the delivery of the outbox
    * (every minute: announcements written by writes, and retries). Answers the function that stops both.
    */
-  schedule(options: { firstMs?: number; dailyMs?: number; deliverMs?: number } = {}): () => void {
+  schedule(options: { firstMs?: number; dailyMs?: number; deliverMs?: number } = {}): () => Promise<void> {
     const { log } = this.deps;
     let running = false;
-    const daily = () => void this.run().then((n) => n && log.info({ sent: n }, 'reminders recomputed and sent'), (err: unknown) => log.warn({ err }, 'reminders failed'));
+    // The runs in flight: stopping waits for them, so a server closing its database mid-run does not
+    // log the run failing on a destroyed driver.
+    const inFlight = new Set<Promise<unknown>>();
+    const track = (p: Promise<unknown>) => {
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    };
+    const daily = () => track(this.run().then((n) => n && log.info({ sent: n }, 'reminders recomputed and sent'), (err: unknown) => log.warn({ err }, 'reminders failed')));
     const deliver = () => {
       if (running) return;
       running = true;
-      void this.deliver()
+      track(this.deliver()
         .catch((err: unknown) => log.warn({ err }, 'reminder delivery failed'))
-        .finally(() => (running = false));
+        .finally(() => (running = false)));
     };
     const timers = [setTimeout(daily, options.firstMs ?? 20_000), setInterval(daily, options.dailyMs ?? 24 * 60 * 60_000), setInterval(deliver, options.deliverMs ?? 60_000)];
     for (const t of timers) t.unref();
-    return () => timers.forEach((t) => clearTimeout(t));
+    return async () => {
+      timers.forEach((t) => clearTimeout(t));
+      await Promise.allSettled([...inFlight]);
+    };
   }
 
   /** START reminders of enabled types each user receives (the remind counter of spec §4). */

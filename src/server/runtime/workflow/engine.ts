@@ -499,22 +499,32 @@ export class WorkflowEngine {
       await todos.reopenDismissed({ module: m.id, refIdPrefix: `${id}:` });
     }
     const wanted = t.todos ?? (moved ? wf.waitingSteps().map((w) => ({ step: w.key, title: undefined })) : []);
+    await todos.add(await this.waitingTodos(m, id, record, wanted, directory, todos.trx, { link, createdBy: actor.id }));
+  }
+
+  /**
+   * The to-dos of a record waiting on these steps (`wanted`: step ids or keys, each with an optional title
+   * pattern): one per record and actor, the steps a person may take on it together, named with the record's
+   * organisation (issue 43.4: five branches' reports of one title are five to-dos that say whose). A to-do's
+   * ref id is `<record id>:<step id>[+<step id>…]`. Used after a step and by the demo's seeders alike.
+   */
+  async waitingTodos(m: RuntimeModule, id: number, record: Record<string, unknown>, wanted: { step: string; title?: string }[], directory: Directory, db: Kysely<DB>, options: { link: string | null; createdBy: number | null }): Promise<NewTodo[]> {
+    const wf = m.workflow!;
+    const to = record[wf.stateField.name] as number;
     const name = m.nameField ? String(record[m.nameField.name] ?? '') : String(id);
-    // One to-do per record and actor (issue 43.4): the steps a person may take on it are one to-do, named with
-    // the record's organisation (five branches' reports of one title are five to-dos that say whose).
     const stepsOf = new Map<number, { step: Step; title?: string }[]>();
     for (const want of wanted) {
       const next = wf.stepFor(want.step, to) ?? wf.transitions.get(want.step);
       if (!next || !isWaitingStep(next) || !wf.isOpen(next, record)) continue;
-      for (const user of await this.actorsOf(m, next.key, record, directory, todos.trx)) {
+      for (const user of await this.actorsOf(m, next.key, record, directory, db)) {
         const list = stepsOf.get(user) ?? [];
         if (!list.some((x) => x.step.id === next.id)) list.push({ step: next, title: want.title });
         stepsOf.set(user, list);
       }
     }
-    if (!stepsOf.size) return;
+    if (!stepsOf.size) return [];
     const { orgId } = levelRecord(m, record);
-    const orgName = orgId ? (await this.ctx.refNames('org', [orgId], todos.trx)).get(orgId) : undefined;
+    const orgName = orgId ? (await this.ctx.refNames('org', [orgId], db)).get(orgId) : undefined;
     const whose = orgName && orgName !== name ? `（${orgName}）` : '';
     const groups = new Map<string, { steps: { step: Step; title?: string }[]; users: number[] }>();
     for (const [user, steps] of stepsOf) {
@@ -523,15 +533,16 @@ export class WorkflowEngine {
       group.users.push(user);
       groups.set(key, group);
     }
+    const link = options.link?.replaceAll('{id}', String(id)) ?? null;
     const add: NewTodo[] = [];
     for (const [key, { steps, users }] of groups) {
       const titles = steps.map((x) => x.step.title).join('、');
       const pattern = steps.length === 1 ? (steps[0].title ?? '{step}：{name}') : '{step}：{name}';
       const title = `${pattern.replaceAll('{name}', name).replaceAll('{module}', m.title).replaceAll('{step}', titles)}${whose}`;
       // The ref id keeps the `<record id>:` prefix the completion of a moved record looks for.
-      add.push({ toUserIds: users, title, content: `${m.title}：${name}${whose}，当前状态“${wf.stateTitle(to)}”，待办理“${titles}”。`, link: link?.replaceAll('{id}', String(id)) ?? null, module: m.id, refId: `${id}:${key}`, createdBy: actor.id });
+      add.push({ toUserIds: users, title, content: `${m.title}：${name}${whose}，当前状态“${wf.stateTitle(to)}”，待办理“${titles}”。`, link, module: m.id, refId: `${id}:${key}`, createdBy: options.createdBy });
     }
-    await todos.add(add);
+    return add;
   }
 
   /**

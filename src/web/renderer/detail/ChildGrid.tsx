@@ -31,12 +31,14 @@ export interface GridProps {
   parent: ModuleRecord;
   parentSchema: ModuleSchema;
   canEdit: boolean;
+  /** Why the grid is read-only although the caller may edit (the parent is closed). */
+  closed?: string;
 }
 
 const numeric = (f: FieldSchema) => f.type === 'integer' || f.type === 'number';
 const asNumber = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-export function ChildGrid({ link, schema, parent, parentSchema, canEdit }: GridProps) {
+export function ChildGrid({ link, schema, parent, parentSchema, canEdit, closed }: GridProps) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [edits, setEdits] = useState<Edits>({});
@@ -139,6 +141,7 @@ export function ChildGrid({ link, schema, parent, parentSchema, canEdit }: GridP
     <div className="rf-child rf-grid">
       <div className="rf-child-bar">
         <span className="rf-child-title">{link.title ?? schema.title}</span>
+        {closed && <Typography.Text type="secondary" className="rf-grid-closed">{closed}</Typography.Text>}
         {canEdit && (
           <Space>
             {changed > 0 && <Typography.Text type="secondary">{`已修改${changed}行`}</Typography.Text>}

@@ -56,7 +56,11 @@ export function ChildTable({ link, parentId, parentName, parent }: { link: Child
   if (!schema || !perms) return <Skeleton active />;
   if (link.grid && parent) {
     const grid = link.grid;
-    return <ChildGrid link={{ ...link, grid }} schema={schema} parent={parent.record} parentSchema={parent.schema} canEdit={!!meta.data?.actions.includes('edit')} />;
+    // A closed parent (a final state of its workflow) closes its grid: the server refuses its children's writes too.
+    const wf = parent.schema['x-workflow'];
+    const state = wf ? wf.states[String(parent.record[wf.stateField])] : undefined;
+    const closed = state?.final ? `已办结（${state.title}），不能修改` : undefined;
+    return <ChildGrid link={{ ...link, grid }} schema={schema} parent={parent.record} parentSchema={parent.schema} canEdit={!closed && !!meta.data?.actions.includes('edit')} closed={closed} />;
   }
   const remove = (r: ModuleRecord) =>
     confirmRun({
