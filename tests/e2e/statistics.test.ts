@@ -139,8 +139,12 @@ describe('统计', () => {
     }
   });
 
-  it('大数据展示 fits 1920 × 1080 without scrolling', async () => {
-    const page = await newPage(browser, { viewport: { width: 1920, height: 1080 } });
+  it('[43.14] 大数据展示 fits 1920 × 1080 and 1440 × 900 without scrolling; figures thousands-separated on one line, shares as counted', async () => {
+    for (const viewport of [{ width: 1920, height: 1080 }, { width: 1440, height: 900 }]) await bigScreen(viewport);
+  });
+
+  async function bigScreen(viewport: { width: number; height: number }) {
+    const page = await newPage(browser, { viewport });
     try {
       await page.context().addCookies([{ name: TOKEN_KEY, value: admin, url: baseUrl() }]);
       await page.goto(webUrl('/statistics/bigdata'));
@@ -155,10 +159,22 @@ describe('统计', () => {
         };
       });
       expect(fits).toEqual({ screen: true, panels: true });
+      // Each figure on one line within its card, thousands separated (an amount with its two decimals).
+      const kpis = await page.locator('.bigdata-kpi-value').evaluateAll((els) => els.map((e) => ({ text: e.firstChild?.textContent ?? '', fits: e.scrollWidth <= e.clientWidth + 1 && e.getBoundingClientRect().height < 80 })));
+      expect(kpis.length).toBeGreaterThan(3);
+      for (const k of kpis) {
+        expect(k.fits, k.text).toBe(true);
+        expect(k.text, k.text).not.toMatch(/\d{4}/);
+      }
+      // The gender shares are each member count over the total (two decimals), not rounded to add up to 100.
+      const overview = (await api<{ gender: { label: string; value: number }[] }>('GET', '/api/bigdata/overview', undefined, admin)).body;
+      const total = overview.gender.reduce((t, g) => t + g.value, 0);
+      const first = overview.gender[0];
+      await page.getByTestId('bigdata-gender').getByText(`${((first.value / total) * 100).toFixed(2)}%`).first().waitFor();
     } finally {
       await page.close();
     }
-  });
+  }
 
   it("数据快照: the demo snapshots of last year's end and this month compare record by record", async () => {
     const snapshots = (await api<{ id: number; title: string }[]>('GET', '/api/snapshots', undefined, admin)).body;

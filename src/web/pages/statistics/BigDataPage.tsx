@@ -51,6 +51,12 @@ function Clock() {
 }
 
 const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
+/** A figure as a reader takes it in: thousands separated, an amount with its two decimals (1,414,258.92). */
+const figure = (v: number | string) => {
+  // Amounts come as decimal strings (PostgreSQL numeric): formatted as numbers too.
+  const n = typeof v === 'number' ? v : /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined;
+  return n === undefined ? v : n.toLocaleString('zh-CN', { maximumFractionDigits: 2, minimumFractionDigits: Number.isInteger(n) ? 0 : 2 });
+};
 
 export default function BigDataPage() {
   const navigate = useNavigate();
@@ -98,8 +104,8 @@ export default function BigDataPage() {
       <div className="bigdata-kpis">
         {kpis.map((k) => (
           <div className="bigdata-kpi" key={k.label}>
-            <div className="bigdata-kpi-value">
-              {k.value}
+            <div className="bigdata-kpi-value" data-long={String(figure(k.value)).length > 7 || undefined}>
+              {figure(k.value)}
               <small>{k.unit}</small>
             </div>
             <div className="bigdata-kpi-label">{k.label}</div>
@@ -124,7 +130,7 @@ export default function BigDataPage() {
         )}
         {dues.data && (
           <Panel title={`${year}年党费收缴（缴纳率 ${pct(dues.data.totals.rate)}）`} testId="bigdata-dues">
-            <BigChart kind="columns" unit="人" data={dues.data.months.map((m) => ({ label: m.title.replace(/^\d{4}年/, ''), value: m.paidMembers }))} />
+            <BigChart kind="columns" unit="人" data={dues.data.months.map((m) => ({ label: m.title.replace(/^\d{4}年/, '').replace(/党费$/, ''), value: m.paidMembers }))} />
           </Panel>
         )}
         {d?.developmentYear && (
