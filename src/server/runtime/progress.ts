@@ -7,7 +7,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { localToday } from '../../shared/module-schema/computed.js';
-import type { ProgressSpec } from '../../shared/module-schema/types.js';
+import type { ProgressGroup, ProgressSpec } from '../../shared/module-schema/types.js';
 import { parsePaging } from '../core/paging.js';
 import { HttpError } from '../errors.js';
 import type { Actor } from './hooks.js';
@@ -17,15 +17,6 @@ import type { FieldInfo, RuntimeModule } from './module.js';
 import { applyConditions, filterConditions, parseFilter, type Condition } from './query.js';
 import { applyScope } from './scope.js';
 
-export interface ProgressGroup {
-  /** The shared values (and `<field>Name` of references), by field name. */
-  key: Record<string, unknown>;
-  total: number;
-  done: number;
-  failed: number;
-  late: number;
-  open: number;
-}
 
 /** The groups of the filtered records, latest due first, a page at a time. */
 export async function progressGroups(ctx: RuntimeContext, m: RuntimeModule, filter: unknown, query: unknown, actor: Actor, today = localToday()) {

@@ -74,6 +74,17 @@ export interface ChildLink {
  * A piece of work given to many organisations (x-progress): records grouped by the fields they share, each group
  * counted done (`done` states), failed (`failed` states), late (neither, past the date field `due`) and open.
  */
+/** One group of `x-progress` (`POST /api/m/{id}/progress`): the records sharing `groupBy` values, counted by state. */
+export interface ProgressGroup {
+  /** The shared values (and `<field>Name` of references), by field name. */
+  key: Record<string, unknown>;
+  total: number;
+  done: number;
+  failed: number;
+  late: number;
+  open: number;
+}
+
 export interface ProgressSpec {
   title?: string;
   groupBy: string[];

@@ -9,20 +9,18 @@ import { Progress, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { localToday } from '../../../shared/module-schema/computed';
-import type { ModuleSchema, ProgressSpec } from '../../../shared/module-schema/types';
+import type { ModuleSchema, ProgressGroup, ProgressSpec } from '../../../shared/module-schema/types';
 import { post } from '../../core/request/request';
 import { IN_PLACE, moduleKeys, type ModuleRecord, type RecordPage } from '../api';
 import { displayText, listColumns } from '../model';
 import { StateTag } from './StateTag';
 
-interface Group {
-  key: Record<string, unknown>;
-  total: number;
-  done: number;
-  failed: number;
-  late: number;
-  open: number;
-}
+type Group = ProgressGroup;
+
+/** A page-at-a-time pager of the server's pages (counted from 0), hidden on a single page. */
+const pager = (page: number, pageSize: number, total: number, setPage: (p: number) => void, showTotal?: (t: number) => string) => ({
+  current: page + 1, pageSize, total, showSizeChanger: false, hideOnSinglePage: true, showTotal, onChange: (p: number) => setPage(p - 1),
+});
 
 const GROUPS_PAGE = 10;
 const RECORDS_PAGE = 50;
@@ -68,15 +66,7 @@ export function ProgressView({ module, schema, filter, onOpen }: { module: strin
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: groups.isError ? '加载失败' : '暂无数据' }}
         expandable={{ expandedRowRender: (g) => <GroupRecords module={module} schema={schema} spec={spec} filter={filter} group={g.key} onOpen={onOpen} /> }}
-        pagination={{
-          current: page + 1,
-          pageSize: GROUPS_PAGE,
-          total: groups.data?.totalElements ?? 0,
-          showSizeChanger: false,
-          hideOnSinglePage: true,
-          showTotal: (t) => `共 ${t} 项`,
-          onChange: (p) => setPage(p - 1),
-        }}
+        pagination={pager(page, GROUPS_PAGE, groups.data?.totalElements ?? 0, setPage, (t) => `共 ${t} 项`)}
       />
     </div>
   );
@@ -119,14 +109,7 @@ function GroupRecords({ module, schema, spec, filter, group, onOpen }: { module:
       dataSource={records.data?.content ?? []}
       columns={columns}
       onRow={(r) => ({ onClick: () => onOpen(r.id), style: { cursor: 'pointer' } })}
-      pagination={{
-        current: page + 1,
-        pageSize: RECORDS_PAGE,
-        total: records.data?.totalElements ?? 0,
-        showSizeChanger: false,
-        hideOnSinglePage: true,
-        onChange: (p) => setPage(p - 1),
-      }}
+      pagination={pager(page, RECORDS_PAGE, records.data?.totalElements ?? 0, setPage)}
     />
   );
 }
